@@ -1,0 +1,399 @@
+//! Backoff strategies: how long to wait before retry number `n`.
+//!
+//! # Why jitter
+//!
+//! A server returns 503 to a thousand clients at once. If every client waits exactly
+//! `base · 2^n`, all thousand come back at the same instant — the very spike that broke
+//! the server — and then again at `2·base`, `4·base`, … Exponential growth only spaces
+//! the herd's charges out; it never breaks the herd up. *Jitter* does: each client draws
+//! its delay at random, so the thousand retries spread over a window instead of landing in
+//! one millisecond. [`Strategy::Full`] jitter spreads them the most and is the recommended
+//! default (see the AWS Architecture Blog's "Exponential Backoff And Jitter").
+//!
+//! # The strategies
+//!
+//! With `v = min(cap, base · multiplier^n)` and `n` the retry number (the first retry is
+//! `n = 0`):
+//!
+//! | strategy | delay |
+//! |---|---|
+//! | [`none`] | `0` — retry at once (the storm generator) |
+//! | [`constant`] | `base` |
+//! | [`exponential`] | `v` — no jitter: the textbook herd |
+//! | [`full`] | `random(0, v)` |
+//! | [`equal`] | `v/2 + random(0, v/2)` |
+//! | [`decorrelated`] | `min(cap, random(base, 3 · prev))`, `prev` starting at `base` (AWS) |
+//! | [`decorrelated_v2`] | Polly's smooth decorrelated jitter: medians ≈ 1×, 1×, 2×, 4×, 8× `base`, clamped to `cap` |
+//!
+//! `multiplier^n` saturates: retry number 1000 waits `cap`, never overflows or panics.
+//!
+//! A [`Backoff`] is validated settings; the per-request state (retry number, previous
+//! delay) lives in a [`BackoffState`], so one `Backoff` can serve a million simulated
+//! clients. Randomness is always an argument, never a global.
+//!
+//! ```
+//! use stampede::backoff::{BackoffSettings, Strategy};
+//! use stampede::SeededRng;
+//! use rand::SeedableRng;
+//!
+//! let backoff = BackoffSettings::new(Strategy::Exponential, 200.0, 30_000.0).build()?;
+//! let mut rng = SeededRng::seed_from_u64(42);
+//! let delays: Vec<f64> = backoff.delays_ms(&mut rng).take(9).collect();
+//! assert_eq!(delays, [200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 12800.0, 25600.0, 30000.0]);
+//! # Ok::<(), stampede::ConfigError>(())
+//! ```
+
+pub mod constant;
+pub mod decorrelated;
+pub mod decorrelated_v2;
+pub mod equal;
+pub mod exponential;
+pub mod full;
+pub mod none;
+
+use core::fmt;
+use core::str::FromStr;
+use core::time::Duration;
+
+use rand::{Rng, RngExt};
+
+use crate::error::{ConfigError, check_ms, check_range, fmt_num};
+
+/// Which formula turns a retry number into a delay. See the [module docs](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Strategy {
+    /// Retry at once.
+    None,
+    /// Wait `base` every time.
+    Constant,
+    /// `min(cap, base · multiplier^n)`, no jitter.
+    Exponential,
+    /// Full jitter: `random(0, v)`.
+    Full,
+    /// Equal jitter: `v/2 + random(0, v/2)`.
+    Equal,
+    /// AWS decorrelated jitter: `min(cap, random(base, 3 · prev))`.
+    Decorrelated,
+    /// Polly's decorrelated jitter "V2", clamped to `cap`.
+    DecorrelatedV2,
+}
+
+impl Strategy {
+    /// Every strategy, in the order the docs list them.
+    pub const ALL: [Strategy; 7] = [
+        Strategy::None,
+        Strategy::Constant,
+        Strategy::Exponential,
+        Strategy::Full,
+        Strategy::Equal,
+        Strategy::Decorrelated,
+        Strategy::DecorrelatedV2,
+    ];
+
+    /// The name used on the command line and in JSON: `"full"`, `"decorrelated-v2"`, …
+    pub const fn name(self) -> &'static str {
+        match self {
+            Strategy::None => "none",
+            Strategy::Constant => "constant",
+            Strategy::Exponential => "exponential",
+            Strategy::Full => "full",
+            Strategy::Equal => "equal",
+            Strategy::Decorrelated => "decorrelated",
+            Strategy::DecorrelatedV2 => "decorrelated-v2",
+        }
+    }
+
+    /// Whether the strategy draws random numbers.
+    pub const fn is_jittered(self) -> bool {
+        matches!(
+            self,
+            Strategy::Full | Strategy::Equal | Strategy::Decorrelated | Strategy::DecorrelatedV2
+        )
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The list of strategy names, for error messages.
+pub const STRATEGY_NAMES: &str =
+    "none, constant, exponential, full, equal, decorrelated, decorrelated-v2";
+
+impl FromStr for Strategy {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Strategy::ALL
+            .into_iter()
+            .find(|st| st.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                ConfigError::new(
+                    "strategy",
+                    format!("one of {STRATEGY_NAMES}"),
+                    format!("{s:?}"),
+                )
+            })
+    }
+}
+
+/// Unvalidated backoff settings. [`build`](Self::build) checks them once.
+///
+/// # Default
+/// Full jitter, base 200 ms, cap 30 s, multiplier 2: the article's recommendation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BackoffSettings {
+    /// The formula.
+    pub strategy: Strategy,
+    /// The first delay (ms); for `decorrelated-v2`, the median first delay.
+    pub base_ms: f64,
+    /// No delay is longer than this (ms).
+    pub cap_ms: f64,
+    /// Growth per retry; 2 doubles. At least 1.
+    pub multiplier: f64,
+}
+
+impl Default for BackoffSettings {
+    fn default() -> Self {
+        BackoffSettings {
+            strategy: Strategy::Full,
+            base_ms: 200.0,
+            cap_ms: 30_000.0,
+            multiplier: 2.0,
+        }
+    }
+}
+
+/// The largest multiplier accepted.
+pub const MAX_MULTIPLIER: f64 = 1000.0;
+
+impl BackoffSettings {
+    /// Settings with the given strategy, base and cap, and multiplier 2.
+    pub const fn new(strategy: Strategy, base_ms: f64, cap_ms: f64) -> Self {
+        BackoffSettings {
+            strategy,
+            base_ms,
+            cap_ms,
+            multiplier: 2.0,
+        }
+    }
+
+    /// The same settings with another multiplier.
+    pub const fn with_multiplier(mut self, multiplier: f64) -> Self {
+        self.multiplier = multiplier;
+        self
+    }
+
+    /// Validates the settings: base and cap finite, `0 ≤ base ≤ cap ≤ 1 day`,
+    /// multiplier in `[1, 1000]`.
+    pub fn build(self) -> Result<Backoff, ConfigError> {
+        let base = check_ms("base", self.base_ms, 0.0)?;
+        let cap = check_ms("cap", self.cap_ms, 0.0)?;
+        if cap < base {
+            return Err(ConfigError::new(
+                "cap",
+                format!("a duration at least base ({} ms)", fmt_num(base)),
+                format!("{} ms", fmt_num(cap)),
+            ));
+        }
+        let multiplier = check_range(
+            "multiplier",
+            self.multiplier,
+            1.0,
+            MAX_MULTIPLIER,
+            "a number",
+        )?;
+        Ok(Backoff {
+            strategy: self.strategy,
+            base,
+            cap,
+            multiplier,
+        })
+    }
+}
+
+/// Validated backoff settings: the formula and its parameters. Cheap to copy and shared
+/// by every request that uses it; the per-request part is a [`BackoffState`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Backoff {
+    strategy: Strategy,
+    base: f64,
+    cap: f64,
+    multiplier: f64,
+}
+
+/// Where one request is in its backoff sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BackoffState {
+    /// The number of delays drawn so far (the next retry's `n`).
+    retries: u32,
+    /// The previous delay, for the decorrelated strategies (for `decorrelated-v2`, the
+    /// formula's previous cumulative value).
+    prev: f64,
+}
+
+impl BackoffState {
+    /// The number of delays drawn since the start or the last [`Backoff::reset`].
+    pub const fn retries(&self) -> u32 {
+        self.retries
+    }
+}
+
+impl Backoff {
+    /// The strategy.
+    pub const fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+    /// The base delay in ms.
+    pub const fn base_ms(&self) -> f64 {
+        self.base
+    }
+    /// The cap in ms.
+    pub const fn cap_ms(&self) -> f64 {
+        self.cap
+    }
+    /// The multiplier.
+    pub const fn multiplier(&self) -> f64 {
+        self.multiplier
+    }
+
+    /// A fresh state: the next delay is the first.
+    pub fn start(&self) -> BackoffState {
+        BackoffState {
+            retries: 0,
+            prev: self.initial_prev(),
+        }
+    }
+
+    /// A fresh state whose first delay uses exponent `n` instead of 0. The AWS simulator
+    /// numbers its first backoff 1 (`base · 2^1`); its contention experiment starts here.
+    pub fn start_at(&self, n: u32) -> BackoffState {
+        BackoffState {
+            retries: n,
+            prev: self.initial_prev(),
+        }
+    }
+
+    /// Starts over, as after a server's pushback: the next delay is the first again.
+    pub fn reset(&self, state: &mut BackoffState) {
+        *state = self.start();
+    }
+
+    fn initial_prev(&self) -> f64 {
+        match self.strategy {
+            Strategy::DecorrelatedV2 => 0.0,
+            _ => self.base,
+        }
+    }
+
+    /// `min(cap, base · multiplier^n)`: the exponential envelope that `exponential`,
+    /// `full` and `equal` draw from.
+    ///
+    /// The power is computed by repeated squaring in plain IEEE multiplications (no
+    /// `powf`, whose last bit differs between platforms), and saturates at `cap`:
+    ///
+    /// ```
+    /// # use stampede::backoff::{BackoffSettings, Strategy};
+    /// let b = BackoffSettings::new(Strategy::Exponential, 200.0, 30_000.0).build()?;
+    /// assert_eq!(b.ceiling_ms(3), 1600.0);
+    /// assert_eq!(b.ceiling_ms(1000), 30_000.0);
+    /// assert_eq!(b.ceiling_ms(u32::MAX), 30_000.0);
+    /// # Ok::<(), stampede::ConfigError>(())
+    /// ```
+    pub fn ceiling_ms(&self, n: u32) -> f64 {
+        if self.base == 0.0 {
+            return 0.0;
+        }
+        let limit = self.cap / self.base;
+        let mut result = 1.0_f64;
+        let mut square = self.multiplier;
+        let mut e = n;
+        while e > 0 {
+            if e & 1 == 1 {
+                result *= square;
+                if result >= limit {
+                    return self.cap;
+                }
+            }
+            e >>= 1;
+            if e > 0 {
+                square *= square;
+                // Every bit left in `e` multiplies `result` (≥ 1) by at least `square`.
+                if square >= limit {
+                    return self.cap;
+                }
+            }
+        }
+        (self.base * result).min(self.cap)
+    }
+
+    /// Draws the next delay in ms and advances `state`. Always in `[0, cap]`.
+    pub fn next_ms<R: Rng + ?Sized>(&self, state: &mut BackoffState, rng: &mut R) -> f64 {
+        let d = match self.strategy {
+            Strategy::None => none::delay(),
+            Strategy::Constant => constant::delay(self),
+            Strategy::Exponential => exponential::delay(self, state.retries),
+            Strategy::Full => full::delay(self, state.retries, rng),
+            Strategy::Equal => equal::delay(self, state.retries, rng),
+            Strategy::Decorrelated => decorrelated::delay(self, &mut state.prev, rng),
+            Strategy::DecorrelatedV2 => {
+                decorrelated_v2::delay(self, state.retries, &mut state.prev, rng)
+            }
+        };
+        state.retries = state.retries.saturating_add(1);
+        d
+    }
+
+    /// An endless iterator of delays in ms, from a fresh state. `take(attempts - 1)` for
+    /// the delays of one request.
+    pub fn delays_ms<'r, R: Rng + ?Sized>(&self, rng: &'r mut R) -> DelaysMs<'r, R> {
+        DelaysMs {
+            backoff: *self,
+            state: self.start(),
+            rng,
+        }
+    }
+
+    /// The same sequence as [`delays_ms`](Self::delays_ms), as [`Duration`]s.
+    pub fn delays<'r, R: Rng + ?Sized>(
+        &self,
+        rng: &'r mut R,
+    ) -> impl Iterator<Item = Duration> + 'r {
+        self.delays_ms(rng)
+            .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+    }
+}
+
+/// An endless iterator of one request's delays, in ms. See [`Backoff::delays_ms`].
+#[derive(Debug)]
+pub struct DelaysMs<'r, R: ?Sized> {
+    backoff: Backoff,
+    state: BackoffState,
+    rng: &'r mut R,
+}
+
+impl<R: Rng + ?Sized> Iterator for DelaysMs<'_, R> {
+    type Item = f64;
+
+    fn next(&mut self) -> Option<f64> {
+        Some(self.backoff.next_ms(&mut self.state, self.rng))
+    }
+}
+
+/// A uniform draw from `[lo, hi)` (or exactly `lo` when `hi <= lo`).
+///
+/// Built from rand's `StandardUniform` `f64` (53 random bits), a value-stable and
+/// platform-independent mapping, then one multiply-add.
+#[inline]
+pub(crate) fn uniform<R: Rng + ?Sized>(rng: &mut R, lo: f64, hi: f64) -> f64 {
+    let u: f64 = rng.random();
+    if hi > lo { lo + (hi - lo) * u } else { lo }
+}
+
+#[cfg(test)]
+mod tests;

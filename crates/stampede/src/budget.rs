@@ -1,0 +1,402 @@
+//! Retry budgets: a token bucket per call site.
+//!
+//! # Why budgets beat attempt limits
+//!
+//! "At most 6 attempts" bounds what one request can do, not what a fleet does. When a
+//! dependency goes down, *every* request fails, and every one of them spends its full
+//! allowance at once: six times the traffic, aimed at the service least able to take it.
+//! The storm outlives the outage — a 30 s blip becomes minutes of overload. A budget
+//! bounds the *sum*: retries draw tokens from a bucket shared by a call site, the bucket
+//! refills at a fixed rate, and when it is empty the call site stops retrying and fails
+//! fast with a deterministic [`BudgetExhausted`] error, sending nothing downstream, until
+//! tokens come back. Then retries cost at most `refill_per_sec` extra requests per second,
+//! however bad things get. (Compare gRPC's retry throttling, the AWS SDK's retry quota,
+//! Finagle's and Envoy's budgets; Envoy's bug #30205 is why a retry is charged when it is
+//! *decided*, not when it is sent: retries waiting in backoff count.)
+//!
+//! Time is an argument: the bucket refills from the `now_ms` each call passes, so the
+//! same bucket works in a simulation, a browser and a server.
+//!
+//! ```
+//! use stampede::budget::{BudgetSettings, TokenBucket};
+//! let mut b = BudgetSettings::new(2.0, 1.0).build(0.0)?; // 2 tokens, +1 per second
+//! assert!(b.try_retry(0.0).is_ok());
+//! assert!(b.try_retry(0.0).is_ok());
+//! assert!(b.try_retry(0.0).is_err()); // empty: the circuit is open
+//! assert!(b.admit(500.0).is_err());   // new calls fail fast too
+//! assert!(b.try_retry(1000.0).is_ok()); // a second later, one token is back
+//! # Ok::<(), stampede::ConfigError>(())
+//! ```
+
+use core::fmt;
+use std::collections::BTreeMap;
+
+use crate::error::{ConfigError, check_range};
+
+/// The largest capacity and refill rate accepted.
+pub const MAX_TOKENS: f64 = 1e9;
+
+/// Unvalidated budget settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BudgetSettings {
+    /// Tokens the bucket holds when full (and at the start).
+    pub capacity: f64,
+    /// Tokens added per second, up to `capacity`.
+    pub refill_per_sec: f64,
+    /// Tokens one retry costs. Default 1.
+    pub retry_cost: f64,
+    /// Tokens a success puts back (gRPC's `tokenRatio`). Default 0.
+    pub success_refund: f64,
+}
+
+impl BudgetSettings {
+    /// A bucket of `capacity` tokens refilled at `refill_per_sec`; a retry costs 1, a
+    /// success refunds nothing.
+    pub const fn new(capacity: f64, refill_per_sec: f64) -> Self {
+        BudgetSettings {
+            capacity,
+            refill_per_sec,
+            retry_cost: 1.0,
+            success_refund: 0.0,
+        }
+    }
+
+    /// The same settings with another cost per retry.
+    pub const fn with_retry_cost(mut self, cost: f64) -> Self {
+        self.retry_cost = cost;
+        self
+    }
+
+    /// The same settings with a refund per success.
+    pub const fn with_success_refund(mut self, refund: f64) -> Self {
+        self.success_refund = refund;
+        self
+    }
+
+    /// Validates: capacity in `[0, 1e9]`, refill in `[0, 1e9]`, cost in `(0, 1e9]`, refund
+    /// in `[0, 1e9]`.
+    pub fn validate(self) -> Result<Self, ConfigError> {
+        check_range(
+            "capacity",
+            self.capacity,
+            0.0,
+            MAX_TOKENS,
+            "a number of tokens",
+        )?;
+        check_range(
+            "refill_per_sec",
+            self.refill_per_sec,
+            0.0,
+            MAX_TOKENS,
+            "tokens per second",
+        )?;
+        check_range(
+            "retry_cost",
+            self.retry_cost,
+            f64::MIN_POSITIVE,
+            MAX_TOKENS,
+            "a number of tokens",
+        )?;
+        check_range(
+            "success_refund",
+            self.success_refund,
+            0.0,
+            MAX_TOKENS,
+            "a number of tokens",
+        )?;
+        Ok(self)
+    }
+
+    /// Validates and makes a full bucket at `now_ms`.
+    pub fn build(self, now_ms: f64) -> Result<TokenBucket, ConfigError> {
+        Ok(TokenBucket::new(self.validate()?, now_ms))
+    }
+}
+
+/// The error of a call site whose budget is spent: deterministic, and sent nowhere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BudgetExhausted {
+    /// Tokens left (less than one retry's cost).
+    pub tokens: f64,
+    /// How long until a retry could be afforded again, in ms (infinite without refill).
+    pub retry_in_ms: f64,
+}
+
+impl fmt::Display for BudgetExhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.retry_in_ms.is_finite() {
+            write!(
+                f,
+                "retry budget exhausted: failing fast for {:.0} ms instead of calling downstream",
+                self.retry_in_ms
+            )
+        } else {
+            f.write_str("retry budget exhausted and it does not refill: failing fast")
+        }
+    }
+}
+
+impl std::error::Error for BudgetExhausted {}
+
+/// A token bucket of retries. See the [module docs](self).
+///
+/// The circuit is *open* while the bucket holds less than one retry's cost: then
+/// [`try_retry`](Self::try_retry) refuses, and so does [`admit`](Self::admit), the gate
+/// for new calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TokenBucket {
+    settings: BudgetSettings,
+    tokens: f64,
+    updated_ms: f64,
+}
+
+impl TokenBucket {
+    /// A full bucket at `now_ms`. `settings` must be validated (see [`BudgetSettings::build`]).
+    fn new(settings: BudgetSettings, now_ms: f64) -> Self {
+        TokenBucket {
+            settings,
+            tokens: settings.capacity,
+            updated_ms: now_ms,
+        }
+    }
+
+    /// A full bucket at `now_ms` from settings already validated.
+    pub(crate) fn from_valid(settings: BudgetSettings, now_ms: f64) -> Self {
+        Self::new(settings, now_ms)
+    }
+
+    /// The settings.
+    pub const fn settings(&self) -> BudgetSettings {
+        self.settings
+    }
+
+    fn refill(&mut self, now_ms: f64) {
+        let dt = now_ms - self.updated_ms;
+        // Time never runs backwards for a bucket; a caller whose clock does is ignored.
+        if dt > 0.0 {
+            let s = self.settings;
+            self.tokens = (self.tokens + dt * s.refill_per_sec / 1000.0).min(s.capacity);
+            self.updated_ms = now_ms;
+        }
+    }
+
+    /// The tokens in the bucket at `now_ms`.
+    pub fn tokens(&mut self, now_ms: f64) -> f64 {
+        self.refill(now_ms);
+        self.tokens
+    }
+
+    fn exhausted(&self) -> BudgetExhausted {
+        let missing = self.settings.retry_cost - self.tokens;
+        BudgetExhausted {
+            tokens: self.tokens,
+            retry_in_ms: if self.settings.refill_per_sec > 0.0 {
+                missing * 1000.0 / self.settings.refill_per_sec
+            } else {
+                f64::INFINITY
+            },
+        }
+    }
+
+    /// Whether the circuit is open at `now_ms`.
+    pub fn is_open(&mut self, now_ms: f64) -> bool {
+        self.tokens(now_ms) < self.settings.retry_cost
+    }
+
+    /// Gate for a new call: refused while the circuit is open. Costs nothing.
+    pub fn admit(&mut self, now_ms: f64) -> Result<(), BudgetExhausted> {
+        if self.is_open(now_ms) {
+            Err(self.exhausted())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Charges one retry at the moment it is decided, or refuses it.
+    pub fn try_retry(&mut self, now_ms: f64) -> Result<(), BudgetExhausted> {
+        self.admit(now_ms)?;
+        self.tokens -= self.settings.retry_cost;
+        Ok(())
+    }
+
+    /// Records a success: puts `success_refund` tokens back.
+    pub fn on_success(&mut self, now_ms: f64) {
+        self.refill(now_ms);
+        self.tokens = (self.tokens + self.settings.success_refund).min(self.settings.capacity);
+    }
+}
+
+/// Token buckets keyed by call-site name (`"GET /api/orders"`), made on first use.
+#[derive(Debug, Clone, Default)]
+pub struct BudgetRegistry {
+    buckets: BTreeMap<String, TokenBucket>,
+}
+
+impl BudgetRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The bucket of `call_site`, made full at `now_ms` with `settings` if it does not
+    /// exist yet. An existing bucket keeps its tokens and its settings.
+    pub fn get_or_insert(
+        &mut self,
+        call_site: &str,
+        settings: BudgetSettings,
+        now_ms: f64,
+    ) -> Result<&mut TokenBucket, ConfigError> {
+        if !self.buckets.contains_key(call_site) {
+            let bucket = settings.build(now_ms)?;
+            self.buckets.insert(call_site.to_owned(), bucket);
+        }
+        Ok(self.buckets.get_mut(call_site).expect("inserted above"))
+    }
+
+    /// Replaces the bucket of `call_site` with a full one of `settings`.
+    pub fn configure(
+        &mut self,
+        call_site: &str,
+        settings: BudgetSettings,
+        now_ms: f64,
+    ) -> Result<&mut TokenBucket, ConfigError> {
+        let bucket = settings.build(now_ms)?;
+        self.buckets.insert(call_site.to_owned(), bucket);
+        Ok(self.buckets.get_mut(call_site).expect("inserted above"))
+    }
+
+    /// The bucket of `call_site`, if any.
+    pub fn get_mut(&mut self, call_site: &str) -> Option<&mut TokenBucket> {
+        self.buckets.get_mut(call_site)
+    }
+
+    /// Removes every bucket.
+    pub fn clear(&mut self) {
+        self.buckets.clear();
+    }
+
+    /// The number of call sites.
+    pub fn len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Whether there are no call sites.
+    pub fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bucket(cap: f64, refill: f64) -> TokenBucket {
+        BudgetSettings::new(cap, refill).build(0.0).unwrap()
+    }
+
+    #[test]
+    fn timeline_drain_open_refill_close() {
+        let mut b = bucket(3.0, 2.0); // 3 tokens, +2/s: one token every 500 ms
+        // drain
+        for t in [0.0, 10.0, 20.0] {
+            assert!(b.try_retry(t).is_ok(), "retry at {t}");
+        }
+        // open: retries and new calls fail fast
+        let e = b.try_retry(30.0).unwrap_err();
+        assert!((e.tokens - 0.06).abs() < 1e-9, "{e:?}");
+        assert!((e.retry_in_ms - 470.0).abs() < 1e-6, "{e:?}");
+        assert!(b.admit(400.0).is_err());
+        assert!(b.is_open(499.0));
+        // refill: 500 ms after draining (at 20 ms) one token is back: closed again
+        assert!(!b.is_open(520.0));
+        assert!(b.try_retry(520.0).is_ok());
+        assert!(b.is_open(521.0));
+        // long quiet: full again, never beyond capacity
+        assert_eq!(b.tokens(60_000.0), 3.0);
+    }
+
+    #[test]
+    fn refund_on_success_and_never_above_capacity() {
+        let mut b = BudgetSettings::new(2.0, 0.0)
+            .with_success_refund(0.5)
+            .build(0.0)
+            .unwrap();
+        b.try_retry(0.0).unwrap();
+        b.try_retry(0.0).unwrap();
+        assert!(b.admit(0.0).is_err());
+        b.on_success(1.0);
+        assert!(b.admit(1.0).is_err(), "0.5 tokens cannot pay for a retry");
+        b.on_success(2.0);
+        assert!(b.try_retry(2.0).is_ok());
+        for _ in 0..10 {
+            b.on_success(3.0);
+        }
+        assert_eq!(b.tokens(3.0), 2.0);
+        // no refill: exhaustion is permanent and says so
+        b.try_retry(3.0).unwrap();
+        b.try_retry(3.0).unwrap();
+        assert_eq!(b.try_retry(3.0).unwrap_err().retry_in_ms, f64::INFINITY);
+    }
+
+    #[test]
+    fn clock_running_backwards_adds_nothing() {
+        let mut b = bucket(1.0, 1.0);
+        b.try_retry(10_000.0).unwrap();
+        assert_eq!(b.tokens(0.0), 0.0);
+        assert!(b.try_retry(5_000.0).is_err());
+    }
+
+    #[test]
+    fn cost_and_validation() {
+        let mut b = BudgetSettings::new(10.0, 0.0)
+            .with_retry_cost(5.0)
+            .build(0.0)
+            .unwrap();
+        assert!(b.try_retry(0.0).is_ok());
+        assert!(b.try_retry(0.0).is_ok());
+        assert!(b.try_retry(0.0).is_err());
+        for bad in [
+            BudgetSettings::new(f64::NAN, 1.0),
+            BudgetSettings::new(-1.0, 1.0),
+            BudgetSettings::new(1.0, f64::INFINITY),
+            BudgetSettings::new(1.0, 1.0).with_retry_cost(0.0),
+            BudgetSettings::new(1.0, 1.0).with_success_refund(-0.1),
+        ] {
+            assert!(bad.build(0.0).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            BudgetSettings::new(-1.0, 1.0).build(0.0).unwrap_err().field,
+            "capacity"
+        );
+    }
+
+    #[test]
+    fn registry_keys_call_sites() {
+        let mut r = BudgetRegistry::new();
+        let s = BudgetSettings::new(1.0, 0.0);
+        r.get_or_insert("GET /a", s, 0.0)
+            .unwrap()
+            .try_retry(0.0)
+            .unwrap();
+        assert!(
+            r.get_or_insert("GET /a", s, 0.0)
+                .unwrap()
+                .try_retry(0.0)
+                .is_err()
+        );
+        assert!(
+            r.get_or_insert("GET /b", s, 0.0)
+                .unwrap()
+                .try_retry(0.0)
+                .is_ok()
+        );
+        assert_eq!(r.len(), 2);
+        r.configure("GET /a", s, 0.0).unwrap();
+        assert!(r.get_mut("GET /a").unwrap().try_retry(0.0).is_ok());
+        assert!(
+            r.get_or_insert("x", BudgetSettings::new(f64::NAN, 0.0), 0.0)
+                .is_err()
+        );
+    }
+}

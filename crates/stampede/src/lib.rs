@@ -1,0 +1,84 @@
+//! # Stampede: retries that do not stampede
+//!
+//! A service returns 503. A thousand clients schedule their retry for exactly 2 s later,
+//! and at T+2 s a thousand requests hit the recovering server at once — the spike that
+//! broke it in the first place. This crate is the cure, as a library with no runtime, no
+//! clock and no global randomness of its own:
+//!
+//! - [`backoff`]: capped exponential backoff with jitter (full, equal, decorrelated and
+//!   Polly's smooth decorrelated "V2"), so clients spread out instead of stampeding;
+//! - [`classify`]: retry only what can succeed, as explicit configuration;
+//! - [`retry_after`]: the server's own hints, `Retry-After` in both forms and gRPC's
+//!   `grpc-retry-pushback-ms`;
+//! - [`budget`]: a token bucket of retries per call site that fails fast when empty;
+//! - [`policy`]: the state machine that composes them into *retry in D* or *stop*;
+//! - [`sim`]: thousands to a million seeded clients against a server that fails and
+//!   recovers, driven by that same policy.
+//!
+//! Time and randomness are arguments. Every function takes `now` (milliseconds, as `f64`:
+//! the unit of JavaScript's `Date.now()` and of the simulator's clock) and an RNG the
+//! caller seeded. Use [`SeededRng`], a generator named after its algorithm, and a seed
+//! gives the same numbers on every platform, wasm32 included.
+//!
+//! Settings are validated once, at construction, into a [`ConfigError`] that names the
+//! field; nothing after that can panic on a value that came from a slider.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod backoff;
+pub mod budget;
+pub mod classify;
+mod error;
+pub mod policy;
+pub mod retry_after;
+pub mod sim;
+
+pub use error::{ConfigError, MAX_DURATION_MS};
+
+/// The crate's seeded generator: PCG-XSH-RR 64/32 (`rand_pcg::Pcg32`).
+///
+/// A generator named after its algorithm, unlike `StdRng`, never changes between
+/// releases, so pinned seeds keep their numbers. It needs only 64-bit arithmetic, which
+/// wasm32 has natively.
+pub type SeededRng = rand_pcg::Pcg32;
+
+/// A [`SeededRng`] from a 64-bit seed.
+pub fn seeded(seed: u64) -> SeededRng {
+    use rand::SeedableRng;
+    SeededRng::seed_from_u64(seed)
+}
+
+/// Pinned values for one seed, shared by the native tests and the wasm build's tests:
+/// the same seed must give these numbers on every platform.
+#[doc(hidden)]
+pub mod golden {
+    /// `full`, base 200 ms, cap 30 s, seed 42: the first five delays, rounded to µs.
+    pub const FULL_200_30000_SEED_42: [f64; 5] = [155.986, 393.457, 517.283, 521.423, 797.735];
+    /// `decorrelated`, base 200 ms, cap 30 s, seed 42.
+    pub const DECORRELATED_200_30000_SEED_42: [f64; 5] =
+        [511.971, 1514.06, 3007.672, 3075.325, 2450.106];
+    /// `decorrelated-v2`, base 200 ms, cap 30 s, seed 42.
+    pub const V2_200_30000_SEED_42: [f64; 5] = [231.359, 329.601, 330.933, 538.662, 1284.874];
+
+    /// The golden simulation: 2000 clients, full jitter, base 1 s, 6 attempts, a 2 s
+    /// outage, capacity 500, a shared budget, seed 7.
+    pub fn sim_settings() -> crate::sim::SimSettings {
+        use crate::backoff::{BackoffSettings, Strategy};
+        use crate::budget::BudgetSettings;
+        use crate::policy::PolicySettings;
+        use crate::sim::{BudgetScope, SimSettings};
+        SimSettings {
+            clients: 2000,
+            policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 1000.0, 30_000.0), 6),
+            budget: Some(BudgetSettings::new(3000.0, 200.0)),
+            budget_scope: BudgetScope::Shared,
+            seed: 7,
+            ..SimSettings::default()
+        }
+    }
+
+    /// Its total attempts, successes, completion time and p99 latency (ms).
+    pub const SIM_TOTAL_SUCCESS_COMPLETION_P99: [f64; 4] =
+        [5398.0, 426.0, 8846.685709295316, 7662.873046875];
+}

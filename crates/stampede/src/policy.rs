@@ -1,0 +1,344 @@
+//! The retry policy: the state machine that composes backoff, classifier, server hints and
+//! budget into one answer per failed attempt — *retry in D, because …* or *stop, because …*.
+//!
+//! Every front end (the simulator, the CLI, the browser's `retryFetch`) asks this module
+//! and nothing else whether and when to retry, so a rule changed here changes everywhere.
+//!
+//! The order of the questions, for each finished attempt:
+//! 1. the classifier: success, not retryable (and why), or retryable with the server's hint;
+//! 2. max attempts;
+//! 3. the delay: the backoff's own, never shorter than `Retry-After`; exactly the
+//!    pushback, which also starts the backoff over (gRFC A6);
+//! 4. max elapsed time: a retry that would start past the deadline is not made;
+//! 5. the budget, last, so a token is charged only for a retry that is really made — and
+//!    charged now, while the retry waits, not when it is sent.
+//!
+//! ```
+//! use stampede::policy::{Decision, PolicySettings};
+//! use stampede::classify::{HttpStatus, Method, Outcome, Request};
+//! use stampede::backoff::{BackoffSettings, Strategy};
+//! use stampede::SeededRng;
+//! use rand::SeedableRng;
+//!
+//! let policy = PolicySettings::new(BackoffSettings::new(Strategy::Exponential, 200.0, 30_000.0), 3).build()?;
+//! let mut rng = SeededRng::seed_from_u64(1);
+//! let mut attempt = policy.start(0.0);
+//! let req = Request::new(Method::Get);
+//! let unavailable = Outcome::response(HttpStatus::new(503)?);
+//! let d = policy.decide(&mut attempt, req, &unavailable, 10.0, None, &mut rng);
+//! assert!(matches!(d, Decision::Retry { delay_ms: 200.0, .. }));
+//! let d = policy.decide(&mut attempt, req, &unavailable, 220.0, None, &mut rng);
+//! assert!(matches!(d, Decision::Retry { delay_ms: 400.0, .. }));
+//! let d = policy.decide(&mut attempt, req, &unavailable, 630.0, None, &mut rng);
+//! assert_eq!(d.to_string(), "stop: 3 of 3 attempts made (last: 503 Service Unavailable is a server-side failure that may pass on a retry)");
+//! # Ok::<(), stampede::ConfigError>(())
+//! ```
+
+use core::fmt;
+
+use rand::Rng;
+
+use crate::backoff::{Backoff, BackoffSettings, BackoffState};
+use crate::budget::{BudgetExhausted, TokenBucket};
+use crate::classify::{Action, Outcome, Reason, Request, RetryRules, ServerHint, Verdict};
+use crate::error::{ConfigError, check_ms, fmt_num};
+
+/// The most attempts (first try included) a policy allows.
+pub const MAX_ATTEMPTS: u32 = 100;
+
+/// Unvalidated policy settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolicySettings {
+    /// The backoff.
+    pub backoff: BackoffSettings,
+    /// Attempts in all, the first included: 1 to 100.
+    pub max_attempts: u32,
+    /// No retry starts later than this after the first attempt started (ms); `None`: no limit.
+    pub max_elapsed_ms: Option<f64>,
+    /// What to retry, and the longest server hint honoured.
+    pub rules: RetryRules,
+}
+
+impl PolicySettings {
+    /// A policy of `backoff` and `max_attempts`, default rules, no elapsed-time limit.
+    pub fn new(backoff: BackoffSettings, max_attempts: u32) -> Self {
+        PolicySettings {
+            backoff,
+            max_attempts,
+            max_elapsed_ms: None,
+            rules: RetryRules::default(),
+        }
+    }
+
+    /// The same settings with a maximum elapsed time.
+    pub fn with_max_elapsed_ms(mut self, ms: Option<f64>) -> Self {
+        self.max_elapsed_ms = ms;
+        self
+    }
+
+    /// The same settings with other rules.
+    pub fn with_rules(mut self, rules: RetryRules) -> Self {
+        self.rules = rules;
+        self
+    }
+
+    /// Validates everything once.
+    pub fn build(self) -> Result<Policy, ConfigError> {
+        let backoff = self.backoff.build()?;
+        if !(1..=MAX_ATTEMPTS).contains(&self.max_attempts) {
+            return Err(ConfigError::new(
+                "max_attempts",
+                format!("a whole number of attempts from 1 to {MAX_ATTEMPTS}"),
+                self.max_attempts,
+            ));
+        }
+        let max_elapsed_ms = match self.max_elapsed_ms {
+            Some(ms) => Some(check_ms("max_elapsed", ms, 0.0)?),
+            None => None,
+        };
+        // Rules carry their own validated maximum; re-check in case they were built by hand.
+        check_ms("max_retry_after", self.rules.max_retry_after_ms(), 0.0)?;
+        Ok(Policy {
+            backoff,
+            max_attempts: self.max_attempts,
+            max_elapsed_ms,
+            rules: self.rules,
+        })
+    }
+}
+
+/// A validated policy; shared by every request that uses it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    backoff: Backoff,
+    max_attempts: u32,
+    max_elapsed_ms: Option<f64>,
+    rules: RetryRules,
+}
+
+/// Where one logical request is: attempts made, when it started, its backoff state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Attempt {
+    made: u32,
+    started_ms: f64,
+    backoff: BackoffState,
+}
+
+impl Attempt {
+    /// Attempts finished so far.
+    pub const fn made(&self) -> u32 {
+        self.made
+    }
+    /// When the first attempt started (ms).
+    pub const fn started_ms(&self) -> f64 {
+        self.started_ms
+    }
+}
+
+/// Why a policy stops.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StopReason {
+    /// The attempt succeeded (or did not fail: 1xx–3xx).
+    Succeeded(Reason),
+    /// The classifier says the failure cannot pass on a retry.
+    NotRetryable(Reason),
+    /// Every allowed attempt was made; the last failure's reason.
+    AttemptsExhausted {
+        /// Attempts made.
+        made: u32,
+        /// The last failure.
+        last: Reason,
+    },
+    /// The next retry would start after the deadline.
+    DeadlineExceeded {
+        /// When the retry would have started, from the first attempt (ms).
+        at_ms: f64,
+        /// The limit (ms).
+        max_elapsed_ms: f64,
+    },
+    /// The call site's retry budget is spent.
+    BudgetExhausted(BudgetExhausted),
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Succeeded(r) | StopReason::NotRetryable(r) => write!(f, "{r}"),
+            StopReason::AttemptsExhausted { made, last } => {
+                write!(f, "{made} of {made} attempts made (last: {last})")
+            }
+            StopReason::DeadlineExceeded {
+                at_ms,
+                max_elapsed_ms,
+            } => write!(
+                f,
+                "the next retry would start {} ms after the first attempt, past the {} ms deadline",
+                fmt_num(at_ms.round()),
+                fmt_num(*max_elapsed_ms)
+            ),
+            StopReason::BudgetExhausted(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The policy's answer after one attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Decision {
+    /// Wait `delay_ms`, then try again.
+    Retry {
+        /// How long to wait (ms).
+        delay_ms: f64,
+        /// Whether the server set (or raised) the delay.
+        from_server: bool,
+        /// Why the failure was retryable.
+        reason: Reason,
+    },
+    /// Do not try again.
+    Stop(StopReason),
+}
+
+impl Decision {
+    /// Whether the decision is to retry.
+    pub const fn is_retry(&self) -> bool {
+        matches!(self, Decision::Retry { .. })
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Retry {
+                delay_ms,
+                from_server,
+                reason,
+            } => write!(
+                f,
+                "retry in {} ms{}: {reason}",
+                fmt_num((delay_ms * 10.0).round() / 10.0),
+                if *from_server {
+                    " (as the server asked)"
+                } else {
+                    ""
+                }
+            ),
+            Decision::Stop(StopReason::Succeeded(r)) => write!(f, "done: {r}"),
+            Decision::Stop(r) => write!(f, "stop: {r}"),
+        }
+    }
+}
+
+impl Policy {
+    /// The backoff.
+    pub const fn backoff(&self) -> &Backoff {
+        &self.backoff
+    }
+    /// Attempts allowed, the first included.
+    pub const fn max_attempts(&self) -> u32 {
+        self.max_attempts
+    }
+    /// The elapsed-time limit, if any.
+    pub const fn max_elapsed_ms(&self) -> Option<f64> {
+        self.max_elapsed_ms
+    }
+    /// The classification rules.
+    pub const fn rules(&self) -> &RetryRules {
+        &self.rules
+    }
+
+    /// A logical request whose first attempt starts at `now_ms`.
+    pub fn start(&self, now_ms: f64) -> Attempt {
+        Attempt {
+            made: 0,
+            started_ms: now_ms,
+            backoff: self.backoff.start(),
+        }
+    }
+
+    /// The gate before a first attempt: while the budget's circuit is open, fail fast.
+    pub fn admit(
+        &self,
+        budget: Option<&mut TokenBucket>,
+        now_ms: f64,
+    ) -> Result<(), BudgetExhausted> {
+        match budget {
+            Some(b) => b.admit(now_ms),
+            None => Ok(()),
+        }
+    }
+
+    /// Decides after an attempt of `request` ended with `outcome` at `now_ms`.
+    pub fn decide<R: Rng + ?Sized>(
+        &self,
+        attempt: &mut Attempt,
+        request: Request,
+        outcome: &Outcome<'_>,
+        now_ms: f64,
+        budget: Option<&mut TokenBucket>,
+        rng: &mut R,
+    ) -> Decision {
+        let verdict = self.rules.classify(request, outcome, now_ms);
+        self.decide_verdict(attempt, &verdict, now_ms, budget, rng)
+    }
+
+    /// [`decide`](Self::decide) for a verdict already made (the caller classified it, e.g.
+    /// to show the verdict too).
+    pub fn decide_verdict<R: Rng + ?Sized>(
+        &self,
+        attempt: &mut Attempt,
+        verdict: &Verdict,
+        now_ms: f64,
+        budget: Option<&mut TokenBucket>,
+        rng: &mut R,
+    ) -> Decision {
+        attempt.made = attempt.made.saturating_add(1);
+        match verdict.action {
+            Action::Success => {
+                if let Some(b) = budget {
+                    b.on_success(now_ms);
+                }
+                return Decision::Stop(StopReason::Succeeded(verdict.reason));
+            }
+            Action::DoNotRetry => return Decision::Stop(StopReason::NotRetryable(verdict.reason)),
+            Action::Retry => {}
+        }
+        if attempt.made >= self.max_attempts {
+            return Decision::Stop(StopReason::AttemptsExhausted {
+                made: attempt.made,
+                last: verdict.reason,
+            });
+        }
+        let (delay_ms, from_server) = match verdict.hint {
+            Some(ServerHint::Pushback(ms)) => {
+                self.backoff.reset(&mut attempt.backoff);
+                (ms, true)
+            }
+            Some(ServerHint::RetryAfter(ms)) => {
+                let own = self.backoff.next_ms(&mut attempt.backoff, rng);
+                if ms > own { (ms, true) } else { (own, false) }
+            }
+            None => (self.backoff.next_ms(&mut attempt.backoff, rng), false),
+        };
+        if let Some(max) = self.max_elapsed_ms {
+            let at_ms = now_ms + delay_ms - attempt.started_ms;
+            if at_ms > max {
+                return Decision::Stop(StopReason::DeadlineExceeded {
+                    at_ms,
+                    max_elapsed_ms: max,
+                });
+            }
+        }
+        if let Some(b) = budget
+            && let Err(e) = b.try_retry(now_ms)
+        {
+            return Decision::Stop(StopReason::BudgetExhausted(e));
+        }
+        Decision::Retry {
+            delay_ms,
+            from_server,
+            reason: verdict.reason,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
