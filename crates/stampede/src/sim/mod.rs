@@ -1,0 +1,556 @@
+//! The thundering-herd simulator: seeded clients against a server that fails and recovers.
+//!
+//! Every client decides *whether and when* to retry by asking the crate's own
+//! [`Policy`](crate::policy::Policy) — the same code the browser's `retryFetch` runs — so
+//! what the simulator shows is what the library does.
+//!
+//! # Model
+//!
+//! Discrete events in simulated time (ms; never a clock), one seeded
+//! [`SeededRng`](crate::SeededRng), one event per attempt. Events are ordered to the
+//! millisecond (within one, in the order they were scheduled), and every event keeps its
+//! exact time for its own arithmetic:
+//!
+//! - **Scenarios.** [`Scenario::Burst`]: every client sends one request at t = 0 (or
+//!   uniformly within `burst_window_ms`). [`Scenario::Steady`]: clients send new requests as
+//!   a Poisson process of `rate_per_client` per second each, for `duration_ms`.
+//!   [`Scenario::AwsOcc`]: the AWS Architecture Blog's contention experiment (see
+//!   [`occ`](self#the-aws-contention-experiment) below).
+//! - **Server.** During the outage, `[outage_start_ms, outage_start_ms + outage_ms)`, every
+//!   attempt fails with 503 (and `Retry-After` when `retry_after_ms` is set, in whole
+//!   seconds, rounded up). Otherwise it serves at most `capacity_rps`: a credit refills at
+//!   that rate up to 100 ms worth ([`SERVER_BURST_S`]); an attempt that finds a whole
+//!   credit is served (200), any other is rejected (503). Rejecting is not free: each costs
+//!   `reject_cost` of a credit, and the debt may reach 100 ms worth. So once rejections
+//!   arrive faster than `capacity_rps / reject_cost`, goodput falls to zero — the metastable
+//!   failure in which a retry storm keeps a recovered server down.
+//! - **Network.** Each one-way trip takes `latency/2` ms plus uniform jitter whose standard
+//!   deviation is `sd/2` (`sd` defaulting to `latency/5`), never less than 0. The client decides when the answer arrives; its budget is charged then
+//!   (buckets ignore the sub-millisecond reordering this allows between clients).
+//! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
+//!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
+//!   count as `budget_rejected`.
+//!
+//! # Metrics
+//!
+//! See [`Metrics`]. Two need a precise definition:
+//! - `peak_rps` is the most attempts that reached the server in any 100 consecutive whole
+//!   milliseconds, ×10; `peak_recovery_rps` counts only attempts at or after the outage's end:
+//!   the spike that hits the recovering server.
+//! - `recovery_ms` is the time from the outage's end to the end of the last 100 ms window
+//!   (windows aligned to the outage's end) in which the server rejected an attempt for
+//!   overload: from then on, it serves everything offered. 0 when it never rejected one.
+//!
+//! Conservation: every request ends exactly once, so
+//! `successes + gave_up + budget_rejected = requests`.
+//!
+//! # Series and the attempt log
+//!
+//! Per slot of `slot_ms` (default 10 ms): attempts offered, served, rejected for overload,
+//! failed by the outage, and requests blocked by the budget, as flat `u32` buffers. The
+//! attempt log holds `[t_ms, client, attempt, outcome]` as four `f32`s per attempt, for the
+//! clients `0, stride, 2·stride, …` (at most `log_clients` of them), so a page can draw every
+//! attempt of thousands of clients; [`record::outcome`] lists the codes.
+//!
+//! # Speed and memory
+//!
+//! A timing wheel of 1 ms buckets ([`queue`](self)) keeps each event O(1) with nothing
+//! allocated per event. Memory per client in `burst`: one request record (48 bytes) and,
+//! with a per-client budget, one bucket (48 bytes), plus its id in the wheel (4 bytes); the
+//! series grow with simulated time (20 bytes per slot), the log with logged attempts
+//! (16 bytes each, at most 2,000,000 entries).
+//!
+//! # The AWS contention experiment
+//!
+//! As in `aws-samples/aws-arch-backoff-simulator`: one row with a version number; `clients`
+//! clients start at t = 0 and each must make exactly one successful conditional write. A
+//! client reads the version, then writes with it; the write succeeds only if the version is
+//! unchanged (and bumps it). On failure the client sleeps `backoff(attempt)`, `attempt`
+//! counting its failed writes from 1, and reads again. Every message takes
+//! `|Normal(latency, sd)|` (10 ms, 2 ms by default). No attempt limit: clients retry until
+//! they win. `calls` counts writes; `completion_ms` is the time of the last event.
+
+mod herd;
+mod normal;
+mod occ;
+mod queue;
+pub mod record;
+
+#[cfg(test)]
+mod tests;
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::backoff::{BackoffSettings, Strategy};
+use crate::budget::BudgetSettings;
+use crate::error::{ConfigError, MAX_DURATION_MS, check_ms, check_range};
+use crate::policy::{Policy, PolicySettings};
+
+/// The server can absorb this many seconds of capacity at once (and owe as much).
+pub const SERVER_BURST_S: f64 = 0.1;
+/// The most clients a simulation accepts.
+pub const MAX_CLIENTS: u32 = 1_000_000;
+/// The most requests a `steady` run may generate (clients × rate × duration).
+pub const MAX_STEADY_REQUESTS: f64 = 20_000_000.0;
+
+/// What the clients do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Scenario {
+    /// Every client sends one request at t = 0; the server is down at first.
+    Burst,
+    /// Requests arrive steadily; an outage strikes in the middle.
+    Steady,
+    /// The AWS Architecture Blog's optimistic-concurrency contention experiment.
+    AwsOcc,
+}
+
+impl Scenario {
+    /// `burst`, `steady`, `aws-occ`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scenario::Burst => "burst",
+            Scenario::Steady => "steady",
+            Scenario::AwsOcc => "aws-occ",
+        }
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Scenario {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc]
+            .into_iter()
+            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                ConfigError::new(
+                    "scenario",
+                    "one of burst, steady, aws-occ",
+                    format!("{s:?}"),
+                )
+            })
+    }
+}
+
+/// Who shares a retry budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum BudgetScope {
+    /// Each client has its own bucket (many processes).
+    #[default]
+    Client,
+    /// One bucket for all (one process, many requests).
+    Shared,
+}
+
+impl FromStr for BudgetScope {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "client" => Ok(BudgetScope::Client),
+            "shared" => Ok(BudgetScope::Shared),
+            _ => Err(ConfigError::new(
+                "budget_scope",
+                "client or shared",
+                format!("{s:?}"),
+            )),
+        }
+    }
+}
+
+/// Everything a run depends on. `Default` is the article's scene: 1000 clients, a 2 s
+/// outage, exponential backoff from 2 s without jitter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimSettings {
+    /// What the clients do.
+    pub scenario: Scenario,
+    /// Clients, 1 to 1,000,000.
+    pub clients: u32,
+    /// The retry policy every client follows.
+    pub policy: PolicySettings,
+    /// How long the server is down (ms).
+    pub outage_ms: f64,
+    /// When the outage starts (ms); `burst` normally 0.
+    pub outage_start_ms: f64,
+    /// Requests per second the server can serve when up.
+    pub capacity_rps: f64,
+    /// What one rejection costs, as a fraction of serving a request (0 to 1).
+    pub reject_cost: f64,
+    /// Mean round trip (ms); for `aws-occ`, each message's mean delay.
+    pub latency_ms: f64,
+    /// The latency's standard deviation (ms); `None`: `latency_ms / 5`.
+    pub latency_sd_ms: Option<f64>,
+    /// `steady`: new requests per client per second.
+    pub rate_per_client: f64,
+    /// `steady`: how long new requests keep coming (ms).
+    pub duration_ms: f64,
+    /// `burst`: first requests spread uniformly over this window (ms); 0: all at t = 0.
+    pub burst_window_ms: f64,
+    /// The server's `Retry-After` during the outage (ms, sent in whole seconds); `None`: none.
+    pub retry_after_ms: Option<f64>,
+    /// A retry budget; `None`: none.
+    pub budget: Option<BudgetSettings>,
+    /// Who shares the budget.
+    pub budget_scope: BudgetScope,
+    /// The seed.
+    pub seed: u64,
+    /// Width of the series' slots (ms), 1 to 60,000.
+    pub slot_ms: f64,
+    /// The most clients whose attempts the log keeps.
+    pub log_clients: u32,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        SimSettings {
+            scenario: Scenario::Burst,
+            clients: 1000,
+            policy: PolicySettings::new(
+                BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0),
+                6,
+            ),
+            outage_ms: 2000.0,
+            outage_start_ms: 0.0,
+            capacity_rps: 500.0,
+            reject_cost: 0.1,
+            latency_ms: 10.0,
+            latency_sd_ms: None,
+            rate_per_client: 1.0,
+            duration_ms: 60_000.0,
+            burst_window_ms: 0.0,
+            retry_after_ms: None,
+            budget: None,
+            budget_scope: BudgetScope::Client,
+            seed: 1,
+            slot_ms: 10.0,
+            log_clients: 10_000,
+        }
+    }
+}
+
+/// Settings after validation.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    pub(crate) s: SimSettings,
+    pub(crate) policy: Policy,
+    pub(crate) latency_sd: f64,
+    pub(crate) budget: Option<BudgetSettings>,
+}
+
+impl SimSettings {
+    pub(crate) fn check(&self) -> Result<Checked, ConfigError> {
+        let s = self;
+        if !(1..=MAX_CLIENTS).contains(&s.clients) {
+            return Err(ConfigError::new(
+                "clients",
+                "a whole number of clients from 1 to 1000000",
+                s.clients,
+            ));
+        }
+        let policy = s.policy.build()?;
+        check_ms("outage", s.outage_ms, 0.0)?;
+        check_ms("outage_start", s.outage_start_ms, 0.0)?;
+        check_range(
+            "capacity",
+            s.capacity_rps,
+            0.001,
+            1e9,
+            "requests per second",
+        )?;
+        check_range(
+            "reject_cost",
+            s.reject_cost,
+            0.0,
+            1.0,
+            "a fraction of a served request",
+        )?;
+        check_range("latency", s.latency_ms, 0.0, 60_000.0, "milliseconds")?;
+        let latency_sd = match s.latency_sd_ms {
+            Some(sd) => check_range("latency_sd", sd, 0.0, 60_000.0, "milliseconds")?,
+            None => s.latency_ms / 5.0,
+        };
+        check_ms("burst_window", s.burst_window_ms, 0.0)?;
+        if let Some(ra) = s.retry_after_ms {
+            check_ms("retry_after", ra, 0.0)?;
+        }
+        check_range("slot", s.slot_ms, 1.0, 60_000.0, "milliseconds")?;
+        let budget = match s.budget {
+            Some(b) => Some(b.validate()?),
+            None => None,
+        };
+        if s.scenario == Scenario::Steady {
+            check_range(
+                "rate",
+                s.rate_per_client,
+                1e-6,
+                1000.0,
+                "requests per client per second",
+            )?;
+            check_ms("duration", s.duration_ms, 1.0)?;
+            let expected = f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0;
+            if expected > MAX_STEADY_REQUESTS {
+                return Err(ConfigError::new(
+                    "rate",
+                    format!("clients × rate × duration of at most {MAX_STEADY_REQUESTS} requests"),
+                    expected,
+                ));
+            }
+        }
+        debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
+        Ok(Checked {
+            s: s.clone(),
+            policy,
+            latency_sd,
+            budget,
+        })
+    }
+}
+
+/// A run's numbers. Counts are `f64` so that means over runs share the type.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Metrics {
+    /// Logical requests issued.
+    pub requests: f64,
+    /// Attempts that reached the server.
+    pub total_attempts: f64,
+    /// Requests that succeeded.
+    pub successes: f64,
+    /// Requests that stopped without success (attempts, deadline, not retryable, hint too long).
+    pub gave_up: f64,
+    /// Requests stopped by the retry budget (before their first attempt or a retry).
+    pub budget_rejected: f64,
+    /// `total_attempts / requests`.
+    pub amplification: f64,
+    /// The most attempts in any 100 ms, ×10.
+    pub peak_rps: f64,
+    /// The same, counting only attempts from the outage's end on.
+    pub peak_recovery_rps: f64,
+    /// When the last request finished (ms).
+    pub completion_ms: f64,
+    /// From the outage's end until the server again serves what is offered (ms).
+    pub recovery_ms: f64,
+    /// Median latency of successful requests, retries and waits included (ms).
+    pub p50_ms: Option<f64>,
+    /// 99th percentile of the same (ms).
+    pub p99_ms: Option<f64>,
+    /// `aws-occ`: writes that reached the server; otherwise equal to `total_attempts`.
+    pub calls: f64,
+}
+
+impl Metrics {
+    /// The mean of `runs`, field by field (p50/p99 over the runs that have them).
+    pub fn mean(runs: &[Metrics]) -> Metrics {
+        let n = runs.len().max(1) as f64;
+        let avg = |f: fn(&Metrics) -> f64| runs.iter().map(f).sum::<f64>() / n;
+        let avg_opt = |f: fn(&Metrics) -> Option<f64>| {
+            let xs: Vec<f64> = runs.iter().filter_map(f).collect();
+            (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+        };
+        Metrics {
+            requests: avg(|m| m.requests),
+            total_attempts: avg(|m| m.total_attempts),
+            successes: avg(|m| m.successes),
+            gave_up: avg(|m| m.gave_up),
+            budget_rejected: avg(|m| m.budget_rejected),
+            amplification: avg(|m| m.amplification),
+            peak_rps: avg(|m| m.peak_rps),
+            peak_recovery_rps: avg(|m| m.peak_recovery_rps),
+            completion_ms: avg(|m| m.completion_ms),
+            recovery_ms: avg(|m| m.recovery_ms),
+            p50_ms: avg_opt(|m| m.p50_ms),
+            p99_ms: avg_opt(|m| m.p99_ms),
+            calls: avg(|m| m.calls),
+        }
+    }
+}
+
+/// The per-slot series, as slices into the simulation's own buffers.
+#[derive(Debug, Clone, Copy)]
+pub struct Series<'a> {
+    /// Slot width (ms).
+    pub slot_ms: f64,
+    /// Attempts that reached the server.
+    pub offered: &'a [u32],
+    /// Attempts served.
+    pub served: &'a [u32],
+    /// Attempts rejected for overload (`aws-occ`: conflicting writes).
+    pub rejected: &'a [u32],
+    /// Attempts failed by the outage.
+    pub failed: &'a [u32],
+    /// Requests or retries blocked by the budget.
+    pub blocked: &'a [u32],
+}
+
+enum Engine {
+    Herd(Box<herd::Herd>),
+    Occ(Box<occ::Occ>),
+}
+
+/// A simulation that can be run to the end or advanced step by step.
+///
+/// ```
+/// use stampede::sim::{SimSettings, Simulation};
+/// let mut sim = Simulation::new(&SimSettings::default())?;
+/// sim.advance_to(1000.0);
+/// assert!(!sim.is_done());
+/// sim.run();
+/// let m = sim.metrics();
+/// assert_eq!(m.successes + m.gave_up + m.budget_rejected, m.requests);
+/// # Ok::<(), stampede::ConfigError>(())
+/// ```
+pub struct Simulation {
+    engine: Engine,
+}
+
+impl fmt::Debug for Simulation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Simulation")
+            .field("now_ms", &self.now_ms())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Simulation {
+    /// Validates `settings` and sets the run up at t = 0.
+    pub fn new(settings: &SimSettings) -> Result<Self, ConfigError> {
+        let c = settings.check()?;
+        let engine = match c.s.scenario {
+            Scenario::AwsOcc => Engine::Occ(Box::new(occ::Occ::new(c))),
+            _ => Engine::Herd(Box::new(herd::Herd::new(c))),
+        };
+        Ok(Simulation { engine })
+    }
+
+    /// Processes every event before `t_ms` (whole milliseconds: events in the bucket of
+    /// `floor(t_ms)` and later wait). Time never goes back: an earlier `t_ms` does nothing.
+    pub fn advance_to(&mut self, t_ms: f64) {
+        let limit = if t_ms.is_finite() {
+            t_ms.max(0.0) as u64
+        } else if t_ms > 0.0 {
+            u64::MAX
+        } else {
+            0
+        };
+        match &mut self.engine {
+            Engine::Herd(h) => h.advance(limit),
+            Engine::Occ(o) => o.advance(limit),
+        }
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> &mut Self {
+        self.advance_to(f64::INFINITY);
+        self
+    }
+
+    /// Whether every request has finished.
+    pub fn is_done(&self) -> bool {
+        match &self.engine {
+            Engine::Herd(h) => h.is_done(),
+            Engine::Occ(o) => o.is_done(),
+        }
+    }
+
+    /// How far the simulation has got (ms).
+    pub fn now_ms(&self) -> f64 {
+        match &self.engine {
+            Engine::Herd(h) => h.now_ms(),
+            Engine::Occ(o) => o.now_ms(),
+        }
+    }
+
+    /// The metrics so far (final once [`is_done`](Self::is_done)).
+    pub fn metrics(&mut self) -> Metrics {
+        match &mut self.engine {
+            Engine::Herd(h) => h.metrics(),
+            Engine::Occ(o) => o.metrics(),
+        }
+    }
+
+    fn recorder(&self) -> &record::Recorder {
+        match &self.engine {
+            Engine::Herd(h) => &h.rec,
+            Engine::Occ(o) => &o.rec,
+        }
+    }
+
+    /// The per-slot series so far.
+    pub fn series(&self) -> Series<'_> {
+        let r = self.recorder();
+        Series {
+            slot_ms: r.slot_ms(),
+            offered: &r.offered,
+            served: &r.served,
+            rejected: &r.rejected,
+            failed: &r.failed,
+            blocked: &r.blocked,
+        }
+    }
+
+    /// The attempt log so far: `[t_ms, client, attempt, outcome]` per entry.
+    pub fn attempt_log(&self) -> &[f32] {
+        &self.recorder().log
+    }
+
+    /// Logged clients are `0, stride, 2·stride, …`.
+    pub fn log_stride(&self) -> u32 {
+        match &self.engine {
+            Engine::Herd(h) => h.log_stride,
+            Engine::Occ(o) => o.log_stride,
+        }
+    }
+
+    /// Whether the log or the series hit their bounds and stopped growing.
+    pub fn truncated(&self) -> bool {
+        let r = self.recorder();
+        r.log_truncated || r.series_truncated
+    }
+}
+
+/// Runs `settings` to the end and returns its metrics.
+pub fn run(settings: &SimSettings) -> Result<Metrics, ConfigError> {
+    Ok(Simulation::new(settings)?.run().metrics())
+}
+
+/// The seed of run `i` of a multi-run experiment.
+pub fn run_seed(seed: u64, i: u32) -> u64 {
+    seed.wrapping_add(u64::from(i))
+}
+
+/// Runs `settings` `runs` times with seeds `seed, seed+1, …` and returns the mean metrics.
+pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
+    if !(1..=100_000).contains(&runs) {
+        return Err(ConfigError::new(
+            "runs",
+            "a whole number of runs from 1 to 100000",
+            runs,
+        ));
+    }
+    settings.check()?;
+    let mut all = Vec::with_capacity(runs as usize);
+    let mut s = settings.clone();
+    for i in 0..runs {
+        s.seed = run_seed(settings.seed, i);
+        all.push(run(&s)?);
+    }
+    Ok(Metrics::mean(&all))
+}
+
+/// Which clients the log keeps: every `stride`-th, at most `max` of them.
+pub(crate) fn log_stride(clients: u32, max: u32) -> u32 {
+    if max == 0 {
+        u32::MAX
+    } else {
+        clients.div_ceil(max).max(1)
+    }
+}

@@ -1,0 +1,247 @@
+//! What a run writes down: the per-slot series, the attempt log, the peak windows and
+//! the latencies of successes. Flat buffers, grown rarely and never per event.
+
+/// The attempt log's outcome codes (the fourth number of each entry).
+pub mod outcome {
+    /// Served: the attempt succeeded.
+    pub const SERVED: u8 = 0;
+    /// Failed because the server was down (the outage).
+    pub const OUTAGE: u8 = 1;
+    /// Rejected because the server was over capacity.
+    pub const OVERLOAD: u8 = 2;
+    /// Not sent: the retry budget refused it.
+    pub const BUDGET_BLOCKED: u8 = 3;
+    /// `aws-occ`: a conditional write that lost the race.
+    pub const CONFLICT: u8 = 4;
+}
+
+/// The longest series kept, in slots.
+pub(crate) const MAX_SLOTS: usize = 1 << 20;
+/// The most attempt-log entries kept.
+pub(crate) const MAX_LOG_ENTRIES: usize = 2_000_000;
+/// The width of the peak windows (ms).
+pub(crate) const PEAK_WINDOW_MS: i64 = 100;
+
+/// The most arrivals in any window of 100 consecutive whole milliseconds, online: a ring of
+/// per-ms counts. Arrivals must come in non-decreasing ms, which the event order gives.
+#[derive(Debug, Clone)]
+pub(crate) struct PeakWindow {
+    bins: [u32; 128],
+    last: i64,
+    sum: u64,
+    max: u64,
+}
+
+impl PeakWindow {
+    pub(crate) fn new() -> Self {
+        PeakWindow {
+            bins: [0; 128],
+            last: i64::MIN,
+            sum: 0,
+            max: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn add(&mut self, t_ms: f64) {
+        let m = t_ms as i64;
+        if m > self.last {
+            if self.last == i64::MIN || m - self.last >= 128 {
+                self.bins = [0; 128];
+                self.sum = 0;
+            } else {
+                for k in self.last + 1..=m {
+                    self.sum -= u64::from(self.bins[((k - PEAK_WINDOW_MS) & 127) as usize]);
+                    self.bins[(k & 127) as usize] = 0;
+                }
+            }
+            self.last = m;
+        }
+        self.bins[(self.last & 127) as usize] += 1;
+        self.sum += 1;
+        self.max = self.max.max(self.sum);
+    }
+
+    /// The peak as a rate per second.
+    pub(crate) fn peak_rps(&self) -> f64 {
+        self.max as f64 * (1000.0 / PEAK_WINDOW_MS as f64)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Recorder {
+    inv_slot: f64,
+    slot_ms: f64,
+    slots: usize,
+    pub(crate) offered: Vec<u32>,
+    pub(crate) served: Vec<u32>,
+    pub(crate) rejected: Vec<u32>,
+    pub(crate) failed: Vec<u32>,
+    pub(crate) blocked: Vec<u32>,
+    pub(crate) log: Vec<f32>,
+    pub(crate) log_truncated: bool,
+    pub(crate) series_truncated: bool,
+    pub(crate) peak: PeakWindow,
+    pub(crate) peak_recovery: PeakWindow,
+    pub(crate) latencies: Vec<f32>,
+    recovery_from: f64,
+    pub(crate) last_overload: Option<f64>,
+}
+
+impl Recorder {
+    pub(crate) fn new(slot_ms: f64, recovery_from: f64) -> Self {
+        Recorder {
+            inv_slot: 1.0 / slot_ms,
+            slot_ms,
+            slots: 0,
+            offered: Vec::new(),
+            served: Vec::new(),
+            rejected: Vec::new(),
+            failed: Vec::new(),
+            blocked: Vec::new(),
+            log: Vec::new(),
+            log_truncated: false,
+            series_truncated: false,
+            peak: PeakWindow::new(),
+            peak_recovery: PeakWindow::new(),
+            latencies: Vec::new(),
+            recovery_from,
+            last_overload: None,
+        }
+    }
+
+    pub(crate) fn slot_ms(&self) -> f64 {
+        self.slot_ms
+    }
+
+    /// The slot of `t_ms`, growing the series to hold it (amortized: rarely reallocates).
+    #[inline]
+    fn slot(&mut self, t_ms: f64) -> Option<usize> {
+        let s = (t_ms * self.inv_slot) as usize;
+        if s >= MAX_SLOTS {
+            self.series_truncated = true;
+            return None;
+        }
+        if s >= self.slots {
+            self.slots = s + 1;
+            for v in [
+                &mut self.offered,
+                &mut self.served,
+                &mut self.rejected,
+                &mut self.failed,
+                &mut self.blocked,
+            ] {
+                v.resize(self.slots, 0);
+            }
+        }
+        Some(s)
+    }
+
+    /// An attempt reached the server at `t_ms` and got `code` (an [`outcome`] code).
+    #[inline]
+    pub(crate) fn attempt(&mut self, t_ms: f64, code: u8) {
+        self.peak.add(t_ms);
+        if t_ms >= self.recovery_from {
+            self.peak_recovery.add(t_ms);
+        }
+        if let Some(s) = self.slot(t_ms) {
+            self.offered[s] += 1;
+            match code {
+                outcome::SERVED => self.served[s] += 1,
+                outcome::OUTAGE => self.failed[s] += 1,
+                _ => self.rejected[s] += 1,
+            }
+        }
+        if code == outcome::OVERLOAD && t_ms >= self.recovery_from {
+            self.last_overload = Some(t_ms);
+        }
+    }
+
+    /// The budget refused a request or a retry at `t_ms`.
+    #[inline]
+    pub(crate) fn blocked(&mut self, t_ms: f64) {
+        if let Some(s) = self.slot(t_ms) {
+            self.blocked[s] += 1;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn log(&mut self, t_ms: f64, client: u32, attempt: u32, code: u8) {
+        if self.log.len() >= MAX_LOG_ENTRIES * 4 {
+            self.log_truncated = true;
+            return;
+        }
+        self.log
+            .extend_from_slice(&[t_ms as f32, client as f32, attempt as f32, f32::from(code)]);
+    }
+
+    /// The time from the outage's end to the end of the last 100 ms window (aligned to the
+    /// outage's end) in which the server rejected an attempt for overload; 0 if it never did.
+    pub(crate) fn recovery_ms(&self) -> f64 {
+        match self.last_overload {
+            Some(t) => {
+                let w = PEAK_WINDOW_MS as f64;
+                (((t - self.recovery_from) / w).floor() + 1.0) * w
+            }
+            None => 0.0,
+        }
+    }
+
+    /// (p50, p99) of the successes' latencies, by nearest rank; reorders `latencies`.
+    pub(crate) fn percentiles(&mut self) -> (Option<f64>, Option<f64>) {
+        let n = self.latencies.len();
+        if n == 0 {
+            return (None, None);
+        }
+        let mut rank = |p: f64| {
+            let k = ((p * n as f64).ceil() as usize).clamp(1, n) - 1;
+            let (_, v, _) = self.latencies.select_nth_unstable_by(k, f32::total_cmp);
+            f64::from(*v)
+        };
+        (Some(rank(0.50)), Some(rank(0.99)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_window_counts_the_busiest_100_ms() {
+        let mut p = PeakWindow::new();
+        for t in [0.0, 10.0, 99.9, 100.0, 150.0, 199.0, 199.5, 300.0] {
+            p.add(t);
+        }
+        // [100, 199] holds 100.0, 150.0, 199.0, 199.5 = 4; [0, 99] holds 3.
+        assert_eq!(p.peak_rps(), 40.0);
+        let mut q = PeakWindow::new();
+        for _ in 0..1000 {
+            q.add(2000.3);
+        }
+        q.add(5000.0);
+        assert_eq!(q.peak_rps(), 10_000.0);
+    }
+
+    #[test]
+    fn recovery_is_window_aligned() {
+        let mut r = Recorder::new(10.0, 2000.0);
+        assert_eq!(r.recovery_ms(), 0.0);
+        r.attempt(1999.0, outcome::OVERLOAD);
+        assert_eq!(
+            r.recovery_ms(),
+            0.0,
+            "before the outage's end it does not count"
+        );
+        r.attempt(2000.0, outcome::OVERLOAD);
+        assert_eq!(r.recovery_ms(), 100.0);
+        r.attempt(2250.0, outcome::OVERLOAD);
+        assert_eq!(r.recovery_ms(), 300.0);
+    }
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let mut r = Recorder::new(10.0, 0.0);
+        r.latencies.extend((1..=100).rev().map(|x| x as f32));
+        assert_eq!(r.percentiles(), (Some(50.0), Some(99.0)));
+    }
+}
