@@ -1,0 +1,132 @@
+//! `stampede classify`: is this outcome retried, and why?
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::Args as ClapArgs;
+use serde_json::json;
+use stampede::classify::{
+    Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
+};
+use stampede_cli::args::{config_error, duration_ms, whole_in};
+use stampede_cli::json::num;
+
+use crate::UsageError;
+
+/// `stampede classify --status 503 --header 'Retry-After: 120' --json`
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The HTTP status (100 to 599).
+    #[arg(long, value_parser = parse_status, allow_hyphen_values = true, conflicts_with = "error", required_unless_present = "error")]
+    status: Option<u16>,
+    /// The request method; POST and PATCH are retried only with --idempotent.
+    #[arg(long, default_value = "GET", value_parser = parse_method)]
+    method: Method,
+    /// A response header, 'Name: value' (repeatable). Retry-After and grpc-retry-pushback-ms are read.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    headers: Vec<(String, String)>,
+    /// "Now" in ms since the Unix epoch, for Retry-After dates (default: the system clock).
+    #[arg(long, value_parser = parse_now, allow_hyphen_values = true)]
+    now_ms: Option<f64>,
+    /// A transport error instead of a status: timeout, connect, reset, dns or abort.
+    #[arg(long, value_parser = parse_error)]
+    error: Option<TransportError>,
+    /// The caller vouches that repeating the request is safe.
+    #[arg(long)]
+    idempotent: bool,
+    /// The longest server hint honoured; past it the request gives up.
+    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    max_retry_after: f64,
+    /// The statuses retried, e.g. "5xx,408,429" (the default) or "502-504".
+    #[arg(long, value_parser = parse_statuses)]
+    retry_on: Option<StatusSet>,
+    /// Print JSON: {"retryable","reason","retry_after_ms",…}.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_status(s: &str) -> Result<u16, String> {
+    whole_in(s, 100, 599)
+        .map(|c| c as u16)
+        .map_err(|_| "expected an HTTP status from 100 to 599".to_owned())
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+        .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
+}
+
+fn parse_error(s: &str) -> Result<TransportError, String> {
+    s.parse()
+        .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
+}
+
+fn parse_statuses(s: &str) -> Result<StatusSet, String> {
+    StatusSet::parse(s).map_err(|e| format!("expected {}, got {}", e.expected, e.got))
+}
+
+fn parse_header(s: &str) -> Result<(String, String), String> {
+    match s.split_once(':') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err("expected 'Name: value', such as 'Retry-After: 120'".to_owned()),
+    }
+}
+
+fn parse_now(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=253_402_300_799_000.0).contains(&v) => Ok(v),
+        _ => Err("expected milliseconds since the Unix epoch, from 0 to the year 9999".to_owned()),
+    }
+}
+
+pub fn run(a: Args) -> Result<(), UsageError> {
+    let now_ms = a.now_ms.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_millis() as f64)
+    });
+    let mut rules = RetryRules::default()
+        .with_max_retry_after_ms(a.max_retry_after)
+        .map_err(|e| UsageError(config_error(&e)))?;
+    if let Some(set) = a.retry_on {
+        rules = rules.with_statuses(set);
+    }
+    let outcome = match (a.status, a.error) {
+        (Some(code), None) => {
+            let status = HttpStatus::new(code).map_err(|e| UsageError(config_error(&e)))?;
+            Outcome::with_headers(
+                status,
+                a.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+            )
+        }
+        (None, Some(e)) => Outcome::Transport(e),
+        _ => return Err(UsageError("give either --status or --error".to_owned())),
+    };
+    let request = Request::new(a.method).idempotent(a.idempotent);
+    let v = rules.classify(request, &outcome, now_ms);
+    let action = match v.action {
+        Action::Success => "success",
+        Action::Retry => "retry",
+        Action::DoNotRetry => "do-not-retry",
+    };
+    if a.json {
+        let out = json!({
+            "retryable": v.is_retryable(),
+            "reason": v.reason.to_string(),
+            "retry_after_ms": v.hint_ms().map(num),
+            "action": action,
+            "ignored_hint": v.ignored_hint.map(|h| h.to_string()),
+        });
+        println!("{out}");
+    } else {
+        println!("{action}: {}", v.reason);
+        if let Some(ms) = v.hint_ms() {
+            println!("server hint: {ms} ms");
+        }
+        if let Some(h) = v.ignored_hint {
+            println!("ignored: {h}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! `stampede delays`: the delays a strategy draws.
+
+use clap::Args as ClapArgs;
+use serde_json::json;
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::policy::{MAX_ATTEMPTS, PolicySettings};
+use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole_in};
+use stampede_cli::json::num;
+
+use crate::UsageError;
+
+/// `stampede delays --strategy full --base 200ms --cap 30s --attempts 6 --json`
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
+    #[arg(long, default_value = "full", value_parser = parse_strategy)]
+    strategy: Strategy,
+    /// The first delay (for decorrelated-v2, the median first delay): 200ms, 1.5s, 2m.
+    #[arg(long, default_value = "200ms", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    base: f64,
+    /// No delay is longer than this.
+    #[arg(long, default_value = "30s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    cap: f64,
+    /// Attempts in all, the first included (1 to 100): each sequence has attempts-1 delays.
+    #[arg(long, default_value_t = 6, value_parser = parse_attempts, allow_hyphen_values = true)]
+    attempts: u32,
+    /// Growth per retry (1 to 1000).
+    #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
+    multiplier: f64,
+    /// The seed: the same seed prints the same numbers, on every platform.
+    #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// How many sequences to draw (1 to 1,000,000).
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| whole_in(s, 1, 1_000_000), allow_hyphen_values = true)]
+    samples: u32,
+    /// Print JSON: {"strategy","base_ms","cap_ms","attempts","multiplier","seed","sequences"}.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_attempts(s: &str) -> Result<u32, String> {
+    whole_in(s, 1, MAX_ATTEMPTS)
+}
+
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    s.parse::<Strategy>()
+        .map_err(|e| format!("expected {}", e.expected))
+}
+
+pub fn run(a: Args) -> Result<(), UsageError> {
+    let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(a.multiplier);
+    let policy = PolicySettings::new(settings, a.attempts)
+        .build()
+        .map_err(|e| UsageError(config_error(&e)))?;
+    let backoff = policy.backoff();
+    let mut rng = stampede::seeded(a.seed);
+    let per = (a.attempts - 1) as usize;
+    let sequences: Vec<Vec<f64>> = (0..a.samples)
+        .map(|_| backoff.delays_ms(&mut rng).take(per).collect())
+        .collect();
+    if a.json {
+        let out = json!({
+            "strategy": a.strategy.name(),
+            "base_ms": num(a.base),
+            "cap_ms": num(a.cap),
+            "attempts": a.attempts,
+            "multiplier": num(a.multiplier),
+            "seed": a.seed,
+            "sequences": sequences.iter().map(|s| s.iter().map(|&d| num(d)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    println!(
+        "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
+        a.strategy, a.base, a.cap, a.multiplier, a.attempts, per, a.seed
+    );
+    if per == 0 {
+        println!("one attempt: no retries, no delays");
+        return Ok(());
+    }
+    if sequences.len() <= 20 {
+        for s in &sequences {
+            let cells: Vec<String> = s.iter().map(|d| format!("{d:>9.1}")).collect();
+            println!("{} ms", cells.join(" "));
+        }
+        return Ok(());
+    }
+    println!(
+        "{:>5} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "retry", "min", "p50", "p90", "max", "mean"
+    );
+    for n in 0..per {
+        let mut col: Vec<f64> = sequences.iter().map(|s| s[n]).collect();
+        col.sort_by(f64::total_cmp);
+        let q = |p: f64| col[((col.len() - 1) as f64 * p).round() as usize];
+        let mean = col.iter().sum::<f64>() / col.len() as f64;
+        println!(
+            "{:>5} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
+            n + 1,
+            col[0],
+            q(0.5),
+            q(0.9),
+            col[col.len() - 1],
+            mean
+        );
+    }
+    Ok(())
+}
