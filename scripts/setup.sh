@@ -48,14 +48,14 @@ fi
 if ! command -v npm >/dev/null; then
   missing+=("Node.js 20+ with npm 11 (Debian: apt-get install nodejs npm)")
 else
-  lock_sum=$( (cat package.json www/package.json 2>/dev/null; cat package-lock.json 2>/dev/null) | sha256sum | cut -c1-16)
+  npm_sum() { { cat package.json; cat package-lock.json 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+  lock_sum=$(npm_sum)
   if [ -f node_modules/.stampede-setup ] && [ "$(cat node_modules/.stampede-setup)" = "$lock_sum" ]; then
     say "npm packages: present"
   else
     say "installing npm packages"
     if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
-    lock_sum=$( (cat package.json www/package.json 2>/dev/null; cat package-lock.json 2>/dev/null) | sha256sum | cut -c1-16)
-    echo "$lock_sum" > node_modules/.stampede-setup
+    npm_sum > node_modules/.stampede-setup
   fi
   command -v wasm-opt >/dev/null && say "wasm-opt: $(wasm-opt --version)"
 fi
