@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod classify_cmd;
 mod delays_cmd;
 mod serve_cmd;
+mod simulate_cmd;
 
 /// Retry strategies that do not stampede: backoff and jitter, what to retry,
 /// Retry-After, retry budgets, and a thundering-herd simulator.
@@ -27,6 +28,10 @@ enum Command {
     Delays(delays_cmd::Args),
     /// Say whether an outcome (a status with headers, or a transport error) is retried, and why.
     Classify(classify_cmd::Args),
+    /// Simulate thousands of clients against a server that fails and recovers.
+    Simulate(simulate_cmd::SimulateArgs),
+    /// Run the simulator over a grid of strategies and client counts, in parallel; CSV out.
+    Sweep(simulate_cmd::SweepArgs),
     /// Serve the playground page and the flaky demo API.
     Serve(serve_cmd::Args),
 }
@@ -42,6 +47,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Delays(a) => delays_cmd::run(a),
         Command::Classify(a) => classify_cmd::run(a),
+        Command::Simulate(a) => simulate_cmd::simulate(a),
+        Command::Sweep(a) => simulate_cmd::sweep(a),
         Command::Serve(a) => serve_cmd::run(a),
     };
     match result {

@@ -253,3 +253,225 @@ fn bad_input_exits_2_with_one_line_naming_the_flag() {
         assert!(out.stdout.is_empty());
     }
 }
+
+const METRICS: [&str; 15] = [
+    "scenario",
+    "clients",
+    "requests",
+    "total_attempts",
+    "successes",
+    "gave_up",
+    "budget_rejected",
+    "amplification",
+    "peak_rps",
+    "peak_recovery_rps",
+    "completion_ms",
+    "recovery_ms",
+    "p50_ms",
+    "p99_ms",
+    "calls",
+];
+
+#[test]
+fn simulate_json_contract_and_the_herd() {
+    let herd = json(&[
+        "simulate",
+        "--scenario",
+        "burst",
+        "--clients",
+        "1000",
+        "--strategy",
+        "exponential",
+        "--base",
+        "2s",
+        "--cap",
+        "30s",
+        "--attempts",
+        "6",
+        "--multiplier",
+        "2",
+        "--outage",
+        "2s",
+        "--outage-start",
+        "0s",
+        "--capacity",
+        "500",
+        "--reject-cost",
+        "0.1",
+        "--latency",
+        "10ms",
+        "--seed",
+        "1",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    for k in METRICS {
+        assert!(herd.get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(herd["scenario"], "burst");
+    assert_eq!(herd["requests"], 1000);
+    let n = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert_eq!(
+        n(&herd, "successes") + n(&herd, "gave_up") + n(&herd, "budget_rejected"),
+        1000.0
+    );
+    assert_eq!(n(&herd, "peak_recovery_rps"), 10_000.0);
+    let jitter = json(&[
+        "simulate",
+        "--clients",
+        "1000",
+        "--strategy",
+        "full",
+        "--base",
+        "2s",
+        "--json",
+    ]);
+    assert!(n(&jitter, "peak_recovery_rps") * 5.0 < n(&herd, "peak_recovery_rps"));
+    // The same seed, the same numbers; --runs averages over derived seeds.
+    assert_eq!(json(&["simulate", "--strategy", "full", "--json"]), jitter);
+    let avg = json(&["simulate", "--strategy", "full", "--runs", "3", "--json"]);
+    assert_ne!(avg, jitter);
+}
+
+#[test]
+fn simulate_storm_budget_and_series() {
+    let storm = [
+        "simulate",
+        "--scenario",
+        "steady",
+        "--clients",
+        "1000",
+        "--rate",
+        "1",
+        "--duration",
+        "120s",
+        "--strategy",
+        "exponential",
+        "--base",
+        "1s",
+        "--capacity",
+        "1250",
+        "--outage",
+        "30s",
+        "--outage-start",
+        "10s",
+        "--json",
+    ];
+    let without = json(&storm);
+    let with = json(
+        &[
+            &storm[..],
+            &["--budget", "100:100", "--budget-scope", "shared"],
+        ]
+        .concat(),
+    );
+    assert!(
+        without["recovery_ms"].as_f64().unwrap() > 30_000.0,
+        "{without}"
+    );
+    assert!(with["recovery_ms"].as_f64().unwrap() <= 2_000.0, "{with}");
+    assert!(with["budget_rejected"].as_f64().unwrap() > 0.0);
+
+    let dir = std::env::temp_dir().join(format!("stampede-series-{}", std::process::id()));
+    let path = dir.with_extension("csv");
+    let v = json(&[
+        "simulate",
+        "--clients",
+        "200",
+        "--retry-after",
+        "3s",
+        "--series",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("t_ms,offered,served,rejected,failed,blocked")
+    );
+    let offered: f64 = lines
+        .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(offered, v["total_attempts"].as_f64().unwrap());
+}
+
+#[test]
+fn sweep_prints_one_csv_row_per_point() {
+    let out = stampede(&[
+        "sweep",
+        "--scenario",
+        "aws-occ",
+        "--strategy",
+        "none,exponential,full,equal,decorrelated",
+        "--clients",
+        "10..50:20",
+        "--runs",
+        "5",
+        "--base",
+        "5ms",
+        "--cap",
+        "2s",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..4], ["scenario", "strategy", "clients", "runs"]);
+    assert!(header.contains(&"calls") && header.contains(&"completion_ms"));
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    assert_eq!(rows.len(), 5 * 3);
+    let clients: Vec<&str> = rows.iter().take(3).map(|r| r[2].as_str()).collect();
+    assert_eq!(clients, ["10", "30", "50"]);
+    assert!(
+        rows.iter()
+            .all(|r| r[0] == "aws-occ" && r[3] == "5" && r.len() == header.len())
+    );
+}
+
+#[test]
+fn simulate_bad_input_exits_2_naming_the_flag() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["simulate", "--clients", "0"], "--clients"),
+        (&["simulate", "--clients", "1000001"], "--clients"),
+        (&["simulate", "--outage", "-1s"], "--outage"),
+        (&["simulate", "--outage", "NaN"], "--outage"),
+        (&["simulate", "--latency", "inf"], "--latency"),
+        (&["simulate", "--capacity", "0"], "--capacity"),
+        (&["simulate", "--reject-cost", "2"], "--reject-cost"),
+        (&["simulate", "--budget", "10"], "--budget"),
+        (&["simulate", "--budget", "-1:1"], "--budget"),
+        (&["simulate", "--budget", "a:b"], "--budget"),
+        (&["simulate", "--scenario", "chaos"], "--scenario"),
+        (&["simulate", "--runs", "0"], "--runs"),
+        (
+            &[
+                "simulate",
+                "--scenario",
+                "steady",
+                "--clients",
+                "1000000",
+                "--rate",
+                "1000",
+            ],
+            "--rate",
+        ),
+        (&["sweep", "--clients", "5..1"], "--clients"),
+        (&["sweep", "--strategy", "full,nope"], "--strategy"),
+    ];
+    for (args, flag) in cases {
+        let out = stampede(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
+}

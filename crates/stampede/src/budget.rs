@@ -28,10 +28,8 @@
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
 
+use crate::error::{ConfigError, check_range, fmt_num};
 use core::fmt;
-use std::collections::BTreeMap;
-
-use crate::error::{ConfigError, check_range};
 
 /// The largest capacity and refill rate accepted.
 pub const MAX_TOKENS: f64 = 1e9;
@@ -128,8 +126,8 @@ impl fmt::Display for BudgetExhausted {
         if self.retry_in_ms.is_finite() {
             write!(
                 f,
-                "retry budget exhausted: failing fast for {:.0} ms instead of calling downstream",
-                self.retry_in_ms
+                "retry budget exhausted: failing fast for {} ms instead of calling downstream",
+                fmt_num(self.retry_in_ms.ceil())
             )
         } else {
             f.write_str("retry budget exhausted and it does not refill: failing fast")
@@ -228,9 +226,12 @@ impl TokenBucket {
 }
 
 /// Token buckets keyed by call-site name (`"GET /api/orders"`), made on first use.
+///
+/// A program has a handful of call sites, so a vector searched in order beats a map (and
+/// keeps the WebAssembly build small).
 #[derive(Debug, Clone, Default)]
 pub struct BudgetRegistry {
-    buckets: BTreeMap<String, TokenBucket>,
+    buckets: Vec<(String, TokenBucket)>,
 }
 
 impl BudgetRegistry {
@@ -247,11 +248,19 @@ impl BudgetRegistry {
         settings: BudgetSettings,
         now_ms: f64,
     ) -> Result<&mut TokenBucket, ConfigError> {
-        if !self.buckets.contains_key(call_site) {
-            let bucket = settings.build(now_ms)?;
-            self.buckets.insert(call_site.to_owned(), bucket);
-        }
-        Ok(self.buckets.get_mut(call_site).expect("inserted above"))
+        let i = match self.position(call_site) {
+            Some(i) => i,
+            None => {
+                self.buckets
+                    .push((call_site.to_owned(), settings.build(now_ms)?));
+                self.buckets.len() - 1
+            }
+        };
+        Ok(&mut self.buckets[i].1)
+    }
+
+    fn position(&self, call_site: &str) -> Option<usize> {
+        self.buckets.iter().position(|(name, _)| name == call_site)
     }
 
     /// Replaces the bucket of `call_site` with a full one of `settings`.
@@ -262,13 +271,23 @@ impl BudgetRegistry {
         now_ms: f64,
     ) -> Result<&mut TokenBucket, ConfigError> {
         let bucket = settings.build(now_ms)?;
-        self.buckets.insert(call_site.to_owned(), bucket);
-        Ok(self.buckets.get_mut(call_site).expect("inserted above"))
+        let i = match self.position(call_site) {
+            Some(i) => {
+                self.buckets[i].1 = bucket;
+                i
+            }
+            None => {
+                self.buckets.push((call_site.to_owned(), bucket));
+                self.buckets.len() - 1
+            }
+        };
+        Ok(&mut self.buckets[i].1)
     }
 
     /// The bucket of `call_site`, if any.
     pub fn get_mut(&mut self, call_site: &str) -> Option<&mut TokenBucket> {
-        self.buckets.get_mut(call_site)
+        let i = self.position(call_site)?;
+        Some(&mut self.buckets[i].1)
     }
 
     /// Removes every bucket.

@@ -33,7 +33,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{ConfigError, check_ms, fmt_num};
+use crate::error::{ConfigError, check_ms, fmt_num, quoted};
 use crate::retry_after::{HintError, Pushback, parse_pushback, parse_retry_after};
 
 /// An HTTP request method.
@@ -129,7 +129,7 @@ impl FromStr for Method {
             Err(ConfigError::new(
                 "method",
                 "an HTTP method such as GET or POST",
-                format!("{s:?}"),
+                quoted(s),
             ))
         }
     }
@@ -259,7 +259,7 @@ impl FromStr for TransportError {
                 ConfigError::new(
                     "error",
                     "one of timeout, connect, reset, dns, abort",
-                    format!("{s:?}"),
+                    quoted(s),
                 )
             })
     }
@@ -399,7 +399,7 @@ impl StatusSet {
             ConfigError::new(
                 "retry_on",
                 "a comma-separated list of statuses (100-599), classes like 5xx, or ranges like 500-504",
-                format!("{item:?}"),
+                quoted(item),
             )
         };
         let code = |s: &str| -> Result<u16, ConfigError> {

@@ -84,11 +84,54 @@ pub(crate) fn check_range(
     }
 }
 
-/// Formats a number without a trailing `.0` when it is whole.
-pub(crate) fn fmt_num(v: f64) -> String {
-    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
+/// Formats a number for a message: whole numbers without a fraction, others to at most
+/// three decimals (`1.5`, `0.001`), huge ones in exponent form, `NaN` and `infinity` by
+/// name.
+///
+/// Integer arithmetic only: this keeps `core`'s float formatting (Grisu/Dragon4 and their
+/// tables, ~20 KB) out of the WebAssembly build, which formats numbers only for messages.
+///
+/// ```
+/// use stampede::format_number;
+/// assert_eq!(format_number(200.0), "200");
+/// assert_eq!(format_number(-1.25), "-1.25");
+/// assert_eq!(format_number(2.0 / 3.0), "0.667");
+/// assert_eq!(format_number(f64::NAN), "NaN");
+/// assert_eq!(format_number(1e300), "1e300");
+/// ```
+pub fn format_number(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".to_owned();
     }
+    let sign = if v < 0.0 { "-" } else { "" };
+    let a = v.abs();
+    if a.is_infinite() {
+        return format!("{sign}infinity");
+    }
+    if a >= 1e15 {
+        let (mut m, mut e) = (a, 0u32);
+        while m >= 10.0 {
+            m /= 10.0;
+            e += 1;
+        }
+        return format!("{sign}{}e{e}", format_number(m));
+    }
+    let scaled = (a * 1000.0).round() as u64;
+    let (int, frac) = (scaled / 1000, scaled % 1000);
+    if frac == 0 {
+        return if int == 0 {
+            "0".to_owned()
+        } else {
+            format!("{sign}{int}")
+        };
+    }
+    let digits = format!("{frac:03}");
+    format!("{sign}{int}.{}", digits.trim_end_matches('0'))
+}
+
+pub(crate) use format_number as fmt_num;
+
+/// A string in double quotes, for messages (without `Debug`'s escaping machinery).
+pub(crate) fn quoted(s: &str) -> String {
+    format!("\"{s}\"")
 }

@@ -57,7 +57,7 @@ use core::time::Duration;
 
 use rand::{Rng, RngExt};
 
-use crate::error::{ConfigError, check_ms, check_range, fmt_num};
+use crate::error::{ConfigError, check_ms, check_range, fmt_num, quoted};
 
 /// Which formula turns a retry number into a delay. See the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,11 +132,7 @@ impl FromStr for Strategy {
             .into_iter()
             .find(|st| st.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                ConfigError::new(
-                    "strategy",
-                    format!("one of {STRATEGY_NAMES}"),
-                    format!("{s:?}"),
-                )
+                ConfigError::new("strategy", format!("one of {STRATEGY_NAMES}"), quoted(s))
             })
     }
 }
@@ -213,6 +209,7 @@ impl BackoffSettings {
             base,
             cap,
             multiplier,
+            limit: if base > 0.0 { cap / base } else { 0.0 },
         })
     }
 }
@@ -225,6 +222,8 @@ pub struct Backoff {
     base: f64,
     cap: f64,
     multiplier: f64,
+    /// `cap / base`: the power of the multiplier past which the ceiling is the cap.
+    limit: f64,
 }
 
 /// Where one request is in its backoff sequence.
@@ -305,11 +304,12 @@ impl Backoff {
     /// assert_eq!(b.ceiling_ms(u32::MAX), 30_000.0);
     /// # Ok::<(), stampede::ConfigError>(())
     /// ```
+    #[inline]
     pub fn ceiling_ms(&self, n: u32) -> f64 {
         if self.base == 0.0 {
             return 0.0;
         }
-        let limit = self.cap / self.base;
+        let limit = self.limit;
         let mut result = 1.0_f64;
         let mut square = self.multiplier;
         let mut e = n;
@@ -333,6 +333,7 @@ impl Backoff {
     }
 
     /// Draws the next delay in ms and advances `state`. Always in `[0, cap]`.
+    #[inline]
     pub fn next_ms<R: Rng + ?Sized>(&self, state: &mut BackoffState, rng: &mut R) -> f64 {
         let d = match self.strategy {
             Strategy::None => none::delay(),

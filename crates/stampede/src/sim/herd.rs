@@ -94,7 +94,7 @@ pub(crate) struct Herd {
     server: Server,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
-    log_rows: u32,
+    pub(crate) log_rows: u32,
     counts: Counts,
     /// `steady`: arrivals per ms, over all clients, and when they stop.
     gen_rate: f64,
@@ -168,6 +168,10 @@ impl Herd {
                 }
             }
             _ => {
+                // Every buffer a burst fills, sized up front: no reallocation while it runs.
+                let attempts = h.policy.max_attempts() as usize;
+                h.rec
+                    .reserve(h.log_rows as usize * attempts, s.clients as usize);
                 h.reqs.reserve(s.clients as usize);
                 for client in 0..s.clients {
                     let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);

@@ -84,7 +84,7 @@ use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, MAX_DURATION_MS, check_ms, check_range};
+use crate::error::{ConfigError, MAX_DURATION_MS, check_ms, check_range, fmt_num, quoted};
 use crate::policy::{Policy, PolicySettings};
 
 /// The server can absorb this many seconds of capacity at once (and owe as much).
@@ -130,13 +130,7 @@ impl FromStr for Scenario {
         [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc]
             .into_iter()
             .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                ConfigError::new(
-                    "scenario",
-                    "one of burst, steady, aws-occ",
-                    format!("{s:?}"),
-                )
-            })
+            .ok_or_else(|| ConfigError::new("scenario", "one of burst, steady, aws-occ", quoted(s)))
     }
 }
 
@@ -161,7 +155,7 @@ impl FromStr for BudgetScope {
             _ => Err(ConfigError::new(
                 "budget_scope",
                 "client or shared",
-                format!("{s:?}"),
+                quoted(s),
             )),
         }
     }
@@ -260,7 +254,7 @@ impl SimSettings {
         check_ms("outage", s.outage_ms, 0.0)?;
         check_ms("outage_start", s.outage_start_ms, 0.0)?;
         check_range(
-            "capacity",
+            "capacity_rps",
             s.capacity_rps,
             0.001,
             1e9,
@@ -300,8 +294,11 @@ impl SimSettings {
             if expected > MAX_STEADY_REQUESTS {
                 return Err(ConfigError::new(
                     "rate",
-                    format!("clients × rate × duration of at most {MAX_STEADY_REQUESTS} requests"),
-                    expected,
+                    format!(
+                        "clients × rate × duration of at most {} requests",
+                        fmt_num(MAX_STEADY_REQUESTS)
+                    ),
+                    fmt_num(expected),
                 ));
             }
         }
@@ -507,6 +504,14 @@ impl Simulation {
         match &self.engine {
             Engine::Herd(h) => h.log_stride,
             Engine::Occ(o) => o.log_stride,
+        }
+    }
+
+    /// How many clients the log keeps (rows of a timeline: `client / stride`).
+    pub fn log_rows(&self) -> u32 {
+        match &self.engine {
+            Engine::Herd(h) => h.log_rows,
+            Engine::Occ(o) => o.log_rows,
         }
     }
 

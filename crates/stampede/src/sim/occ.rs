@@ -50,7 +50,7 @@ pub(crate) struct Occ {
     last_event: f64,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
-    log_rows: u32,
+    pub(crate) log_rows: u32,
 }
 
 impl Occ {

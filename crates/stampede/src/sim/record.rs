@@ -110,6 +110,12 @@ impl Recorder {
         }
     }
 
+    /// Makes room for `log_entries` attempt-log entries and `successes` latencies.
+    pub(crate) fn reserve(&mut self, log_entries: usize, successes: usize) {
+        self.log.reserve(log_entries.min(MAX_LOG_ENTRIES) * 4);
+        self.latencies.reserve(successes);
+    }
+
     pub(crate) fn slot_ms(&self) -> f64 {
         self.slot_ms
     }

@@ -318,7 +318,7 @@ fn invalid_settings_name_the_field() {
                 capacity_rps: 0.0,
                 ..d()
             },
-            "capacity",
+            "capacity_rps",
         ),
         (
             SimSettings {

@@ -1,0 +1,366 @@
+//! `stampede simulate` and `stampede sweep`: the simulator on the command line.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+use rayon::prelude::*;
+use serde_json::{Map, Value, json};
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::budget::BudgetSettings;
+use stampede::policy::{MAX_ATTEMPTS, PolicySettings};
+use stampede::sim::{
+    BudgetScope, MAX_CLIENTS, Metrics, Scenario, SimSettings, Simulation, run_many,
+};
+use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole_in};
+use stampede_cli::json::num;
+
+use crate::UsageError;
+
+/// The settings both commands share.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct Common {
+    /// burst, steady or aws-occ.
+    #[arg(long, default_value = "burst", value_parser = parse_scenario)]
+    scenario: Scenario,
+    /// The first delay: 200ms, 1.5s, 2m.
+    #[arg(long, default_value = "2s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    base: f64,
+    /// No delay is longer than this.
+    #[arg(long, default_value = "30s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    cap: f64,
+    /// Attempts in all, the first included (1 to 100). aws-occ retries until it wins.
+    #[arg(long, default_value_t = 6, value_parser = |s: &str| whole_in(s, 1, MAX_ATTEMPTS), allow_hyphen_values = true)]
+    attempts: u32,
+    /// Growth per retry (1 to 1000).
+    #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
+    multiplier: f64,
+    /// How long the server is down.
+    #[arg(long, default_value = "2s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    outage: f64,
+    /// When the outage starts.
+    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    outage_start: f64,
+    /// Requests per second the server serves when up (more than 0).
+    #[arg(long, default_value = "500", value_parser = |s: &str| number_in(s, 0.001, 1e9), allow_hyphen_values = true)]
+    capacity: f64,
+    /// What a rejection costs, as a fraction of serving a request (0 to 1).
+    #[arg(long, default_value = "0.1", value_parser = |s: &str| number_in(s, 0.0, 1.0), allow_hyphen_values = true)]
+    reject_cost: f64,
+    /// Mean round trip (aws-occ: each message's mean delay).
+    #[arg(long, default_value = "10ms", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    latency: f64,
+    /// steady: new requests per client per second.
+    #[arg(long, default_value = "1", value_parser = |s: &str| number_in(s, 1e-6, 1000.0), allow_hyphen_values = true)]
+    rate: f64,
+    /// steady: how long new requests keep coming.
+    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    duration: f64,
+    /// burst: spread the first requests over this window.
+    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    window: f64,
+    /// The server's Retry-After during the outage (sent in whole seconds).
+    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    retry_after: Option<f64>,
+    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second.
+    #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
+    budget: Option<BudgetSettings>,
+    /// Who shares the budget: client (each its own) or shared (one for all).
+    #[arg(long, default_value = "client", value_parser = parse_scope)]
+    budget_scope: BudgetScope,
+    /// The seed; runs use seed, seed+1, …
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Runs to average (1 to 10000).
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| whole_in(s, 1, 10_000), allow_hyphen_values = true)]
+    runs: u32,
+}
+
+/// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
+#[derive(ClapArgs, Debug)]
+pub struct SimulateArgs {
+    /// Clients, 1 to 1,000,000.
+    #[arg(long, default_value_t = 1000, value_parser = |s: &str| whole_in(s, 1, MAX_CLIENTS), allow_hyphen_values = true)]
+    clients: u32,
+    /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
+    #[arg(long, default_value = "exponential", value_parser = parse_strategy)]
+    strategy: Strategy,
+    #[command(flatten)]
+    common: Common,
+    /// Write the per-slot series (10 ms slots) of the first run as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    series: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `stampede sweep --scenario aws-occ --strategy none,exponential,full --clients 10..190:10 --runs 100`
+#[derive(ClapArgs, Debug)]
+pub struct SweepArgs {
+    /// Clients: a list (100,200), a range 10..190:10 (10 to 190 inclusive, step 10), or both.
+    #[arg(long, default_value = "10..190:10", value_parser = parse_clients)]
+    clients: ClientList,
+    /// Strategies, comma-separated.
+    #[arg(long, default_value = "none,exponential,full,equal,decorrelated", value_parser = parse_strategies)]
+    strategy: StrategyList,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Debug, Clone)]
+pub struct ClientList(Vec<u32>);
+#[derive(Debug, Clone)]
+pub struct StrategyList(Vec<Strategy>);
+
+fn parse_scenario(s: &str) -> Result<Scenario, String> {
+    s.parse()
+        .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
+}
+
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    s.parse()
+        .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
+}
+
+fn parse_scope(s: &str) -> Result<BudgetScope, String> {
+    s.parse()
+        .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
+}
+
+fn parse_strategies(s: &str) -> Result<StrategyList, String> {
+    let list: Result<Vec<_>, _> = s
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(parse_strategy)
+        .collect();
+    match list {
+        Ok(v) if !v.is_empty() => Ok(StrategyList(v)),
+        Ok(_) => Err("expected at least one strategy".to_owned()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `C:R`: capacity and refill per second, both finite and non-negative.
+fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
+    let bad = || "expected C:R, tokens and tokens per second, such as 10:1".to_owned();
+    let (c, r) = s.split_once(':').ok_or_else(bad)?;
+    let c = number_in(c, 0.0, 1e9).map_err(|_| bad())?;
+    let r = number_in(r, 0.0, 1e9).map_err(|_| bad())?;
+    BudgetSettings::new(c, r).validate().map_err(|_| bad())
+}
+
+/// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000; at most 1000 points.
+fn parse_clients(s: &str) -> Result<ClientList, String> {
+    let bad = || {
+        format!(
+            "expected counts from 1 to {MAX_CLIENTS}: a list (100,200) or a range such as 10..190:10"
+        )
+    };
+    let mut out = Vec::new();
+    for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        if let Some((lo, rest)) = item.split_once("..") {
+            let (hi, step) = rest.split_once(':').unwrap_or((rest, "1"));
+            let lo = whole_in(lo, 1, MAX_CLIENTS).map_err(|_| bad())?;
+            let hi = whole_in(hi, 1, MAX_CLIENTS).map_err(|_| bad())?;
+            let step = whole_in(step, 1, MAX_CLIENTS).map_err(|_| bad())?;
+            if hi < lo {
+                return Err(bad());
+            }
+            out.extend((lo..=hi).step_by(step as usize));
+        } else {
+            out.push(whole_in(item, 1, MAX_CLIENTS).map_err(|_| bad())?);
+        }
+        if out.len() > 1000 {
+            return Err("expected at most 1000 points".to_owned());
+        }
+    }
+    if out.is_empty() {
+        return Err(bad());
+    }
+    Ok(ClientList(out))
+}
+
+impl Common {
+    fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
+        let backoff =
+            BackoffSettings::new(strategy, self.base, self.cap).with_multiplier(self.multiplier);
+        SimSettings {
+            scenario: self.scenario,
+            clients,
+            policy: PolicySettings::new(backoff, self.attempts),
+            outage_ms: self.outage,
+            outage_start_ms: self.outage_start,
+            capacity_rps: self.capacity,
+            reject_cost: self.reject_cost,
+            latency_ms: self.latency,
+            rate_per_client: self.rate,
+            duration_ms: self.duration,
+            burst_window_ms: self.window,
+            retry_after_ms: self.retry_after,
+            budget: self.budget,
+            budget_scope: self.budget_scope,
+            seed: self.seed,
+            ..SimSettings::default()
+        }
+    }
+}
+
+fn usage(e: stampede::ConfigError) -> UsageError {
+    let flag = match e.field {
+        "clients" => "--clients",
+        "outage" => "--outage",
+        "outage_start" => "--outage-start",
+        "capacity_rps" => "--capacity",
+        "reject_cost" => "--reject-cost",
+        "latency" => "--latency",
+        "rate" => "--rate",
+        "duration" => "--duration",
+        "burst_window" => "--window",
+        "retry_after" => "--retry-after",
+        "runs" => "--runs",
+        _ => return UsageError(config_error(&e)),
+    };
+    UsageError(format!("{flag}: expected {}, got {}", e.expected, e.got))
+}
+
+/// The metrics under the CLI's JSON names.
+fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String, Value> {
+    let opt = |v: Option<f64>| v.map_or(Value::Null, num);
+    let Value::Object(map) = json!({
+        "scenario": scenario.name(),
+        "clients": clients,
+        "requests": num(m.requests),
+        "total_attempts": num(m.total_attempts),
+        "successes": num(m.successes),
+        "gave_up": num(m.gave_up),
+        "budget_rejected": num(m.budget_rejected),
+        "amplification": num(m.amplification),
+        "peak_rps": num(m.peak_rps),
+        "peak_recovery_rps": num(m.peak_recovery_rps),
+        "completion_ms": num(m.completion_ms),
+        "recovery_ms": num(m.recovery_ms),
+        "p50_ms": opt(m.p50_ms),
+        "p99_ms": opt(m.p99_ms),
+        "calls": num(m.calls),
+    }) else {
+        unreachable!("json! of an object literal is an object")
+    };
+    map
+}
+
+const METRIC_COLUMNS: [&str; 13] = [
+    "requests",
+    "total_attempts",
+    "successes",
+    "gave_up",
+    "budget_rejected",
+    "amplification",
+    "peak_rps",
+    "peak_recovery_rps",
+    "completion_ms",
+    "recovery_ms",
+    "p50_ms",
+    "p99_ms",
+    "calls",
+];
+
+fn csv_cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub fn simulate(a: SimulateArgs) -> Result<(), UsageError> {
+    let settings = a.common.settings(a.clients, a.strategy);
+    let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
+    if let Some(path) = &a.series {
+        let mut sim = Simulation::new(&settings).map_err(usage)?;
+        sim.run();
+        let s = sim.series();
+        let mut csv = String::from("t_ms,offered,served,rejected,failed,blocked\n");
+        for i in 0..s.offered.len() {
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{},{}",
+                i as f64 * s.slot_ms,
+                s.offered[i],
+                s.served[i],
+                s.rejected[i],
+                s.failed[i],
+                s.blocked[i]
+            );
+        }
+        std::fs::write(path, csv)
+            .map_err(|e| UsageError(format!("--series {}: {e}", path.display())))?;
+    }
+    let map = metrics_json(a.common.scenario, a.clients, &metrics);
+    if a.json {
+        println!("{}", Value::Object(map));
+    } else {
+        println!(
+            "{} · {} clients · {} base {} ms, cap {} ms, {} attempts · {} run(s), seed {}",
+            a.common.scenario,
+            a.clients,
+            a.strategy,
+            a.common.base,
+            a.common.cap,
+            a.common.attempts,
+            a.common.runs,
+            a.common.seed
+        );
+        for k in METRIC_COLUMNS {
+            println!("  {k:<18} {}", csv_cell(&map[k]));
+        }
+    }
+    Ok(())
+}
+
+pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
+    let points: Vec<(Strategy, u32)> = a
+        .strategy
+        .0
+        .iter()
+        .flat_map(|&s| a.clients.0.iter().map(move |&c| (s, c)))
+        .collect();
+    // Validate once, so a bad flag is one message, not one per point.
+    run_many(&a.common.settings(points[0].1, points[0].0), 1)
+        .map(|_| ())
+        .or_else(|e| {
+            if e.field == "runs" {
+                Ok(())
+            } else {
+                Err(usage(e))
+            }
+        })?;
+    let rows: Result<Vec<_>, _> = points
+        .par_iter()
+        .map(|&(strategy, clients)| {
+            run_many(&a.common.settings(clients, strategy), a.common.runs)
+                .map(|m| (strategy, clients, m))
+        })
+        .collect();
+    let rows = rows.map_err(usage)?;
+    let mut out = format!(
+        "scenario,strategy,clients,runs,{}\n",
+        METRIC_COLUMNS.join(",")
+    );
+    for (strategy, clients, m) in rows {
+        let map = metrics_json(a.common.scenario, clients, &m);
+        let cells: Vec<String> = METRIC_COLUMNS.iter().map(|k| csv_cell(&map[*k])).collect();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{}",
+            a.common.scenario,
+            strategy,
+            clients,
+            a.common.runs,
+            cells.join(",")
+        );
+    }
+    print!("{out}");
+    Ok(())
+}
