@@ -7,14 +7,16 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: setup test test-rust lint fmt bench run build
+.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler
 
 setup:
 	@scripts/setup.sh
 
-## Every test suite: formatting, lints with warnings denied, the Rust tests (unit, property,
-## statistical, doc, integration, server load).
-test: setup lint test-rust
+## Every test suite: formatting and lints (warnings denied); the Rust tests (unit, property,
+## statistical, doc, CLI, server integration and load); the wasm build in headless Chromium;
+## the JS API and retryFetch in Node against `stampede serve`; the TypeScript types; the
+## bundler build; the page's unit and end-to-end tests.
+test: setup lint test-rust test-wasm test-js test-types test-bundler
 
 lint:
 	cargo fmt --all -- --check
@@ -26,12 +28,38 @@ test-rust:
 fmt:
 	cargo fmt --all
 
+## The golden seed and the glue in a real browser (headless Chromium).
+test-wasm: setup
+	wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver crates/stampede-wasm
+
+## The JS API and retryFetch, with node --test, against the built package and the real server.
+test-js: wasm
+	cargo build --locked -p stampede-cli
+	node --test tests/js/
+
+test-types: wasm
+	tsc --noEmit -p tests/types
+
+## The --target bundler build, bundled by Vite and run in headless Chromium.
+test-bundler: setup
+	wasm-pack build crates/stampede-wasm --profile wasm-release --target bundler --out-name stampede --out-dir ../../target/pkg-bundler
+	vite build --config tests/bundler/vite.config.js
+	node tests/bundler/check.mjs
+
 ## Criterion benchmarks of the simulator (figures in README.md).
 bench:
 	cargo bench -p stampede --bench sim
 
+bench-wasm: wasm
+	node tests/js/bench.mjs
+
 build:
 	cargo build --release --locked -p stampede-cli
+
+## The npm package: crates/stampede-wasm/pkg/{stampede.js,stampede_bg.wasm,stampede.d.ts}.
+wasm: setup
+	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
+	node scripts/finish-pkg.mjs crates/stampede-wasm/pkg
 
 ## Set up, build, and serve the playground with the demo API on $(ADDR).
 run: setup build

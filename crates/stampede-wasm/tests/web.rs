@@ -1,0 +1,81 @@
+//! In a real browser (headless Chromium): the golden seed gives the numbers pinned by the
+//! native tests, and the glue turns bad settings into exceptions, not panics.
+//! `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver crates/stampede-wasm`
+
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::{golden, seeded};
+use stampede_wasm::{RetryPolicy, Simulation};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn first5(strategy: Strategy) -> [f64; 5] {
+    let b = BackoffSettings::new(strategy, 200.0, 30_000.0)
+        .build()
+        .unwrap();
+    let mut rng = seeded(42);
+    let mut it = b.delays_ms(&mut rng).map(|x| (x * 1000.0).round() / 1000.0);
+    core::array::from_fn(|_| it.next().unwrap())
+}
+
+#[wasm_bindgen_test]
+fn golden_delays_match_native() {
+    assert_eq!(first5(Strategy::Full), golden::FULL_200_30000_SEED_42);
+    assert_eq!(
+        first5(Strategy::Decorrelated),
+        golden::DECORRELATED_200_30000_SEED_42
+    );
+    assert_eq!(
+        first5(Strategy::DecorrelatedV2),
+        golden::V2_200_30000_SEED_42
+    );
+}
+
+#[wasm_bindgen_test]
+fn golden_simulation_matches_native() {
+    let mut sim = stampede::sim::Simulation::new(&golden::sim_settings()).unwrap();
+    sim.run();
+    let m = sim.metrics();
+    assert_eq!(
+        [
+            m.total_attempts,
+            m.successes,
+            m.completion_ms,
+            m.p99_ms.unwrap_or(f64::NAN)
+        ],
+        golden::SIM_TOTAL_SUCCESS_COMPLETION_P99
+    );
+}
+
+fn options(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_glue_gives_the_same_numbers_and_throws_on_bad_input() {
+    let mut p = RetryPolicy::new(options(
+        r#"{"strategy":"full","baseMs":200,"capMs":30000,"maxAttempts":6,"seed":42}"#,
+    ))
+    .unwrap();
+    let d: Vec<f64> = p
+        .delays()
+        .to_vec()
+        .iter()
+        .map(|x| (x * 1000.0).round() / 1000.0)
+        .collect();
+    assert_eq!(d, golden::FULL_200_30000_SEED_42);
+    for bad in [
+        r#"{"baseMs":-1}"#,
+        r#"{"capMs":1,"baseMs":5}"#,
+        r#"{"maxAttempts":0}"#,
+        r#"{"strategy":"x"}"#,
+    ] {
+        let err = RetryPolicy::new(options(bad)).err().unwrap();
+        assert!(err.is_instance_of::<js_sys::RangeError>(), "{bad}");
+    }
+    assert!(Simulation::new(options(r#"{"clients":0}"#)).is_err());
+    let mut sim = Simulation::new(options(r#"{"clients":500,"seed":1}"#)).unwrap();
+    sim.run();
+    assert!(sim.is_done());
+}

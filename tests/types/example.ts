@@ -1,0 +1,42 @@
+// A typed consumer of the package: `tsc --noEmit -p tests/types` must pass, which checks that
+// the shipped stampede.d.ts types every option and result (no `any` leaks through).
+import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch } from "stampede";
+import type { AttemptInfo, Metrics, PolicyOptions, RetryError, Verdict } from "stampede";
+
+export async function demo(signal: AbortSignal): Promise<number> {
+  await init();
+  const policy: PolicyOptions = { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2, seed: 42, maxElapsedMs: 60000, maxRetryAfterMs: 60000 };
+  const p = new RetryPolicy(policy);
+  const delays: Float64Array = p.delays();
+  const hist: Float64Array = p.sample(10000);
+  const v: Verdict = classify({ status: 503, method: "GET", headers: { "retry-after": "2" }, nowMs: Date.now() });
+  const hint: number | undefined = v.retryAfterMs;
+  const t: Verdict = classify({ error: "timeout" });
+  const ms: number | undefined = parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.now());
+  const b = Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 });
+  const open: boolean = b.isOpen();
+  const sim = new Simulation({ scenario: "burst", clients: 10000, policy, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
+  sim.run();
+  const m: Metrics = sim.metrics();
+  const p99: number | null = m.p99Ms;
+  sim.advanceTo(1000);
+  const offered: Uint32Array = sim.offered();
+  const log: Float32Array = sim.attemptLog();
+  const seen: AttemptInfo[] = [];
+  try {
+    const r: Response = await retryFetch("/api/flaky?fail=2", { method: "GET" }, {
+      policy, callSite: "GET /api/orders", attemptTimeoutMs: 5000, deadlineMs: 30000, idempotent: false, signal,
+      onAttempt: (a) => { seen.push(a); const s: number | undefined = a.status; void s; },
+    });
+    void r;
+  } catch (e) {
+    if ((e as Error).name === "RetryError") void (e as RetryError).attempts.length;
+  }
+  // @ts-expect-error baseMs is a number, not a string
+  new RetryPolicy({ baseMs: "200" });
+  // @ts-expect-error there is no such strategy
+  new RetryPolicy({ strategy: "fibonacci" });
+  // @ts-expect-error transport errors are a closed set
+  classify({ error: "pigeon" });
+  return delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
+}
