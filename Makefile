@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler
+.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler dist
 
 setup:
 	@scripts/setup.sh
@@ -61,7 +61,11 @@ wasm: setup
 	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
 	node scripts/finish-pkg.mjs crates/stampede-wasm/pkg
 
+## The self-contained page in www/dist (works on any static host).
+dist: wasm
+	vite build --config www/vite.config.ts
+
 ## Set up, build, and serve the playground with the demo API on $(ADDR).
-run: setup build
+run: setup dist build
 	@echo "Stampede: open http://$(ADDR)/"
 	target/release/stampede serve --addr $(ADDR) --static www/dist
