@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler dist
+.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler dist test-www test-e2e bench-page
 
 setup:
 	@scripts/setup.sh
@@ -16,7 +16,7 @@ setup:
 ## statistical, doc, CLI, server integration and load); the wasm build in headless Chromium;
 ## the JS API and retryFetch in Node against `stampede serve`; the TypeScript types; the
 ## bundler build; the page's unit and end-to-end tests.
-test: setup lint test-rust test-wasm test-js test-types test-bundler
+test: setup lint test-rust test-wasm test-js test-types test-bundler test-www test-e2e
 
 lint:
 	cargo fmt --all -- --check
@@ -45,6 +45,19 @@ test-bundler: setup
 	wasm-pack build crates/stampede-wasm --profile wasm-release --target bundler --out-name stampede --out-dir ../../target/pkg-bundler
 	vite build --config tests/bundler/vite.config.js
 	node tests/bundler/check.mjs
+
+## The page: strict type check and unit tests of its pure modules.
+test-www: wasm
+	tsc --noEmit -p www
+	node tests/www-unit/run.mjs
+
+## The page end to end in headless Chromium against `stampede serve`.
+test-e2e: dist build
+	node --test tests/e2e/
+
+## Page speed and size in headless Chromium; rewrites docs/screenshot.png.
+bench-page: dist build
+	node tests/page-bench/bench.mjs
 
 ## Criterion benchmarks of the simulator (figures in README.md).
 bench:

@@ -1,0 +1,148 @@
+// Shared by the end-to-end tests and the page benchmark: starts `stampede serve` on a free
+// loopback port with the built page, launches Debian's Chromium through playwright-core with a
+// fresh profile, and tears both down. Everything is bounded in time and stays on 127.0.0.1.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SERVER_BIN = process.env.STAMPEDE_BIN ?? join(ROOT, "target", "release", "stampede");
+export const DIST = process.env.STAMPEDE_DIST ?? join(ROOT, "www", "dist");
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** What is missing to run against the built page, or null. */
+export function missingPrerequisites() {
+  const missing = [];
+  if (!existsSync(SERVER_BIN)) missing.push(`${SERVER_BIN} (cargo build --release -p stampede-cli)`);
+  if (!existsSync(join(DIST, "index.html"))) missing.push(`${DIST}/index.html (make dist)`);
+  if (!existsSync(CHROMIUM)) missing.push(`${CHROMIUM} (apt-get install chromium)`);
+  return missing.length ? missing : null;
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** Starts the demo server; resolves with { url, stop } once it prints its address. */
+export async function startServer({ timeoutMs = 15_000 } = {}) {
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const child = spawn(SERVER_BIN, ["serve", "--addr", addr, "--static", DIST], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const stop = () =>
+    new Promise((res) => {
+      if (child.exitCode !== null || child.signalCode !== null) return res();
+      const kill = setTimeout(() => child.kill("SIGKILL"), 3000);
+      child.once("exit", () => {
+        clearTimeout(kill);
+        res();
+      });
+      child.kill("SIGTERM");
+    });
+  await new Promise((res, rej) => {
+    const timer = setTimeout(() => {
+      void stop();
+      rej(new Error(`stampede serve did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.includes("stampede serve:")) {
+        clearTimeout(timer);
+        res();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      rej(new Error(`stampede serve exited (${code}):\n${output}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return { url: `http://${addr}/`, stop, output: () => output };
+}
+
+/** Launches Chromium with a fresh, empty profile; resolves with { context, close }. */
+export async function launchBrowser({ reducedMotion = "no-preference", viewport = { width: 1280, height: 900 } } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), "stampede-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport,
+    reducedMotion,
+    colorScheme: "light",
+    locale: "en-US",
+    timeout: 30_000,
+  });
+  const close = async () => {
+    await context.close().catch(() => {});
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return { context, close };
+}
+
+/** Collects console errors, warnings and page errors of a page. */
+export function watchConsole(page) {
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+/** Waits for the page's first picture (html[data-ready] and one successful run). */
+export async function waitReady(page, timeout = 15_000) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "1" && Number(document.documentElement.dataset.runs ?? 0) > 0, null, { timeout });
+  await waitIdle(page);
+}
+
+/** Waits until no simulation is pending (worker runs included). */
+export async function waitIdle(page, timeout = 20_000) {
+  await page.waitForFunction(() => document.documentElement.dataset.sim !== "busy", null, { timeout, polling: 50 });
+}
+
+/** Runs `action`, then waits for a newer successful run than before it. */
+export async function afterRun(page, action, timeout = 20_000) {
+  const before = await page.evaluate(() => Number(document.documentElement.dataset.runs ?? 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.documentElement.dataset.runs ?? 0) > n, before, { timeout, polling: 20 });
+  await waitIdle(page);
+}
+
+/** The text of every [data-metric] element. */
+export function readMetrics(page) {
+  return page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll("[data-metric]")].map((e) => [e.getAttribute("data-metric"), e.textContent])),
+  );
+}

@@ -1,0 +1,313 @@
+// End-to-end tests of the playground: the built page (www/dist) served by `stampede serve`
+// on a free loopback port, driven in Debian's Chromium through playwright-core.
+// Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  afterRun,
+  launchBrowser,
+  missingPrerequisites,
+  readMetrics,
+  startServer,
+  waitIdle,
+  waitReady,
+  watchConsole,
+} from "./harness.mjs";
+
+const missing = missingPrerequisites();
+if (missing) {
+  throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
+}
+
+let server;
+let browser;
+const T = { timeout: 90_000 };
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh page on the playground (optionally with a query), its console watched. */
+async function open(query = "") {
+  const page = await browser.context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(server.url + query);
+  await waitReady(page);
+  return { page, problems };
+}
+
+/** How much of a canvas is drawn: the share of pixels that are neither of its two commonest colours. */
+function inked(page, id) {
+  return page.evaluate((canvasId) => {
+    const c = document.getElementById(canvasId);
+    if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return { share: 0, colours: 0 };
+    // Read through a copy, so the page's own canvas is never read back.
+    const copy = document.createElement("canvas");
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext("2d", { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const data = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
+    const counts = new Map();
+    for (const p of data) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const sorted = [...counts.values()].sort((a, b) => b - a);
+    const rest = data.length - (sorted[0] ?? 0) - (sorted[1] ?? 0);
+    return { share: rest / data.length, colours: counts.size };
+  }, id);
+}
+
+async function clickPreset(page, id) {
+  await afterRun(page, () => page.click(`[data-preset="${id}"]`));
+}
+
+async function metric(page, name) {
+  return Number(await page.textContent(`[data-metric="${name}"]`));
+}
+
+describe("the playground", () => {
+  test("loads with no console errors and draws the first picture", T, async () => {
+    const { page, problems } = await open();
+    assert.equal(await page.locator("canvas#timeline").count(), 1);
+    assert.equal(await page.locator("canvas#load").count(), 1);
+    assert.ok((await inked(page, "timeline")).share > 0.001, "timeline is drawn");
+    assert.ok((await inked(page, "load")).share > 0.001, "load chart is drawn");
+    const m = await readMetrics(page);
+    for (const [k, v] of Object.entries(m)) assert.match(v ?? "", /^-?\d+(\.\d+)?$|^—$/, `${k}: ${v}`);
+    assert.equal(m.totalAttempts, "5490");
+    // The compare panel and the histograms fill in a later frame.
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…" && document.querySelectorAll(".delay-panel").length > 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("every preset draws its picture", T, async () => {
+    const { page, problems } = await open();
+    for (const id of ["herd", "jitter", "storm", "budget", "aws"]) {
+      await clickPreset(page, id);
+      const herd = await inked(page, "timeline");
+      const load = await inked(page, "load");
+      assert.ok(herd.share > 0.001 && herd.colours > 2, `${id}: timeline is blank (${JSON.stringify(herd)})`);
+      assert.ok(load.share > 0.001, `${id}: load chart is blank`);
+      assert.equal(await page.getAttribute(`[data-preset="${id}"]`, "aria-pressed"), "true");
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("full jitter lowers the peak that hits the recovering server", T, async () => {
+    const { page, problems } = await open();
+    await clickPreset(page, "herd");
+    const exponential = await metric(page, "peakRecoveryRps");
+    await clickPreset(page, "jitter");
+    const full = await metric(page, "peakRecoveryRps");
+    assert.ok(full < exponential, `full jitter ${full} < exponential ${exponential}`);
+    // The same through the strategy control.
+    await clickPreset(page, "herd");
+    await afterRun(page, () => page.selectOption("#strategy", "full"));
+    assert.equal(await metric(page, "peakRecoveryRps"), full);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a retry budget shortens the recovery after a long outage", T, async () => {
+    const { page, problems } = await open();
+    await clickPreset(page, "storm");
+    const without = await metric(page, "recoveryMs");
+    await clickPreset(page, "budget");
+    const withBudget = await metric(page, "recoveryMs");
+    assert.ok(without > 30_000, `storm recovery ${without} ms`);
+    assert.ok(withBudget < without, `budget ${withBudget} < no budget ${without}`);
+    assert.ok((await metric(page, "budgetRejected")) > 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("invalid input shows an inline message and keeps the last metrics", T, async () => {
+    const { page, problems } = await open();
+    const before = await readMetrics(page);
+    const error = page.locator('[data-error-for="base"]');
+    const general = page.locator("#sim-error");
+    const cases = [
+      ["", /number/i],
+      ["-5", /baseMs/],
+      ["1e12", /baseMs/],
+    ];
+    for (const [text, message] of cases) {
+      await page.fill("#base", text);
+      await error.waitFor({ state: "visible" });
+      assert.match((await error.textContent()) ?? "", message, `base = ${JSON.stringify(text)}`);
+      assert.equal(await page.getAttribute("#base", "aria-invalid"), "true");
+      assert.equal(await general.isVisible(), true);
+      await page.waitForTimeout(100);
+      assert.deepEqual(await readMetrics(page), before, `metrics kept for base = ${JSON.stringify(text)}`);
+    }
+    // Not a number at all: the browser's own word (badInput).
+    await page.fill("#base", "");
+    await page.locator("#base").pressSequentially("1e");
+    await page.waitForFunction(() => document.querySelector('[data-error-for="base"]')?.textContent !== "");
+    // A cap below the base: the package names the cap.
+    await page.fill("#base", "2000");
+    await page.fill("#cap", "10");
+    await page.locator('[data-error-for="cap"]').waitFor({ state: "visible" });
+    assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /capMs/);
+    // Out of the page's envelope.
+    await page.fill("#cap", "30000");
+    await page.fill("#clients", "1000000000");
+    await page.locator('[data-error-for="clients"]').waitFor({ state: "visible" });
+    assert.deepEqual(await readMetrics(page), before);
+    // Fixing it brings the picture back, the same as before.
+    await afterRun(page, () => page.fill("#clients", "1000"));
+    assert.equal(await error.isVisible(), false);
+    assert.equal(await general.isVisible(), false);
+    assert.deepEqual(await readMetrics(page), before);
+    assert.deepEqual(problems, [], "a caught RangeError must not reach the console");
+    await page.close();
+  });
+
+  test("a slider moves its typed field and re-simulates while it moves", T, async () => {
+    const { page, problems } = await open();
+    const slider = page.locator("#base-range");
+    await afterRun(page, async () => {
+      await slider.focus();
+      await page.keyboard.press("ArrowLeft");
+    });
+    const base = Number(await page.inputValue("#base"));
+    assert.ok(base < 2000 && base > 0, `base ${base}`);
+    assert.notEqual(await page.textContent('[data-metric="totalAttempts"]'), "5490");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the live panel calls the flaky endpoint: two 503s, then 200, as the server logged", T, async () => {
+    const { page, problems } = await open();
+    const url = await page.inputValue("#live-url");
+    const key = new URL(url, server.url).searchParams.get("key");
+    assert.ok(key, url);
+    assert.match(url, /fail=2/);
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.querySelectorAll("#live-log li").length >= 3 && !document.querySelector("#live-send")?.disabled, null, { timeout: 30_000 });
+    const statuses = await page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status));
+    assert.deepEqual(statuses, ["503", "503", "200"]);
+    // Each retry says how long it waits (the longer of the backoff and the server's Retry-After).
+    const waits = await page.$$eval("#live-log li .a-wait", (s) => s.map((e) => e.textContent));
+    assert.equal(waits.length, 2);
+    assert.ok(waits.every((w) => /waits \d/.test(w ?? "")), waits.join(" | "));
+    const body = await page.locator("#live-body");
+    assert.match((await body.textContent()) ?? "", /"attempt":\s*3/);
+    assert.equal(await body.evaluate((e) => e.children.length), 0, "the body is text, not HTML");
+    const log = await (await fetch(new URL(`/api/log?key=${encodeURIComponent(key)}`, server.url))).json();
+    assert.equal(log.entries.length, 3);
+    assert.deepEqual(log.entries.map((e) => e.status), [503, 503, 200]);
+    assert.deepEqual(problems.filter((p) => !/503/.test(p)), [], "only the expected 503s are logged");
+    await page.close();
+  });
+
+  test("Cancel aborts a live call", T, async () => {
+    const { page, problems } = await open();
+    await page.fill("#live-url", "/api/slow?ms=8000");
+    await page.click("#live-send");
+    await page.waitForFunction(() => !document.querySelector("#live-cancel")?.disabled);
+    await page.waitForTimeout(200);
+    await page.click("#live-cancel");
+    await page.waitForFunction(() => !document.querySelector("#live-send")?.disabled, null, { timeout: 5000 });
+    assert.match((await page.textContent("#live-status")) ?? "", /Cancel/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the URL holds the state: the same link shows the same picture", T, async () => {
+    const { page, problems } = await open();
+    await afterRun(page, () => page.selectOption("#strategy", "equal"));
+    await afterRun(page, () => page.fill("#base", "500"));
+    await afterRun(page, () => page.fill("#clients", "5000"));
+    await afterRun(page, () => page.fill("#seed", "42"));
+    await afterRun(page, () => page.check("#budget"));
+    await afterRun(page, () => page.fill("#budget-capacity", "20"));
+    await page.waitForFunction(() => location.search.includes("seed=42") && location.search.includes("budget-capacity=20"));
+    const link = page.url();
+    const metrics = await readMetrics(page);
+    const again = await browser.context.newPage();
+    const problems2 = watchConsole(again);
+    await again.goto(link);
+    await waitReady(again);
+    assert.equal(await again.inputValue("#strategy"), "equal");
+    assert.equal(await again.inputValue("#base"), "500");
+    assert.equal(await again.inputValue("#clients"), "5000");
+    assert.equal(await again.inputValue("#seed"), "42");
+    assert.equal(await again.isChecked("#budget"), true);
+    assert.equal(await again.inputValue("#budget-capacity"), "20");
+    assert.deepEqual(await readMetrics(again), metrics);
+    assert.deepEqual([...problems, ...problems2], []);
+    await again.close();
+    await page.close();
+  });
+
+  test("100,000 clients run in the worker and still draw", T, async () => {
+    const { page, problems } = await open();
+    await page.fill("#clients", "100000");
+    await page.waitForFunction(() => document.querySelector('[data-metric="totalAttempts"]')?.textContent !== "5490", null, { timeout: 30_000 });
+    await waitIdle(page);
+    assert.ok((await metric(page, "totalAttempts")) > 500_000);
+    assert.ok((await inked(page, "timeline")).share > 0.001);
+    assert.match((await page.textContent("#timeline-rows")) ?? "", /every 10th/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the Russian version translates every label", T, async () => {
+    const { page, problems } = await open();
+    await page.click('[data-lang="ru"]');
+    assert.equal(await page.getAttribute("html", "lang"), "ru");
+    assert.match((await page.textContent("#herd-h")) ?? "", /Стадо/);
+    const empty = await page.$$eval("[data-i18n]", (els) =>
+      els.filter((e) => e.textContent === "" && !(e.dataset.i18n ?? "").startsWith("unit.")).map((e) => e.dataset.i18n),
+    );
+    assert.deepEqual(empty, []);
+    await page.waitForFunction(() => location.search.includes("lang=ru"));
+    const again = await browser.context.newPage();
+    await again.goto(page.url());
+    await waitReady(again);
+    assert.match((await again.textContent("#herd-h")) ?? "", /Стадо/);
+    await again.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("prefers-reduced-motion shows a still picture with the playhead at the end", T, async () => {
+    const still = await launchBrowser({ reducedMotion: "reduce" });
+    try {
+      const page = await still.context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(server.url);
+      await waitReady(page);
+      assert.equal(await page.isDisabled("#play"), true);
+      assert.equal(await page.isVisible("#reduced-note"), true);
+      assert.equal(await page.isVisible("#timeline-playhead"), false);
+      assert.equal(await page.inputValue("#scrub"), "1000");
+      assert.match((await page.getAttribute("#timeline-curtain", "style")) ?? "", /scaleX\(0\)/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await still.close();
+    }
+  });
+
+  test("controls are labelled and reachable by keyboard", T, async () => {
+    const { page, problems } = await open();
+    const unlabelled = await page.$$eval("input, select, textarea", (els) =>
+      els.filter((e) => !(e.labels && e.labels.length > 0) && !e.getAttribute("aria-label")).map((e) => e.id || e.outerHTML),
+    );
+    assert.deepEqual(unlabelled, []);
+    await page.focus("#strategy");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "base-range");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,284 @@
+// Page benchmark: measures the built playground (www/dist) in headless Chromium against
+// `stampede serve` on loopback, and saves docs/screenshot.png.
+//
+//   node tests/page-bench/bench.mjs [--json out.json] [--no-screenshot] [--screenshot path]
+//
+// Figures (see README): gzipped size of the first load, time to interactive, slider → redraw
+// at 10,000 clients (performance.measure "stampede:update" around simulate + draw), the
+// animation's frame rate at 10,000 clients, and the longest main-thread block (long tasks and
+// frame gaps) while 100,000-client runs go through the worker.
+
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { DIST, ROOT, afterRun, launchBrowser, missingPrerequisites, startServer, waitIdle, waitReady } from "../e2e/harness.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const screenshot = args.includes("--no-screenshot") ? null : (opt("--screenshot") ?? join(ROOT, "docs", "screenshot.png"));
+const jsonOut = opt("--json");
+
+const missing = missingPrerequisites();
+if (missing) {
+  console.error(`page-bench needs:\n  ${missing.join("\n  ")}`);
+  process.exit(2);
+}
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+  return { n: s.length, median: q(0.5), p95: q(0.95), max: s[s.length - 1] ?? NaN, mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) };
+};
+const r1 = (v) => Math.round(v * 10) / 10;
+
+// --- Sizes ----------------------------------------------------------------------------------
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+function sizes() {
+  const files = walk(DIST).filter((f) => /\.(js|wasm|css|html|svg)$/.test(f));
+  const rows = files.map((f) => {
+    const buf = readFileSync(f);
+    return {
+      file: relative(DIST, f),
+      raw: buf.length,
+      gzip: gzipSync(buf, { level: 9 }).length,
+      brotli: brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    };
+  });
+  const sum = (rs, k) => rs.reduce((a, r) => a + r[k], 0);
+  const firstLoad = rows.filter((r) => !/worker/.test(r.file));
+  return {
+    files: rows,
+    firstLoadGzip: sum(firstLoad, "gzip"),
+    firstLoadBrotli: sum(firstLoad, "brotli"),
+    allGzip: sum(rows, "gzip"),
+    allRaw: sum(rows, "raw"),
+  };
+}
+
+// --- In the browser ---------------------------------------------------------------------------
+
+/** Installed before the page's scripts: collects long tasks and the page's measures. */
+const OBSERVERS = () => {
+  window.__longtasks = [];
+  window.__measures = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch {
+    // no long task API
+  }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__measures.push({ name: e.name, duration: e.duration });
+  }).observe({ type: "measure", buffered: true });
+};
+
+async function timeToInteractive(context, url, runs = 5) {
+  const out = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await context.newPage();
+    await page.goto(url);
+    await waitReady(page);
+    const t = await page.evaluate(() => {
+      const mark = performance.getEntriesByName("stampede:interactive")[0];
+      const nav = performance.getEntriesByType("navigation")[0];
+      const res = performance.getEntriesByType("resource");
+      const bytes = (nav?.transferSize ?? 0) + res.reduce((a, r) => a + (r.transferSize ?? 0), 0);
+      return { interactive: mark?.startTime ?? NaN, domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN, transferBytes: bytes };
+    });
+    out.push(t);
+    await page.close();
+  }
+  return out;
+}
+
+/** Moves a slider `n` times, one input event every `frames` frames; returns the page's measures. */
+async function sliderRun(page, sliderId, n, frames) {
+  return page.evaluate(
+    async ({ id, n, frames }) => {
+      window.__measures.length = 0;
+      const slider = document.getElementById(id);
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const start = Number(slider.value);
+      for (let i = 0; i < n; i++) {
+        slider.value = String(Math.max(0, Math.min(1000, start - 200 + ((i * 37) % 400))));
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        for (let f = 0; f < frames; f++) await frame();
+      }
+      // Let the last run's compare panel and histograms land too.
+      for (let f = 0; f < 4; f++) await frame();
+      const get = (name) => window.__measures.filter((e) => e.name === name).map((e) => e.duration);
+      return {
+        update: get("stampede:update"),
+        async: get("stampede:update-async"),
+        simulate: get("stampede:simulate"),
+        drawLoad: get("stampede:draw-load"),
+        drawHerd: get("stampede:draw-herd"),
+        compare: get("stampede:compare"),
+        delays: get("stampede:delays"),
+      };
+    },
+    { id: sliderId, n, frames },
+  );
+}
+
+/** Plays the herd for `ms` and returns the frame intervals. */
+async function playFrames(page, ms) {
+  return page.evaluate(async (ms) => {
+    const play = document.getElementById("play");
+    const scrub = document.getElementById("scrub");
+    scrub.value = "0";
+    scrub.dispatchEvent(new Event("input", { bubbles: true }));
+    play.click();
+    const times = [];
+    await new Promise((resolve) => {
+      const t0 = performance.now();
+      const tick = (t) => {
+        times.push(t);
+        if (t - t0 < ms) requestAnimationFrame(tick);
+        else resolve();
+      };
+      requestAnimationFrame(tick);
+    });
+    if (play.getAttribute("aria-pressed") === "true") play.click();
+    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
+    return gaps;
+  }, ms);
+}
+
+async function main() {
+  const size = sizes();
+  const server = await startServer();
+  const browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+  const result = { size };
+  try {
+    await browser.context.addInitScript(OBSERVERS);
+
+    // Time to interactive: the first visit with an empty cache, then warm ones.
+    const tti = await timeToInteractive(browser.context, server.url, 5);
+    result.interactive = {
+      coldMs: r1(tti[0]?.interactive ?? NaN),
+      warmMedianMs: r1(stats(tti.slice(1).map((t) => t.interactive)).median),
+      coldTransferBytes: tti[0]?.transferBytes ?? 0,
+    };
+
+    // 10,000 clients: slider → redraw, then the animation.
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}?clients=10000`);
+    await waitReady(page);
+    await page.waitForTimeout(300);
+    // Warm-up (JIT), then the measured run: one input per frame (secondary figures starve,
+    // as while dragging), then one input every 3 frames (everything redraws).
+    await sliderRun(page, "base-range", 10, 2);
+    const perFrame = await sliderRun(page, "base-range", 60, 1);
+    const spaced = await sliderRun(page, "base-range", 30, 3);
+    const both = (k) => perFrame[k].concat(spaced[k]);
+    result.slider10k = {
+      updateMs: stats(both("update")),
+      simulateMs: stats(both("simulate")),
+      drawLoadMs: stats(both("drawLoad")),
+      drawHerdMs: stats(both("drawHerd")),
+      compareMs: stats(spaced.compare),
+      delaysMs: stats(spaced.delays),
+    };
+    const gaps = await playFrames(page, 4000);
+    const g = stats(gaps);
+    result.animation10k = {
+      fps: r1(1000 / g.mean),
+      frames: gaps.length + 1,
+      over20ms: gaps.filter((x) => x > 20).length,
+      worstFrameMs: r1(g.max),
+    };
+    await page.close();
+
+    // 100,000 clients: every run in the worker; the main thread must not block.
+    const big = await browser.context.newPage();
+    await big.goto(`${server.url}?clients=100000`);
+    await waitReady(big, 30_000);
+    await big.evaluate(() => {
+      window.__longtasks.length = 0;
+      window.__gaps = [];
+      let last = performance.now();
+      const tick = (t) => {
+        window.__gaps.push(t - last);
+        last = t;
+        if (!window.__stopGaps) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const runs100k = await sliderRun(big, "base-range", 30, 6);
+    await waitIdle(big, 30_000);
+    const gaps100k = await playFrames(big, 2000);
+    const watched = await big.evaluate(() => {
+      window.__stopGaps = true;
+      return { longtasks: window.__longtasks, gaps: window.__gaps };
+    });
+    result.clients100k = {
+      updates: runs100k.async.length,
+      requestToRedrawMs: stats(runs100k.async),
+      longTasks: watched.longtasks.length,
+      longestLongTaskMs: r1(Math.max(0, ...watched.longtasks.map((t) => t.duration))),
+      longestFrameGapMs: r1(Math.max(...watched.gaps.slice(1), ...gaps100k)),
+      animationFps: r1(1000 / stats(gaps100k).mean),
+    };
+    await big.close();
+
+    if (screenshot) {
+      // The storm preset (a 30 s outage without a budget), the playhead at the end.
+      const shot = await browser.context.newPage();
+      await shot.goto(server.url);
+      await waitReady(shot);
+      await afterRun(shot, () => shot.click('[data-preset="storm"]'));
+      await shot.evaluate(() => {
+        const scrub = document.getElementById("scrub");
+        scrub.value = "1000";
+        scrub.dispatchEvent(new Event("input", { bubbles: true }));
+        document.getElementById("herd")?.scrollIntoView({ block: "start" });
+      });
+      await shot.waitForTimeout(600);
+      mkdirSync(dirname(screenshot), { recursive: true });
+      await shot.screenshot({ path: screenshot });
+      result.screenshot = relative(ROOT, screenshot);
+      await shot.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  report(result);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2) + "\n");
+}
+
+function report(r) {
+  const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+  const lines = [
+    "Stampede page benchmark (headless Chromium, loopback)",
+    "",
+    "size (gzip -9):",
+    ...r.size.files.map((f) => `  ${f.file.padEnd(40)} ${kb(f.raw).padStart(10)} raw ${kb(f.gzip).padStart(10)} gzip ${kb(f.brotli).padStart(10)} br`),
+    `  first load (all but the worker): ${kb(r.size.firstLoadGzip)} gzip, ${kb(r.size.firstLoadBrotli)} brotli (budget 250 KB)`,
+    `  everything: ${kb(r.size.allGzip)} gzip`,
+    "",
+    `interactive: ${r.interactive.coldMs} ms cold (${kb(r.interactive.coldTransferBytes)} transferred), ${r.interactive.warmMedianMs} ms warm (budget 1000 ms)`,
+    `slider → metrics + redraw, 10,000 clients: median ${r1(r.slider10k.updateMs.median)} ms, p95 ${r1(r.slider10k.updateMs.p95)} ms, max ${r1(r.slider10k.updateMs.max)} ms over ${r.slider10k.updateMs.n} changes (budget 16 ms)`,
+    `  of which: simulate ${r1(r.slider10k.simulateMs.median)} ms, load chart ${r1(r.slider10k.drawLoadMs.median)} ms, herd ${r1(r.slider10k.drawHerdMs.median)} ms (medians)`,
+    `  in the frames after: compare (policy B) median ${r1(r.slider10k.compareMs.median)} ms, max ${r1(r.slider10k.compareMs.max)} ms; histograms + snippet median ${r1(r.slider10k.delaysMs.median)} ms`,
+    `animation, 10,000 clients: ${r.animation10k.fps} fps over ${r.animation10k.frames} frames, ${r.animation10k.over20ms} frames over 20 ms, worst ${r.animation10k.worstFrameMs} ms`,
+    `100,000 clients (worker): ${r.clients100k.updates} runs, request → redraw median ${r1(r.clients100k.requestToRedrawMs.median)} ms; ` +
+      `long tasks ${r.clients100k.longTasks} (longest ${r.clients100k.longestLongTaskMs} ms), longest frame gap ${r.clients100k.longestFrameGapMs} ms (budget 50 ms), animation ${r.clients100k.animationFps} fps`,
+  ];
+  if (r.screenshot) lines.push(`screenshot: ${r.screenshot}`);
+  console.log(lines.join("\n"));
+}
+
+await main();

@@ -1,0 +1,111 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  ALL_FIELDS,
+  MAX_STEADY_REQUESTS,
+  OCC_MAX_CLIENTS,
+  SLIDER_STEPS,
+  fieldById,
+  fromSlider,
+  niceRound,
+  parseField,
+  steadyRequests,
+  toSlider,
+  visibleFor,
+} from "../../www/src/logic/fields.js";
+import { DEFAULT_STATE, cloneState } from "../../www/src/logic/state.js";
+import { PRESETS } from "../../www/src/logic/presets.js";
+
+function field(id: string) {
+  const f = fieldById(id);
+  assert.ok(f, id);
+  return f;
+}
+
+test("ids are unique and sliders are named after their fields", () => {
+  const ids = ALL_FIELDS.map((f) => f.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ["base", "cap", "attempts", "multiplier", "clients", "outage", "capacity", "retry-after", "budget-capacity", "budget-refill", "seed"]) {
+    assert.ok(fieldById(id), id);
+  }
+});
+
+test("slider ends map to the range's ends", () => {
+  for (const f of ALL_FIELDS) {
+    assert.equal(fromSlider(f, 0), f.min, `${f.id} min`);
+    assert.equal(fromSlider(f, SLIDER_STEPS), f.max, `${f.id} max`);
+  }
+});
+
+test("a slider position and its value agree, both ways", () => {
+  for (const f of ALL_FIELDS) {
+    for (let pos = 0; pos <= SLIDER_STEPS; pos += 50) {
+      const v = fromSlider(f, pos);
+      assert.ok(v >= f.min && v <= f.max, `${f.id}@${pos}: ${v}`);
+      if (f.integer) assert.ok(Number.isInteger(v), `${f.id} integer`);
+      const back = fromSlider(f, toSlider(f, v));
+      // Rounding to friendly values may move a log slider by a little, never the value much.
+      assert.ok(Math.abs(back - v) <= Math.max(f.step, Math.abs(v) * 0.05), `${f.id}@${pos}: ${v} → ${back}`);
+    }
+  }
+});
+
+test("preset values sit on their sliders", () => {
+  for (const p of PRESETS) {
+    for (const f of ALL_FIELDS) {
+      const pos = toSlider(f, f.get(p.state));
+      assert.ok(pos >= 0 && pos <= SLIDER_STEPS, `${p.id}/${f.id}`);
+    }
+  }
+});
+
+test("niceRound keeps two or three significant digits", () => {
+  assert.equal(niceRound(1234.5), 1230);
+  assert.equal(niceRound(0.0123), 0.012);
+  assert.equal(niceRound(97.3), 97);
+  assert.equal(niceRound(0), 0);
+});
+
+test("typed values: empty, not a number, fraction where whole, out of the envelope", () => {
+  const base = field("base");
+  assert.deepEqual(parseField(base, ""), { ok: false, problem: { kind: "empty" } });
+  assert.deepEqual(parseField(base, "  "), { ok: false, problem: { kind: "empty" } });
+  assert.deepEqual(parseField(base, "", true), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(parseField(base, "abc"), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(parseField(base, "Infinity"), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(parseField(base, "250"), { ok: true, value: 250 });
+  // The package decides whether a negative base is a retry setting; the form passes it on.
+  assert.deepEqual(parseField(base, "-5"), { ok: true, value: -5 });
+  const clients = field("clients");
+  assert.deepEqual(parseField(clients, "10.5"), { ok: false, problem: { kind: "integer" } });
+  assert.deepEqual(parseField(clients, "99"), { ok: false, problem: { kind: "range", min: 100, max: 100_000 } });
+  assert.deepEqual(parseField(clients, "1e9"), { ok: false, problem: { kind: "range", min: 100, max: 100_000 } });
+  assert.deepEqual(parseField(clients, "100000"), { ok: true, value: 100_000 });
+  assert.deepEqual(parseField(clients, "5000", false, "aws-occ"), { ok: false, problem: { kind: "range", min: 100, max: OCC_MAX_CLIENTS } });
+  assert.deepEqual(parseField(field("attempts"), "0"), { ok: false, problem: { kind: "range", min: 1, max: 20 } });
+});
+
+test("fields show for the scenarios that use them", () => {
+  assert.ok(visibleFor(field("outage"), "burst"));
+  assert.ok(!visibleFor(field("outage"), "aws-occ"));
+  assert.ok(visibleFor(field("rate"), "steady"));
+  assert.ok(!visibleFor(field("rate"), "burst"));
+  assert.ok(visibleFor(field("base"), "aws-occ"));
+});
+
+test("steady runs are bounded", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.clients = 1000;
+  s.ratePerClient = 1;
+  s.durationMs = 120_000;
+  assert.equal(steadyRequests(s), 120_000);
+  s.clients = 100_000;
+  assert.ok(steadyRequests(s) > MAX_STEADY_REQUESTS);
+});
+
+test("fields write where they read", () => {
+  const s = cloneState(DEFAULT_STATE);
+  ALL_FIELDS.forEach((f, i) => f.set(s, 1000 + i));
+  ALL_FIELDS.forEach((f, i) => assert.equal(f.get(s), 1000 + i, f.id));
+  assert.equal(s.b.baseMs, 1000 + ALL_FIELDS.findIndex((f) => f.id === "b-base"));
+});

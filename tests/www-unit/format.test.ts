@@ -1,0 +1,60 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  NO_VALUE,
+  formatAxisSeconds,
+  formatCompact,
+  formatDuration,
+  formatMultiple,
+  formatNumber,
+  metricText,
+  niceTicks,
+} from "../../www/src/logic/format.js";
+
+test("metric text is a plain number", () => {
+  assert.equal(metricText("peakRps", 10000), "10000");
+  assert.equal(metricText("totalAttempts", 5490.4), "5490");
+  assert.equal(metricText("amplification", 3.2512), "3.25");
+  assert.equal(metricText("amplification", 3), "3");
+  assert.equal(metricText("recoveryMs", 58100.2), "58100");
+  assert.equal(metricText("p99Ms", null), NO_VALUE);
+  assert.equal(metricText("p99Ms", Number.NaN), NO_VALUE);
+  for (const v of [0, 1, 12.5, 123456.7]) assert.ok(Number.isFinite(Number(metricText("completionMs", v))));
+});
+
+test("durations read naturally in both languages", () => {
+  assert.equal(formatDuration(350, "en"), "350 ms");
+  assert.equal(formatDuration(2000, "en"), "2 s");
+  assert.equal(formatDuration(1500, "en"), "1.5 s");
+  assert.equal(formatDuration(58_100, "en"), "58.1 s");
+  assert.equal(formatDuration(150_000, "en"), "2.5 min");
+  assert.equal(formatDuration(1500, "ru"), "1,5 с");
+  assert.equal(formatDuration(350, "ru"), "350 мс");
+  assert.equal(formatDuration(Number.POSITIVE_INFINITY, "en"), NO_VALUE);
+});
+
+test("numbers group digits by locale", () => {
+  assert.equal(formatNumber(12345, "en"), "12,345");
+  assert.equal(formatNumber(12345, "ru").replace(/\s/g, " "), "12 345");
+  assert.equal(formatNumber(0.125, "en", 2), "0.13");
+});
+
+test("multiples and compact axis labels", () => {
+  assert.equal(formatMultiple(20, "en"), "×20");
+  assert.equal(formatMultiple(0.857, "en"), "×0.86");
+  assert.equal(formatCompact(2500), "2.5k");
+  assert.equal(formatCompact(1_000_000), "1M");
+  assert.equal(formatCompact(500), "500");
+  assert.equal(formatAxisSeconds(0, "en"), "0 s");
+  assert.equal(formatAxisSeconds(500, "en"), "500 ms");
+  assert.equal(formatAxisSeconds(180_000, "ru"), "3 мин");
+});
+
+test("ticks step by 1, 2 or 5 and cover the range", () => {
+  assert.deepEqual(niceTicks(60_000, 6), [0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000]);
+  assert.deepEqual(niceTicks(1, 4), [0, 0.5, 1]);
+  assert.deepEqual(niceTicks(0), [0]);
+  const t = niceTicks(61_270, 8);
+  assert.ok(t.length >= 5 && t.length <= 10);
+  assert.ok((t[t.length - 1] ?? 0) <= 61_270);
+});

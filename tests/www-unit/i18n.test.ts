@@ -1,0 +1,58 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { en, isKey, placeholders, ru, translate, type Key } from "../../www/src/logic/i18n.js";
+import { ALL_FIELDS } from "../../www/src/logic/fields.js";
+import { PRESETS } from "../../www/src/logic/presets.js";
+import { SCENARIOS, STRATEGIES, BUDGET_SCOPES } from "../../www/src/logic/state.js";
+
+const keys = Object.keys(en) as Key[];
+
+test("every English key has a Russian text, and no extra ones", () => {
+  assert.deepEqual(Object.keys(ru).sort(), [...keys].sort());
+});
+
+test("Russian texts are translated, not copied", () => {
+  // Labels that are the same in both languages (units, names, empty units).
+  const same = new Set(["page.heading", "live.url", "unit.factor", "compare.a", "compare.b"]);
+  for (const k of keys) {
+    if (en[k] === "") {
+      assert.equal(ru[k], "", k);
+      continue;
+    }
+    assert.notEqual(ru[k].trim(), "", k);
+    if (!same.has(k)) assert.notEqual(ru[k], en[k], `${k} is not translated`);
+  }
+});
+
+test("both languages use the same placeholders", () => {
+  for (const k of keys) assert.deepEqual(placeholders(ru[k]), placeholders(en[k]), k);
+});
+
+test("rich markup is balanced in both languages", () => {
+  for (const dict of [en, ru]) {
+    for (const k of keys) {
+      const text = dict[k];
+      assert.equal((text.match(/\*\*/g) ?? []).length % 2, 0, `${k}: **`);
+      assert.equal((text.match(/`/g) ?? []).length % 2, 0, `${k}: backticks`);
+    }
+  }
+});
+
+test("every control, option and preset has its label", () => {
+  for (const f of ALL_FIELDS) assert.ok(isKey(`field.${f.id}`), f.id);
+  for (const id of ["scenario", "strategy", "budget", "budget-scope", "b-strategy", "b-budget"]) assert.ok(isKey(`field.${id}`), id);
+  for (const s of SCENARIOS) assert.ok(isKey(`scenario.${s}`), s);
+  for (const s of STRATEGIES) assert.ok(isKey(`strategy.${s}`), s);
+  for (const s of BUDGET_SCOPES) assert.ok(isKey(`scope.${s}`), s);
+  for (const f of ALL_FIELDS) assert.ok(isKey(`unit.${f.unit}`), f.unit);
+  for (const p of PRESETS) {
+    assert.ok(isKey(p.title), p.title);
+    assert.ok(isKey(p.blurb), p.blurb);
+  }
+});
+
+test("translate fills placeholders and leaves unknown ones", () => {
+  assert.equal(translate("en", "err.range", { min: 1, max: 5 }), "Enter a value from 1 to 5.");
+  assert.equal(translate("ru", "err.range", { min: 1, max: 5 }), "Введите значение от 1 до 5.");
+  assert.equal(translate("en", "err.range", { min: 1 }), "Enter a value from 1 to {max}.");
+});

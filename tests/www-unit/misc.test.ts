@@ -1,0 +1,89 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { errorMessage, locateError } from "../../www/src/logic/errors.js";
+import { delayHistograms } from "../../www/src/logic/histogram.js";
+import { callSiteFor, defaultLiveUrl, parseHeaders, randomKey } from "../../www/src/logic/live.js";
+import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
+import { embedSnippet } from "../../www/src/logic/snippet.js";
+import { DEFAULT_STATE } from "../../www/src/logic/state.js";
+
+test("package errors find their controls", () => {
+  const at = (m: string, side: "a" | "b" = "a") => locateError(m, side).control;
+  assert.equal(at("policy.baseMs: expected a finite duration from 0 ms to 86400000 ms, got -5"), "base");
+  assert.equal(at("policy.baseMs: expected …", "b"), "b-base");
+  assert.equal(at("capMs: expected a duration at least base (100 ms), got 1 ms"), "cap");
+  assert.equal(at("policy.maxAttempts: expected …"), "attempts");
+  assert.equal(at("budget.capacity: expected a number of tokens"), "budget-capacity");
+  assert.equal(at("budget.refillPerSec: expected …", "b"), "budget-refill");
+  assert.equal(at("clients: expected a whole number from 1 to 1000000, got 1000000000"), "clients");
+  assert.equal(at("outageMs: expected a finite number, got NaN"), "outage");
+  assert.equal(at("capacityRps: expected …"), "capacity");
+  assert.equal(at("retryAfterMs: expected …"), "retry-after");
+  assert.equal(at("ratePerClient: expected …"), "rate");
+  assert.equal(at("something went wrong"), null);
+  assert.equal(at("mystery: expected …"), null);
+  assert.equal(errorMessage(new RangeError("x")), "x");
+  assert.equal(errorMessage("y"), "y");
+});
+
+test("histograms: shares sum to one, medians per retry, a shared range", () => {
+  // 4 rows × 2 retries.
+  const samples = new Float64Array([10, 100, 20, 200, 30, 300, 40, 400]);
+  const h = delayHistograms(samples, 2, 10);
+  assert.equal(h.shares.length, 2);
+  for (const s of h.shares) assert.ok(Math.abs(s.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  assert.deepEqual(h.medians, [25, 250]);
+  assert.equal(h.maxMs, 400);
+  assert.ok(h.centers.length === 10 && (h.centers[9] ?? 0) < 400 + 1e-6);
+  // The largest value lands in the top bin.
+  assert.ok((h.shares[1]?.[9] ?? 0) > 0);
+  // All-zero delays (strategy none) still give a range.
+  const z = delayHistograms(new Float64Array(6), 3, 4);
+  assert.equal(z.shares[0]?.[0], 1);
+});
+
+test("rates: rebinning to 100 ms and scaling to per second", () => {
+  const counts = new Uint32Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 50, 0]); // 10 ms slots
+  const out = new Float64Array(8);
+  const n = rebinRate(counts, 10, 100, out);
+  assert.equal(n, 2);
+  assert.equal(out[0], 550); // 55 attempts in 100 ms
+  assert.equal(out[1], 500); // 50 in the next
+  assert.equal(displayBinMs(10, 6000), 100);
+  assert.ok(displayBinMs(10, 100_000) >= 400);
+  const buf = new Float64Array(10);
+  assert.equal(ensureCapacity(buf, 5), buf);
+  assert.ok(ensureCapacity(buf, 11).length >= 11);
+});
+
+test("headers box", () => {
+  const h = parseHeaders("Accept: application/json\n\n# a comment\nX-Trace:  abc:def \nbad line\n: nothing");
+  assert.deepEqual(h.headers, { Accept: "application/json", "X-Trace": "abc:def" });
+  assert.deepEqual(h.bad, [5, 6]);
+});
+
+test("live defaults and call sites", () => {
+  const k = randomKey(() => 0.5);
+  assert.match(k, /^[a-z0-9]{8}$/);
+  assert.equal(defaultLiveUrl("k1"), "/api/flaky?key=k1&fail=2&status=503&retry_after=1");
+  assert.equal(callSiteFor("get", "/api/flaky?key=1", "http://127.0.0.1:8080/"), "GET http://127.0.0.1:8080/api/flaky");
+});
+
+test("the embed snippet reproduces the policy", () => {
+  const code = embedSnippet({
+    policy: { ...DEFAULT_STATE.a, strategy: "full", baseMs: 200 },
+    budget: { capacity: 10, refillPerSec: 1 },
+    url: "https://api.example.com/orders?id=1",
+    method: "post",
+    comments: { init: "i", seed: "s", budget: "b" },
+  });
+  assert.match(code, /import init, \{ retryFetch \} from "stampede";/);
+  assert.match(code, /policy: \{ strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2 \}/);
+  assert.match(code, /callSite: "POST \/orders"/);
+  assert.match(code, /budget: \{ capacity: 10, refillPerSec: 1 \}/);
+  assert.match(code, /\{ method: "POST" \}/);
+  assert.doesNotMatch(code, /seed:/);
+  const plain = embedSnippet({ policy: DEFAULT_STATE.a, budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
+  assert.doesNotMatch(plain, /budget/);
+  assert.match(plain, /retryFetch\("\/x", \{\}, \{/);
+});

@@ -1,0 +1,29 @@
+// Unit tests of the page's pure modules (state, URL codec, formatting, i18n, fields, the
+// herd rasteriser…): compiles them with tsc into a temporary folder, then runs them with
+// Node's own test runner. Usage: node tests/www-unit/run.mjs
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..", "..");
+const out = mkdtempSync(join(tmpdir(), "stampede-www-unit-"));
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+try {
+  const built = spawnSync(process.execPath, [tsc, "-p", join(here, "tsconfig.json"), "--outDir", out], { stdio: "inherit" });
+  if (built.status !== 0) {
+    console.error("www-unit: the TypeScript build failed");
+    process.exitCode = 1;
+  } else {
+    // Compiled files are ES modules.
+    writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
+    const testsDir = join(out, "tests", "www-unit");
+    const files = readdirSync(testsDir).filter((f) => f.endsWith(".test.js")).map((f) => join(testsDir, f));
+    const run = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...files], { stdio: "inherit" });
+    process.exitCode = run.status ?? 1;
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

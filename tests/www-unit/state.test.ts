@@ -1,0 +1,89 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { DEFAULT_STATE, MAIN_THREAD_WORK, cloneState, outageWindow, simOptions, workEstimate } from "../../www/src/logic/state.js";
+import { PRESETS, presetById } from "../../www/src/logic/presets.js";
+
+test("burst options carry the outage, capacity and policy", () => {
+  const o = simOptions(DEFAULT_STATE, "a");
+  assert.deepEqual(o, {
+    scenario: "burst",
+    clients: 1000,
+    policy: { strategy: "exponential", baseMs: 2000, capMs: 30_000, maxAttempts: 6, multiplier: 2 },
+    seed: 1,
+    outageMs: 2000,
+    capacityRps: 500,
+    retryAfterMs: null,
+  });
+});
+
+test("side B uses policy B on the same scenario and seed", () => {
+  const a = simOptions(DEFAULT_STATE, "a");
+  const b = simOptions(DEFAULT_STATE, "b");
+  assert.equal(b.policy.strategy, "full");
+  assert.equal(b.seed, a.seed);
+  assert.equal(b.clients, a.clients);
+  assert.equal(b.outageMs, a.outageMs);
+});
+
+test("steady adds its traffic; Retry-After 0 means none; the budget goes with its policy", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.scenario = "steady";
+  s.retryAfterMs = 2000;
+  s.a.budget = true;
+  const o = simOptions(s, "a");
+  assert.equal(o.retryAfterMs, 2000);
+  assert.equal(o.ratePerClient, 1);
+  assert.equal(o.durationMs, 120_000);
+  assert.equal(o.outageStartMs, 10_000);
+  assert.deepEqual(o.budget, { capacity: 100, refillPerSec: 100 });
+  assert.equal(o.budgetScope, "shared");
+  assert.equal(simOptions(s, "b").budget, undefined);
+});
+
+test("aws-occ leaves out what it ignores", () => {
+  const o = simOptions(presetById("aws")?.state ?? DEFAULT_STATE, "a");
+  assert.equal(o.scenario, "aws-occ");
+  assert.equal(o.outageMs, undefined);
+  assert.equal(o.capacityRps, undefined);
+  assert.equal(o.policy.baseMs, 5);
+  assert.equal(o.policy.capMs, 2000);
+  assert.equal(o.clients, 100);
+});
+
+test("outage windows", () => {
+  assert.deepEqual(outageWindow(DEFAULT_STATE), [0, 2000]);
+  const storm = presetById("storm")?.state;
+  assert.ok(storm);
+  assert.deepEqual(outageWindow(storm), [10_000, 40_000]);
+  assert.equal(outageWindow(presetById("aws")?.state ?? DEFAULT_STATE), null);
+});
+
+test("big runs go to the worker, 10,000-client bursts stay on the main thread", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.clients = 10_000;
+  assert.ok(workEstimate(simOptions(s, "a")) <= MAIN_THREAD_WORK);
+  s.clients = 100_000;
+  assert.ok(workEstimate(simOptions(s, "a")) > MAIN_THREAD_WORK);
+  const storm = presetById("storm")?.state;
+  assert.ok(storm && workEstimate(simOptions(storm, "a")) > MAIN_THREAD_WORK);
+});
+
+test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => {
+  assert.equal(new Set(PRESETS.map((p) => p.id)).size, PRESETS.length);
+  for (const p of PRESETS) assert.ok(Number.isInteger(p.state.seed), p.id);
+  const storm = presetById("storm")?.state;
+  const budget = presetById("budget")?.state;
+  assert.ok(storm && budget);
+  assert.equal(storm.clients, 1000);
+  assert.equal(storm.ratePerClient, 1);
+  assert.equal(storm.durationMs, 120_000);
+  assert.equal(storm.outageMs, 30_000);
+  assert.equal(storm.outageStartMs, 10_000);
+  assert.equal(storm.capacityRps, 1250);
+  assert.deepEqual([storm.a.strategy, storm.a.baseMs, storm.a.capMs, storm.a.maxAttempts, storm.a.budget], ["exponential", 1000, 30_000, 6, false]);
+  assert.equal(budget.a.budget, true);
+  assert.deepEqual([budget.budgetCapacity, budget.budgetRefill, budget.budgetScope], [100, 100, "shared"]);
+  const herd = presetById("herd")?.state;
+  assert.deepEqual([herd?.clients, herd?.a.baseMs, herd?.outageMs, herd?.a.strategy], [1000, 2000, 2000, "exponential"]);
+  assert.equal(presetById("jitter")?.state.a.strategy, "full");
+});

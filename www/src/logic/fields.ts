@@ -1,0 +1,264 @@
+// The number controls: where each lives in the state, its slider's range and scale, and
+// how a typed value is read. Every number has a typed field (`<input type="number">`, id as
+// below) and a slider (`<id>-range`) kept in sync.
+//
+// Validation here is only what a form must know: the text is a number, and the value is in
+// the page's envelope (what it can draw and simulate at slider speed). Whether a value makes
+// sense as a retry setting — a cap below the base, a negative budget — is for the package to
+// say: its RangeError's message is shown next to the field (see errors.ts).
+
+import type { PolicyState, Scenario, State } from "./state.js";
+
+export type Unit = "ms" | "rps" | "count" | "clients" | "tokens" | "perSec" | "factor" | "none";
+
+export interface NumberField {
+  /** The typed field's id (a stable hook); the slider is `${id}-range`. */
+  id: string;
+  /** Where it lives in the state. */
+  get(s: State): number;
+  set(s: State, v: number): void;
+  unit: Unit;
+  /** The slider's range. */
+  min: number;
+  max: number;
+  scale: "linear" | "log";
+  /** Slider values snap to this step (linear) or to 2-3 significant digits (log). */
+  step: number;
+  integer?: boolean;
+  /** The page's envelope for typed values, when narrower than what the package accepts. */
+  limit?: { min: number; max: number };
+  /** Shown only for these scenarios. */
+  scenarios?: readonly Scenario[];
+  /** A compare-panel field (policy B). */
+  side?: "b";
+}
+
+function policyField(
+  side: "a" | "b",
+  key: keyof Omit<PolicyState, "strategy" | "budget">,
+  rest: Omit<NumberField, "id" | "get" | "set">,
+  id: string,
+): NumberField {
+  return {
+    id,
+    get: (s) => s[side][key],
+    set: (s, v) => {
+      s[side][key] = v;
+    },
+    ...rest,
+    ...(side === "b" ? { side: "b" as const } : {}),
+  };
+}
+
+function policyFields(side: "a" | "b"): NumberField[] {
+  const p = side === "a" ? "" : "b-";
+  return [
+    policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1 }, `${p}base`),
+    policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1 }, `${p}cap`),
+    policyField(
+      side,
+      "maxAttempts",
+      { unit: "count", min: 1, max: 12, scale: "linear", step: 1, integer: true, limit: { min: 1, max: 20 } },
+      `${p}attempts`,
+    ),
+    policyField(side, "multiplier", { unit: "factor", min: 1, max: 5, scale: "linear", step: 0.1 }, `${p}multiplier`),
+  ];
+}
+
+function stateField(
+  id: string,
+  key: "clients" | "outageMs" | "outageStartMs" | "capacityRps" | "retryAfterMs" | "ratePerClient" | "durationMs" | "budgetCapacity" | "budgetRefill" | "seed",
+  rest: Omit<NumberField, "id" | "get" | "set">,
+): NumberField {
+  return {
+    id,
+    get: (s) => s[key],
+    set: (s, v) => {
+      s[key] = v;
+    },
+    ...rest,
+  };
+}
+
+/** Client and server controls, then policy A. */
+export const SCENARIO_FIELDS: NumberField[] = [
+  stateField("clients", "clients", {
+    unit: "clients",
+    min: 100,
+    max: 100_000,
+    scale: "log",
+    step: 1,
+    integer: true,
+    limit: { min: 100, max: 100_000 },
+  }),
+  stateField("outage", "outageMs", {
+    unit: "ms",
+    min: 0,
+    max: 60_000,
+    scale: "linear",
+    step: 100,
+    scenarios: ["burst", "steady"],
+  }),
+  stateField("outage-start", "outageStartMs", {
+    unit: "ms",
+    min: 0,
+    max: 60_000,
+    scale: "linear",
+    step: 500,
+    scenarios: ["steady"],
+  }),
+  stateField("capacity", "capacityRps", {
+    unit: "rps",
+    min: 10,
+    max: 100_000,
+    scale: "log",
+    step: 1,
+    scenarios: ["burst", "steady"],
+  }),
+  stateField("retry-after", "retryAfterMs", {
+    unit: "ms",
+    min: 0,
+    max: 30_000,
+    scale: "linear",
+    step: 1000,
+    scenarios: ["burst", "steady"],
+  }),
+  stateField("rate", "ratePerClient", {
+    unit: "perSec",
+    min: 0.01,
+    max: 10,
+    scale: "log",
+    step: 0.01,
+    limit: { min: 0.000001, max: 10 },
+    scenarios: ["steady"],
+  }),
+  stateField("duration", "durationMs", {
+    unit: "ms",
+    min: 1000,
+    max: 600_000,
+    scale: "log",
+    step: 1000,
+    limit: { min: 1, max: 600_000 },
+    scenarios: ["steady"],
+  }),
+  stateField("seed", "seed", {
+    unit: "none",
+    min: 0,
+    max: 999,
+    scale: "linear",
+    step: 1,
+    integer: true,
+  }),
+];
+
+export const POLICY_A_FIELDS: NumberField[] = policyFields("a");
+
+export const BUDGET_FIELDS: NumberField[] = [
+  stateField("budget-capacity", "budgetCapacity", { unit: "tokens", min: 1, max: 10_000, scale: "log", step: 1 }),
+  stateField("budget-refill", "budgetRefill", { unit: "perSec", min: 0.01, max: 10_000, scale: "log", step: 0.01 }),
+];
+
+export const POLICY_B_FIELDS: NumberField[] = policyFields("b");
+
+export const ALL_FIELDS: NumberField[] = [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS, ...POLICY_B_FIELDS];
+
+export function fieldById(id: string): NumberField | undefined {
+  return ALL_FIELDS.find((f) => f.id === id);
+}
+
+// --- Sliders --------------------------------------------------------------------------------
+
+/** Sliders move over 0..SLIDER_STEPS; log-scale fields map that range geometrically. */
+export const SLIDER_STEPS = 1000;
+
+/** Rounds to 2 significant digits below 1000 and to 3 at and above it, so log sliders land on friendly values. */
+export function niceRound(v: number): number {
+  if (v === 0 || !Number.isFinite(v)) return v;
+  const digits = Math.abs(v) >= 1000 ? 3 : 2;
+  const mag = Math.pow(10, Math.floor(Math.log10(Math.abs(v))) - digits + 1);
+  return Math.round(v / mag) * mag;
+}
+
+function roundToStep(v: number, step: number): number {
+  const r = Math.round(v / step) * step;
+  // Strip float noise (0.30000000000000004).
+  const decimals = Math.max(0, -Math.floor(Math.log10(step)));
+  return Number(r.toFixed(decimals));
+}
+
+/** The field value a slider position stands for. */
+export function fromSlider(f: NumberField, pos: number): number {
+  const t = Math.min(1, Math.max(0, pos / SLIDER_STEPS));
+  let v: number;
+  if (f.scale === "log") {
+    const lo = Math.log(Math.max(f.min, 1e-9));
+    const hi = Math.log(f.max);
+    v = niceRound(Math.exp(lo + t * (hi - lo)));
+    v = Math.max(f.step, roundToStep(v, f.step));
+  } else {
+    v = roundToStep(f.min + t * (f.max - f.min), f.step);
+  }
+  if (f.integer) v = Math.round(v);
+  return Math.min(f.max, Math.max(f.min, v));
+}
+
+/** The slider position closest to a field value (clamped to the slider's range). */
+export function toSlider(f: NumberField, v: number): number {
+  if (!Number.isFinite(v)) return 0;
+  const c = Math.min(f.max, Math.max(f.min, v));
+  let t: number;
+  if (f.scale === "log") {
+    const lo = Math.log(Math.max(f.min, 1e-9));
+    const hi = Math.log(f.max);
+    t = (Math.log(Math.max(c, 1e-9)) - lo) / (hi - lo);
+  } else {
+    t = f.max === f.min ? 0 : (c - f.min) / (f.max - f.min);
+  }
+  return Math.round(t * SLIDER_STEPS);
+}
+
+// --- Typed values -----------------------------------------------------------------------------
+
+/** Why a typed value was refused; the page words it in the reader's language. */
+export type FieldProblem =
+  | { kind: "empty" }
+  | { kind: "nan" }
+  | { kind: "integer" }
+  | { kind: "range"; min: number; max: number };
+
+export type Parsed = { ok: true; value: number } | { ok: false; problem: FieldProblem };
+
+/**
+ * Reads a typed field. `badInput` is the browser's word that the text is not a number
+ * (a number input then reports an empty value).
+ */
+export function parseField(f: NumberField, text: string, badInput = false, scenario?: Scenario): Parsed {
+  const t = text.trim();
+  if (badInput) return { ok: false, problem: { kind: "nan" } };
+  if (t === "") return { ok: false, problem: { kind: "empty" } };
+  const v = Number(t);
+  if (!Number.isFinite(v)) return { ok: false, problem: { kind: "nan" } };
+  if (f.integer && !Number.isInteger(v)) return { ok: false, problem: { kind: "integer" } };
+  const limit = envelope(f, scenario);
+  if (limit && (v < limit.min || v > limit.max)) return { ok: false, problem: { kind: "range", ...limit } };
+  return { ok: true, value: v };
+}
+
+/** The AWS experiment makes every client contend with every other: the page keeps it small. */
+export const OCC_MAX_CLIENTS = 2000;
+
+function envelope(f: NumberField, scenario?: Scenario): { min: number; max: number } | undefined {
+  if (f.id === "clients" && scenario === "aws-occ") return { min: 100, max: OCC_MAX_CLIENTS };
+  return f.limit;
+}
+
+/** What the page refuses as a whole: steady runs above this many requests. */
+export const MAX_STEADY_REQUESTS = 2_000_000;
+
+export function steadyRequests(s: State): number {
+  return (s.clients * s.ratePerClient * s.durationMs) / 1000;
+}
+
+export function visibleFor(f: NumberField, scenario: Scenario): boolean {
+  return !f.scenarios || f.scenarios.includes(scenario);
+}

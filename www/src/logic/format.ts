@@ -1,0 +1,108 @@
+// Numbers as the page shows them. Metric elements hold plain number text ("10000", "3.25")
+// that a test or a reader's script can parse; the human-friendly forms go beside them.
+
+import type { Lang } from "./state.js";
+
+export type MetricName =
+  | "peakRps"
+  | "peakRecoveryRps"
+  | "totalAttempts"
+  | "amplification"
+  | "recoveryMs"
+  | "completionMs"
+  | "successes"
+  | "gaveUp"
+  | "budgetRejected"
+  | "p50Ms"
+  | "p99Ms"
+  | "requests"
+  | "calls";
+
+/** Shown when a metric has no value (no request succeeded, so no latency). */
+export const NO_VALUE = "—";
+
+/** The plain number text of a metric: integers for counts, rates and times; 2 decimals for ratios. */
+export function metricText(name: MetricName, v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
+  if (name === "amplification") return String(Math.round(v * 100) / 100);
+  return String(Math.round(v));
+}
+
+function locale(lang: Lang): string {
+  return lang === "ru" ? "ru-RU" : "en-US";
+}
+
+const intFormats = new Map<string, Intl.NumberFormat>();
+function intFormat(lang: Lang, digits: number): Intl.NumberFormat {
+  const key = `${lang}:${digits}`;
+  let f = intFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale(lang), { maximumFractionDigits: digits });
+    intFormats.set(key, f);
+  }
+  return f;
+}
+
+/** 12 345 / 12,345, with up to `digits` decimals. */
+export function formatNumber(v: number, lang: Lang, digits = 0): string {
+  if (!Number.isFinite(v)) return NO_VALUE;
+  return intFormat(lang, digits).format(v);
+}
+
+const UNITS = {
+  en: { ms: "ms", s: "s", min: "min", h: "h" },
+  ru: { ms: "мс", s: "с", min: "мин", h: "ч" },
+} as const;
+
+/** A duration for people: "350 ms", "2 s", "1.5 s", "2.5 min". */
+export function formatDuration(ms: number, lang: Lang): string {
+  if (!Number.isFinite(ms)) return NO_VALUE;
+  const u = UNITS[lang];
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${formatNumber(ms, lang, abs < 10 ? 1 : 0)} ${u.ms}`;
+  if (abs < 60_000) return `${formatNumber(ms / 1000, lang, abs < 10_000 ? 2 : 1)} ${u.s}`;
+  if (abs < 3_600_000) return `${formatNumber(ms / 60_000, lang, 1)} ${u.min}`;
+  return `${formatNumber(ms / 3_600_000, lang, 1)} ${u.h}`;
+}
+
+/** A clock reading for the playhead: "12.34 s". */
+export function formatClock(ms: number, lang: Lang): string {
+  return `${formatNumber(ms / 1000, lang, 2)} ${UNITS[lang].s}`;
+}
+
+/** "×12.5" — a load as a multiple of capacity. */
+export function formatMultiple(ratio: number, lang: Lang): string {
+  if (!Number.isFinite(ratio)) return NO_VALUE;
+  return `×${formatNumber(ratio, lang, ratio < 10 ? 2 : 1)}`;
+}
+
+/** Short axis labels: 0, 500, 1k, 2.5k, 1M. */
+export function formatCompact(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${trim(v / 1e6)}M`;
+  if (a >= 1e3) return `${trim(v / 1e3)}k`;
+  return trim(v);
+}
+
+function trim(v: number): string {
+  return String(Math.round(v * 10) / 10);
+}
+
+/** Axis seconds: "0 s", "2 s", "1.5 s", "2 min". */
+export function formatAxisSeconds(ms: number, lang: Lang): string {
+  const u = UNITS[lang];
+  if (Math.abs(ms) >= 120_000) return `${trim(ms / 60_000)} ${u.min}`;
+  if (Math.abs(ms) >= 1000 || ms === 0) return `${trim(ms / 1000)} ${u.s}`;
+  return `${Math.round(ms)} ${u.ms}`;
+}
+
+/** Ticks for an axis from 0 to `max`: a 1-2-5 step giving about `count` of them. */
+export function niceTicks(max: number, count = 6): number[] {
+  if (!(max > 0)) return [0];
+  const raw = max / count;
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((x) => x >= raw) ?? 10 * mag;
+  const ticks: number[] = [];
+  for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}

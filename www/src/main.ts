@@ -1,0 +1,38 @@
+// Boot: restore the state from the URL, build the page while the wasm core loads, draw.
+
+import "./styles.css";
+import { App } from "./app.js";
+import { errorMessage } from "./logic/errors.js";
+import { translate } from "./logic/i18n.js";
+import { DEFAULT_STATE, type Lang } from "./logic/state.js";
+import { decodeState } from "./logic/url.js";
+import { ready } from "./wasm/bridge.js";
+
+function initialLang(fromUrl: Lang | undefined): Lang {
+  if (fromUrl) return fromUrl;
+  return navigator.language.toLowerCase().startsWith("ru") ? "ru" : "en";
+}
+
+async function boot(): Promise<void> {
+  performance.mark("stampede:boot");
+  const decoded = decodeState(location.search, DEFAULT_STATE);
+  const lang = initialLang(decoded.lang);
+  const status = document.getElementById("status");
+  if (status) status.textContent = translate(lang, "status.loading");
+  // The wasm module downloads and compiles while the page is built.
+  const loading = ready();
+  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null);
+  performance.mark("stampede:built");
+  try {
+    await loading;
+    performance.mark("stampede:wasm-ready");
+  } catch (e) {
+    if (status) status.textContent = translate(lang, "status.loadFailed", { message: errorMessage(e) });
+    return;
+  }
+  if (status) status.textContent = "";
+  // The app marks "stampede:interactive" when the first picture is drawn.
+  app.request(true);
+}
+
+void boot();

@@ -1,0 +1,321 @@
+// The settings form: built from the field table (logic/fields.ts), every number a typed
+// field kept in sync with its slider, every control labelled. It reads the form into a
+// draft state and reports what it could not read; the app decides what to run.
+
+import {
+  BUDGET_FIELDS,
+  MAX_STEADY_REQUESTS,
+  POLICY_A_FIELDS,
+  POLICY_B_FIELDS,
+  SCENARIO_FIELDS,
+  SLIDER_STEPS,
+  fromSlider,
+  parseField,
+  steadyRequests,
+  toSlider,
+  visibleFor,
+  type FieldProblem,
+  type NumberField,
+} from "../logic/fields.js";
+import { formatDuration, formatNumber } from "../logic/format.js";
+import type { Key } from "../logic/i18n.js";
+import {
+  BUDGET_SCOPES,
+  SCENARIOS,
+  STRATEGIES,
+  cloneState,
+  isBudgetScope,
+  isScenario,
+  isStrategy,
+  type Lang,
+  type State,
+} from "../logic/state.js";
+import type { T } from "./i18n-dom.js";
+
+interface FieldEls {
+  f: NumberField;
+  wrap: HTMLElement;
+  num: HTMLInputElement;
+  range: HTMLInputElement;
+  readout: HTMLElement;
+  unit: HTMLElement;
+}
+
+export interface PackageError {
+  control: string | null;
+  message: string;
+}
+
+const SELECTS = ["scenario", "strategy", "b-strategy", "budget-scope"] as const;
+type SelectId = (typeof SELECTS)[number];
+const CHECKS = ["budget", "b-budget"] as const;
+type CheckId = (typeof CHECKS)[number];
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}): HTMLElementTagNameMap[K] {
+  return Object.assign(document.createElement(tag), props);
+}
+
+function byId<E extends HTMLElement>(id: string): E {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`#${id} is missing`);
+  return e as E;
+}
+
+export class Controls {
+  private readonly fields = new Map<string, FieldEls>();
+  private readonly selects = new Map<SelectId, HTMLSelectElement>();
+  private readonly checks = new Map<CheckId, HTMLInputElement>();
+  private readonly errors = new Map<string, HTMLElement>();
+  private problems = new Map<string, FieldProblem | { kind: "steady"; n: number }>();
+  private lastEdited = "";
+  private t: T;
+  private lang: Lang;
+
+  constructor(t: T, lang: Lang, private readonly onEdit: (id: string) => void) {
+    this.t = t;
+    this.lang = lang;
+    const scenario = byId("group-scenario");
+    scenario.append(this.select("scenario", SCENARIOS, (v) => `scenario.${v}` as Key));
+    const occNote = el("p", { className: "note", id: "occ-note" });
+    occNote.dataset["i18n"] = "scenario.occNote";
+    scenario.append(occNote);
+    for (const f of SCENARIO_FIELDS) scenario.append(this.numberField(f));
+
+    const policy = byId("group-policy");
+    policy.append(this.select("strategy", STRATEGIES, (v) => `strategy.${v}` as Key));
+    for (const f of POLICY_A_FIELDS) policy.append(this.numberField(f));
+
+    const budget = byId("group-budget");
+    budget.append(this.check("budget"));
+    budget.append(this.select("budget-scope", BUDGET_SCOPES, (v) => `scope.${v}` as Key));
+    for (const f of BUDGET_FIELDS) budget.append(this.numberField(f));
+
+    const b = byId("group-b");
+    b.append(this.select("b-strategy", STRATEGIES, (v) => `strategy.${v}` as Key));
+    for (const f of POLICY_B_FIELDS) b.append(this.numberField(f));
+    b.append(this.check("b-budget"));
+  }
+
+  // --- Building ------------------------------------------------------------------------------
+
+  private errorSpan(id: string): HTMLElement {
+    const span = el("span", { className: "field-error", id: `${id}-error`, hidden: true });
+    span.setAttribute("role", "alert");
+    span.dataset["errorFor"] = id;
+    this.errors.set(id, span);
+    return span;
+  }
+
+  private numberField(f: NumberField): HTMLElement {
+    const wrap = el("div", { className: "field" });
+    wrap.dataset["field"] = f.id;
+    const label = el("label", { htmlFor: f.id });
+    label.dataset["i18n"] = `field.${f.id}`;
+    const readout = el("span", { className: "readout", id: `${f.id}-readout` });
+    readout.setAttribute("aria-hidden", "true");
+    const head = el("div", { className: "field-head" });
+    head.append(label, readout);
+
+    const range = el("input", { type: "range", id: `${f.id}-range`, min: "0", max: String(SLIDER_STEPS), step: "1" });
+    const num = el("input", { type: "number", id: f.id, step: "any" });
+    num.inputMode = f.integer ? "numeric" : "decimal";
+    num.setAttribute("aria-describedby", `${f.id}-error`);
+    const unit = el("span", { className: "unit" });
+    unit.dataset["i18n"] = `unit.${f.unit}`;
+    const row = el("div", { className: "field-row" });
+    row.append(range, num, unit);
+    wrap.append(head, row, this.errorSpan(f.id));
+
+    range.addEventListener("input", () => {
+      const v = fromSlider(f, Number(range.value));
+      num.value = String(v);
+      this.edited(f.id);
+    });
+    num.addEventListener("input", () => this.edited(f.id));
+    this.fields.set(f.id, { f, wrap, num, range, readout, unit });
+    return wrap;
+  }
+
+  private select<V extends string>(id: SelectId, values: readonly V[], key: (v: V) => Key): HTMLElement {
+    const wrap = el("div", { className: "field" });
+    wrap.dataset["field"] = id;
+    const label = el("label", { htmlFor: id });
+    label.dataset["i18n"] = `field.${id}`;
+    const sel = el("select", { id });
+    sel.setAttribute("aria-describedby", `${id}-error`);
+    for (const v of values) {
+      const o = el("option", { value: v });
+      o.dataset["i18n"] = key(v);
+      sel.append(o);
+    }
+    sel.addEventListener("change", () => this.edited(id));
+    wrap.append(label, sel, this.errorSpan(id));
+    this.selects.set(id, sel);
+    return wrap;
+  }
+
+  private check(id: CheckId): HTMLElement {
+    const wrap = el("div", { className: "field check" });
+    wrap.dataset["field"] = id;
+    const box = el("input", { type: "checkbox", id });
+    const label = el("label", { htmlFor: id });
+    label.dataset["i18n"] = `field.${id}`;
+    box.addEventListener("change", () => this.edited(id));
+    wrap.append(box, label);
+    this.checks.set(id, box);
+    return wrap;
+  }
+
+  private edited(id: string): void {
+    this.lastEdited = id;
+    this.onEdit(id);
+  }
+
+  // --- Showing a state ------------------------------------------------------------------------
+
+  /** Writes `s` into every control and forgets every typed problem. */
+  show(s: State): void {
+    for (const { f, num, range } of this.fields.values()) {
+      const v = f.get(s);
+      num.value = String(v);
+      range.value = String(toSlider(f, v));
+    }
+    this.sel("scenario").value = s.scenario;
+    this.sel("strategy").value = s.a.strategy;
+    this.sel("b-strategy").value = s.b.strategy;
+    this.sel("budget-scope").value = s.budgetScope;
+    this.box("budget").checked = s.a.budget;
+    this.box("b-budget").checked = s.b.budget;
+    this.problems.clear();
+    this.refreshLayout(s);
+  }
+
+  private sel(id: SelectId): HTMLSelectElement {
+    const s = this.selects.get(id);
+    if (!s) throw new Error(id);
+    return s;
+  }
+  private box(id: CheckId): HTMLInputElement {
+    const b = this.checks.get(id);
+    if (!b) throw new Error(id);
+    return b;
+  }
+
+  /** Shows only the fields the scenario uses; updates readouts. */
+  private refreshLayout(s: State): void {
+    for (const { f, wrap } of this.fields.values()) wrap.hidden = !visibleFor(f, s.scenario);
+    const note = document.getElementById("occ-note");
+    if (note) note.hidden = s.scenario !== "aws-occ";
+    this.refreshReadouts(s);
+  }
+
+  private refreshReadouts(s: State): void {
+    for (const { f, readout } of this.fields.values()) {
+      const v = f.get(s);
+      readout.textContent =
+        f.unit === "ms" ? `${formatDuration(v, this.lang)}` : f.unit === "clients" ? formatNumber(v, this.lang) : "";
+    }
+  }
+
+  // --- Reading ---------------------------------------------------------------------------------
+
+  /** The form as a state (starting from `base` for anything unreadable) and what was refused. */
+  read(base: State): { state: State; ok: boolean } {
+    const s = cloneState(base);
+    const scenario = this.sel("scenario").value;
+    if (isScenario(scenario)) s.scenario = scenario;
+    const a = this.sel("strategy").value;
+    if (isStrategy(a)) s.a.strategy = a;
+    const b = this.sel("b-strategy").value;
+    if (isStrategy(b)) s.b.strategy = b;
+    const scope = this.sel("budget-scope").value;
+    if (isBudgetScope(scope)) s.budgetScope = scope;
+    s.a.budget = this.box("budget").checked;
+    s.b.budget = this.box("b-budget").checked;
+
+    this.problems.clear();
+    for (const { f, num, range } of this.fields.values()) {
+      const parsed = parseField(f, num.value, num.validity.badInput, s.scenario);
+      if (parsed.ok) {
+        f.set(s, parsed.value);
+        // A typed value moves its slider (the slider's own moves already match).
+        if (document.activeElement !== range) range.value = String(toSlider(f, parsed.value));
+      } else if (visibleFor(f, s.scenario)) {
+        this.problems.set(f.id, parsed.problem);
+      }
+    }
+    if (s.scenario === "steady" && steadyRequests(s) > MAX_STEADY_REQUESTS) {
+      const at = ["clients", "rate", "duration"].includes(this.lastEdited) ? this.lastEdited : "rate";
+      this.problems.set(at, { kind: "steady", n: Math.round(steadyRequests(s)) });
+    }
+    this.refreshLayout(s);
+    return { state: s, ok: this.problems.size === 0 };
+  }
+
+  /** The id of the control edited last ("" before any edit). */
+  get lastEdit(): string {
+    return this.lastEdited;
+  }
+
+  // --- Errors ----------------------------------------------------------------------------------
+
+  private problemText(p: FieldProblem | { kind: "steady"; n: number }): string {
+    switch (p.kind) {
+      case "empty":
+        return this.t("err.empty");
+      case "nan":
+        return this.t("err.nan");
+      case "integer":
+        return this.t("err.integer");
+      case "range":
+        return this.t("err.range", { min: formatNumber(p.min, this.lang, 6), max: formatNumber(p.max, this.lang, 6) });
+      case "steady":
+        return this.t("err.steady", { max: formatNumber(MAX_STEADY_REQUESTS, this.lang), n: formatNumber(p.n, this.lang) });
+    }
+  }
+
+  /**
+   * Shows each field's own problem, and each package error next to the control it names.
+   * Returns the package errors that found no visible control (the caller shows those).
+   */
+  renderErrors(pkg: readonly PackageError[]): PackageError[] {
+    const placed = new Set<PackageError>();
+    for (const [id, span] of this.errors) {
+      const own = this.problems.get(id);
+      let text = own ? this.problemText(own) : "";
+      const theirs = pkg.find((e) => e.control === id);
+      if (!text && theirs && this.isVisible(id)) {
+        text = theirs.message;
+        placed.add(theirs);
+      }
+      if (span.textContent !== text) span.textContent = text;
+      span.hidden = text === "";
+      const control = document.getElementById(id);
+      if (control) {
+        if (text) control.setAttribute("aria-invalid", "true");
+        else control.removeAttribute("aria-invalid");
+      }
+    }
+    return pkg.filter((e) => !placed.has(e));
+  }
+
+  private isVisible(id: string): boolean {
+    const wrap = document.getElementById(id)?.closest<HTMLElement>(".field");
+    return !!wrap && !wrap.hidden;
+  }
+
+  hasProblems(): boolean {
+    return this.problems.size > 0;
+  }
+
+  // --- Language ----------------------------------------------------------------------------------
+
+  relabel(t: T, lang: Lang, s: State): void {
+    this.t = t;
+    this.lang = lang;
+    for (const { f, range } of this.fields.values()) {
+      range.setAttribute("aria-label", t("slider.of", { label: t(`field.${f.id}` as Key) }));
+    }
+    this.refreshReadouts(s);
+  }
+}

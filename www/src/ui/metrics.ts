@@ -1,0 +1,133 @@
+// Metrics on screen: the strip under the herd (stable hooks: `[data-metric=…]` holding the
+// plain number, units and human forms beside it) and the compare table (A against B).
+
+import { formatDuration, formatMultiple, formatNumber, metricText, type MetricName } from "../logic/format.js";
+import type { Key } from "../logic/i18n.js";
+import type { Lang, Scenario } from "../logic/state.js";
+import type { Metrics } from "../wasm/bridge.js";
+import type { T } from "./i18n-dom.js";
+
+const STRIP: MetricName[] = [
+  "peakRps",
+  "peakRecoveryRps",
+  "totalAttempts",
+  "amplification",
+  "recoveryMs",
+  "completionMs",
+  "successes",
+  "gaveUp",
+  "budgetRejected",
+  "p99Ms",
+];
+
+let stripEls: { name: MetricName; value: HTMLElement | null; aside: HTMLElement | null }[] | null = null;
+let hideEls: HTMLElement[] = [];
+
+function setText(el: HTMLElement | null, text: string): void {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
+export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, t: T, lang: Lang): void {
+  if (!stripEls) {
+    stripEls = STRIP.map((name) => ({
+      name,
+      value: document.querySelector<HTMLElement>(`[data-metric="${name}"]`),
+      aside: document.querySelector<HTMLElement>(`[data-aside="${name}"]`),
+    }));
+    hideEls = [...document.querySelectorAll<HTMLElement>("[data-hide-for]")];
+  }
+  for (const { name, value, aside } of stripEls) {
+    setText(value, metricText(name, m[name as keyof Metrics]));
+    setText(aside, asideText(name, m, capacityRps, scenario, t, lang));
+  }
+  for (const el of hideEls) {
+    const hidden = (el.dataset["hideFor"] ?? "").split(" ").includes(scenario);
+    if (el.hidden !== hidden) el.hidden = hidden;
+  }
+}
+
+function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario, t: T, lang: Lang): string {
+  switch (name) {
+    case "peakRps":
+    case "peakRecoveryRps":
+      return scenario === "aws-occ" ? "" : t("metric.capacityMultiple", { x: formatMultiple(m[name] / cap, lang) });
+    case "amplification":
+      return t("metric.perRequest");
+    case "recoveryMs":
+    case "completionMs":
+      return formatDuration(m[name], lang);
+    case "p99Ms":
+      return m.p99Ms === null ? "" : formatDuration(m.p99Ms, lang);
+    case "successes":
+      return t("metric.ofRequests", { n: formatNumber(m.requests, lang) });
+    default:
+      return "";
+  }
+}
+
+// --- Compare table ---------------------------------------------------------------------------
+
+interface Row {
+  key: Key;
+  value: (m: Metrics, cap: number) => number | null;
+  text: (v: number | null, lang: Lang) => string;
+  /** Which is better: the lower value, or the higher. */
+  better: "lower" | "higher";
+  scenarios?: Scenario[];
+}
+
+const count = (v: number | null, lang: Lang) => (v === null ? "—" : formatNumber(v, lang));
+const duration = (v: number | null, lang: Lang) => (v === null ? "—" : formatDuration(v, lang));
+const NOT_OCC: Scenario[] = ["burst", "steady"];
+
+const ROWS: Row[] = [
+  { key: "cmp.peakRecovery", value: (m, c) => m.peakRecoveryRps / c, text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.peak", value: (m, c) => m.peakRps / c, text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.totalAttempts", value: (m) => m.totalAttempts, text: count, better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.calls", value: (m) => m.calls, text: count, better: "lower", scenarios: ["aws-occ"] },
+  { key: "cmp.amplification", value: (m) => m.amplification, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 2)), better: "lower" },
+  { key: "cmp.recovery", value: (m) => m.recoveryMs, text: duration, better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.completion", value: (m) => m.completionMs, text: duration, better: "lower" },
+  { key: "cmp.p50", value: (m) => m.p50Ms, text: duration, better: "lower" },
+  { key: "cmp.p99", value: (m) => m.p99Ms, text: duration, better: "lower" },
+  { key: "cmp.successes", value: (m) => m.successes, text: count, better: "higher" },
+  { key: "cmp.gaveUp", value: (m) => m.gaveUp, text: count, better: "lower" },
+  { key: "cmp.blocked", value: (m) => m.budgetRejected, text: count, better: "lower", scenarios: NOT_OCC },
+];
+
+export class CompareTable {
+  private readonly body: HTMLTableSectionElement;
+  private readonly cells: { row: HTMLTableRowElement; label: HTMLElement; a: HTMLElement; b: HTMLElement }[] = [];
+
+  constructor(table: HTMLTableElement) {
+    this.body = table.tBodies[0] ?? table.createTBody();
+    for (const r of ROWS) {
+      const row = this.body.insertRow();
+      const label = document.createElement("th");
+      label.scope = "row";
+      label.dataset["i18n"] = r.key;
+      row.append(label);
+      const a = row.insertCell();
+      const b = row.insertCell();
+      a.dataset["cmp"] = `a:${r.key}`;
+      b.dataset["cmp"] = `b:${r.key}`;
+      this.cells.push({ row, label, a, b });
+    }
+  }
+
+  show(a: Metrics | null, b: Metrics | null, cap: number, scenario: Scenario, lang: Lang): void {
+    ROWS.forEach((r, i) => {
+      const c = this.cells[i];
+      if (!c) return;
+      c.row.hidden = !!r.scenarios && !r.scenarios.includes(scenario);
+      const va = a ? r.value(a, cap) : null;
+      const vb = b ? r.value(b, cap) : null;
+      c.a.textContent = a ? r.text(va, lang) : "…";
+      c.b.textContent = b ? r.text(vb, lang) : "…";
+      const better = (x: number | null, y: number | null) =>
+        x !== null && y !== null && Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y)) && (r.better === "lower" ? x < y : x > y);
+      c.a.classList.toggle("better", better(va, vb));
+      c.b.classList.toggle("better", better(vb, va));
+    });
+  }
+}

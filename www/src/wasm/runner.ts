@@ -1,0 +1,158 @@
+// Where a run happens. Small runs go straight through on the main thread (a 10,000-client
+// burst takes a few milliseconds, so the picture follows the slider within the frame);
+// big ones go to a Web Worker so the page never blocks. Each lane (policy A, policy B) has
+// at most one run in the worker and one waiting (the latest request; older waiting ones are
+// dropped), and never shows a result older than one it has shown.
+
+import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/state.js";
+import { simulate, type SimResult } from "./bridge.js";
+import type { WorkerReply, WorkerRequest } from "./sim.worker.js";
+
+export type Lane = "a" | "b";
+
+export type Outcome =
+  | { ok: true; result: SimResult; viaWorker: boolean }
+  | { ok: false; error: { name: string; message: string }; viaWorker: boolean };
+
+type Deliver = (o: Outcome) => void;
+
+interface LaneState {
+  /** The generation of the latest request. */
+  gen: number;
+  /** A request waiting for the worker to finish the one in flight. */
+  pending: { opts: SimOptions; deliver: Deliver; gen: number } | null;
+  inFlight: { id: number; gen: number; deliver: Deliver; since: number } | null;
+  /** The generation last delivered: nothing older is shown after it. */
+  delivered: number;
+}
+
+/** A stale worker run that has taken this long is abandoned (the worker is restarted). */
+const ABANDON_AFTER_MS = 300;
+
+export class SimRunner {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private lanes: Record<Lane, LaneState> = {
+    a: { gen: 0, pending: null, inFlight: null, delivered: 0 },
+    b: { gen: 0, pending: null, inFlight: null, delivered: 0 },
+  };
+
+  /** Whether these options run on the main thread. */
+  static inline(o: SimOptions): boolean {
+    return workEstimate(o) <= MAIN_THREAD_WORK;
+  }
+
+  /**
+   * Runs `opts` in `lane`. Inline runs call `deliver` before returning, with views valid
+   * only during the call; worker runs call it later with owned arrays, unless overtaken.
+   */
+  run(lane: Lane, opts: SimOptions, deliver: Deliver): void {
+    const l = this.lanes[lane];
+    const gen = ++l.gen;
+    if (SimRunner.inline(opts)) {
+      l.pending = null;
+      l.delivered = gen;
+      try {
+        simulate(opts, (result) => deliver({ ok: true, result, viaWorker: false }));
+      } catch (e) {
+        deliver({ ok: false, error: describe(e), viaWorker: false });
+      }
+      return;
+    }
+    if (l.inFlight) {
+      l.pending = { opts, deliver, gen };
+      if (performance.now() - l.inFlight.since > ABANDON_AFTER_MS) this.restartWorker();
+      return;
+    }
+    this.post(lane, opts, deliver, gen);
+  }
+
+  /**
+   * Hands a worker result's buffers back to the worker for its next copies. The result's
+   * arrays are detached (empty) afterwards: call it only when nothing will read them again.
+   */
+  recycle(r: SimResult): void {
+    if (!r.recyclable || !this.worker) return;
+    const buffers = [...new Set([r.offered, r.served, r.rejected, r.failed, r.blocked, r.log].map((a) => a.buffer as ArrayBuffer))];
+    const msg: WorkerRequest = { kind: "recycle", buffers };
+    this.worker.postMessage(msg, buffers);
+  }
+
+  /** Whether a lane waits for the worker. */
+  busy(lane: Lane): boolean {
+    const l = this.lanes[lane];
+    return l.inFlight !== null || l.pending !== null;
+  }
+
+  private post(lane: Lane, opts: SimOptions, deliver: Deliver, gen: number): void {
+    const id = this.nextId++;
+    this.lanes[lane].inFlight = { id, gen, deliver, since: performance.now() };
+    const msg: WorkerRequest = { kind: "run", id, lane, opts };
+    this.ensureWorker().postMessage(msg);
+  }
+
+  private ensureWorker(): Worker {
+    if (!this.worker) {
+      this.worker = new Worker(new URL("./sim.worker.ts", import.meta.url), { type: "module", name: "stampede-sim" });
+      this.worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(e.data);
+      this.worker.onerror = (e) => {
+        e.preventDefault();
+        this.failAll(e.message || "the simulation worker failed");
+      };
+    }
+    return this.worker;
+  }
+
+  private onReply(reply: WorkerReply): void {
+    const l = this.lanes[reply.lane];
+    const f = l.inFlight;
+    if (!f || f.id !== reply.id) return;
+    l.inFlight = null;
+    // A result overtaken by a newer request is still newer than what is on screen: showing
+    // it keeps the picture moving while a slider is dragged; the newest follows.
+    if (f.gen > l.delivered) {
+      l.delivered = f.gen;
+      f.deliver(
+        reply.ok
+          ? { ok: true, result: { ...reply.result, owned: true, recyclable: true }, viaWorker: true }
+          : { ok: false, error: reply.error, viaWorker: true },
+      );
+    }
+    this.drain(reply.lane);
+  }
+
+  private drain(lane: Lane): void {
+    const l = this.lanes[lane];
+    const p = l.pending;
+    if (!p || l.inFlight) return;
+    l.pending = null;
+    if (p.gen === l.gen) this.post(lane, p.opts, p.deliver, p.gen);
+  }
+
+  /** Abandons the runs in flight (their results are stale) and starts afresh. */
+  private restartWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const lane of ["a", "b"] as const) {
+      this.lanes[lane].inFlight = null;
+      this.drain(lane);
+    }
+  }
+
+  private failAll(message: string): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const lane of ["a", "b"] as const) {
+      const l = this.lanes[lane];
+      const f = l.inFlight;
+      l.inFlight = null;
+      l.pending = null;
+      f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
+    }
+  }
+}
+
+function describe(e: unknown): { name: string; message: string } {
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: "Error", message: String(e) };
+}

@@ -1,0 +1,47 @@
+// Vite builds the playground into www/dist: relative asset paths (any static host), the wasm
+// package aliased as `stampede`, its .wasm emitted as a hashed asset, the worker as an ES module.
+//
+//   npx vite build --config www/vite.config.ts     # www/dist
+//   npx vite --config www/vite.config.ts           # dev server (needs crates/stampede-wasm/pkg)
+import { defineConfig, type Plugin } from "vite";
+
+const here = (p: string) => decodeURIComponent(new URL(p, import.meta.url).pathname);
+
+/**
+ * The dev server injects CSS as <style> elements, which the page's Content-Security-Policy
+ * (style-src 'self') forbids. In dev only, allow inline styles; the built page keeps the
+ * strict policy.
+ */
+function devCsp(): Plugin {
+  return {
+    name: "stampede-dev-csp",
+    apply: "serve",
+    transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  };
+}
+
+export default defineConfig({
+  root: here("."),
+  base: "./",
+  publicDir: here("public"),
+  plugins: [devCsp()],
+  resolve: {
+    alias: {
+      stampede: here("../crates/stampede-wasm/pkg/stampede.js"),
+    },
+  },
+  worker: {
+    format: "es",
+  },
+  build: {
+    outDir: here("dist"),
+    emptyOutDir: true,
+    target: "es2022",
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    host: "127.0.0.1",
+    fs: { allow: [here("..")] },
+  },
+});
