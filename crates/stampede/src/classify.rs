@@ -695,48 +695,66 @@ impl RetryRules {
         if code < 400 {
             return Verdict::new(Action::Success, Reason::NotAFailure(status));
         }
-        if !self.statuses.contains(code) {
+        // The hints are read for every failure, so a verdict reports what the server asked
+        // even when it does not retry.
+        let (hint, hint_says, ignored_hint) = read_hints(retry_after, pushback, now_ms);
+        let (action, reason) = if !self.statuses.contains(code) {
             let reason = match code {
                 410 => Reason::Gone,
                 400..=499 => Reason::ClientError(status),
                 _ => Reason::StatusNotRetried(status),
             };
-            return Verdict::new(Action::DoNotRetry, reason);
-        }
-        if !request.may_repeat() {
-            return Verdict::new(Action::DoNotRetry, Reason::NotIdempotent(request.method));
-        }
-        let mut verdict = Verdict::new(Action::Retry, Reason::RetryableStatus(status));
-        if let Some(raw) = pushback {
-            match parse_pushback(raw) {
-                Ok(Pushback::RetryAfter(ms)) => verdict.hint = Some(ServerHint::Pushback(ms)),
-                Ok(Pushback::DoNotRetry) => {
-                    verdict.action = Action::DoNotRetry;
-                    verdict.reason = Reason::PushbackStop;
-                    return verdict;
-                }
-                Err(_) => {
-                    verdict.action = Action::DoNotRetry;
-                    verdict.reason = Reason::PushbackMalformed;
-                    return verdict;
-                }
+            (Action::DoNotRetry, reason)
+        } else if !request.may_repeat() {
+            (Action::DoNotRetry, Reason::NotIdempotent(request.method))
+        } else if let Some(stop) = hint_says {
+            (Action::DoNotRetry, stop)
+        } else {
+            match hint {
+                Some(h) if h.ms() > self.max_retry_after_ms => (
+                    Action::DoNotRetry,
+                    Reason::HintTooLong {
+                        asked_ms: h.ms(),
+                        max_ms: self.max_retry_after_ms,
+                    },
+                ),
+                _ => (Action::Retry, Reason::RetryableStatus(status)),
             }
-        } else if let Some(raw) = retry_after {
-            match parse_retry_after(raw, now_ms) {
-                Ok(ms) => verdict.hint = Some(ServerHint::RetryAfter(ms)),
-                Err(e) => verdict.ignored_hint = Some(e),
-            }
+        };
+        Verdict {
+            action,
+            reason,
+            hint,
+            ignored_hint,
         }
-        if let Some(hint) = verdict.hint
-            && hint.ms() > self.max_retry_after_ms
-        {
-            verdict.action = Action::DoNotRetry;
-            verdict.reason = Reason::HintTooLong {
-                asked_ms: hint.ms(),
-                max_ms: self.max_retry_after_ms,
-            };
-        }
-        verdict
+    }
+}
+
+/// The server's hints on a failed response: the hint to honour, a do-not-retry that the
+/// pushback header demands, and a `Retry-After` that was present but unreadable.
+///
+/// `grpc-retry-pushback-ms` governs (gRFC A6): negative or malformed means stop; otherwise
+/// the backoff starts over. When `Retry-After` asks for longer than the pushback, the wait
+/// is the longer of the two: a client never retries sooner than the server asked.
+fn read_hints(
+    retry_after: Option<&str>,
+    pushback: Option<&str>,
+    now_ms: f64,
+) -> (Option<ServerHint>, Option<Reason>, Option<HintError>) {
+    let (after, ignored) = match retry_after.map(|raw| parse_retry_after(raw, now_ms)) {
+        None => (None, None),
+        Some(Ok(ms)) => (Some(ms), None),
+        Some(Err(e)) => (None, Some(e)),
+    };
+    match pushback.map(parse_pushback) {
+        None => (after.map(ServerHint::RetryAfter), None, ignored),
+        Some(Ok(Pushback::RetryAfter(ms))) => (
+            Some(ServerHint::Pushback(after.map_or(ms, |a| a.max(ms)))),
+            None,
+            ignored,
+        ),
+        Some(Ok(Pushback::DoNotRetry)) => (None, Some(Reason::PushbackStop), ignored),
+        Some(Err(_)) => (None, Some(Reason::PushbackMalformed), ignored),
     }
 }
 

@@ -205,13 +205,22 @@ fn retry_after_is_read_capped_and_malformed_values_are_recorded() {
     );
     assert_eq!(v.action, Action::DoNotRetry);
     assert!(rules.with_max_retry_after_ms(f64::NAN).is_err());
-    // a hint on a status that is not retried changes nothing
+    // a hint on a status that is not retried changes nothing, but is reported
     let v = rules.classify(
         get,
         &Outcome::with_headers(status(404), [("Retry-After", "1")]),
         0.0,
     );
     assert_eq!(v.action, Action::DoNotRetry);
+    assert_eq!(v.hint, Some(ServerHint::RetryAfter(1000.0)));
+    // so is a hint on a request that may not be repeated
+    let v = rules.classify(
+        Request::new(Method::Post),
+        &Outcome::with_headers(status(503), [("Retry-After", "5")]),
+        0.0,
+    );
+    assert_eq!(v.reason, Reason::NotIdempotent(Method::Post));
+    assert_eq!(v.hint_ms(), Some(5000.0));
 }
 
 #[test]
@@ -231,9 +240,17 @@ fn grpc_pushback() {
     let v = with("250");
     assert_eq!(
         (v.action, v.hint),
-        (Action::Retry, Some(ServerHint::Pushback(250.0))),
-        "pushback wins over Retry-After"
+        (Action::Retry, Some(ServerHint::Pushback(30_000.0))),
+        "pushback resets the backoff, but never retries sooner than Retry-After asked"
     );
+    let v = with("45000");
+    assert_eq!(v.hint, Some(ServerHint::Pushback(45_000.0)));
+    let alone = rules.classify(
+        get,
+        &Outcome::with_headers(status(503), [("grpc-retry-pushback-ms", "250")]),
+        0.0,
+    );
+    assert_eq!(alone.hint, Some(ServerHint::Pushback(250.0)));
     let v = with("-1");
     assert_eq!(
         (v.action, v.reason),

@@ -222,14 +222,20 @@ fn a_request_that_cannot_be_retried_costs_no_token() {
     let p = policy(Strategy::Constant, 2);
     let mut rng = seeded(0);
     let mut bucket = BudgetSettings::new(1.0, 0.0).build(0.0).unwrap();
+    // A failure the classifier does not retry is never charged.
     let mut a = p.start(0.0);
-    let t = Outcome::Transport(TransportError::Dns);
+    let dns = Outcome::Transport(TransportError::Dns);
+    let d = p.decide(&mut a, GET, &dns, 0.0, Some(&mut bucket), &mut rng);
     assert!(
-        !p.decide(&mut a, GET, &t, 0.0, Some(&mut bucket), &mut rng)
-            .is_retry()
+        matches!(d, Decision::Stop(StopReason::NotRetryable(_))),
+        "{d:?}"
     );
+    assert_eq!(bucket.tokens(0.0), 1.0);
+    // Nor is a failure after the last allowed attempt: attempts are checked first.
     let mut a = p.start(0.0);
-    p.decide(
+    let d = p.decide(&mut a, GET, &unavailable(), 0.0, None, &mut rng);
+    assert!(d.is_retry(), "{d:?}");
+    let d = p.decide(
         &mut a,
         GET,
         &unavailable(),
@@ -237,8 +243,17 @@ fn a_request_that_cannot_be_retried_costs_no_token() {
         Some(&mut bucket),
         &mut rng,
     );
-    // The 2nd attempt fails too, but attempts are exhausted before the budget is asked.
-    p.decide(
+    assert!(
+        matches!(
+            d,
+            Decision::Stop(StopReason::AttemptsExhausted { made: 2, .. })
+        ),
+        "{d:?}"
+    );
+    assert_eq!(bucket.tokens(0.0), 1.0);
+    // A retry that is really made costs the one token.
+    let mut a = p.start(0.0);
+    let d = p.decide(
         &mut a,
         GET,
         &unavailable(),
@@ -246,6 +261,7 @@ fn a_request_that_cannot_be_retried_costs_no_token() {
         Some(&mut bucket),
         &mut rng,
     );
+    assert!(d.is_retry(), "{d:?}");
     assert_eq!(bucket.tokens(0.0), 0.0);
 }
 
