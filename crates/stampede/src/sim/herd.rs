@@ -4,7 +4,7 @@
 use rand::RngExt;
 
 use super::normal::exponential;
-use super::queue::{Linked, NIL, Wheel};
+use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::{BudgetScope, Checked, Metrics, SERVER_BURST_S, Scenario, log_stride};
 use crate::SeededRng;
@@ -13,28 +13,21 @@ use crate::budget::TokenBucket;
 use crate::classify::{HttpStatus, Method, Outcome, Request};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
 
-/// Event id 0 is the `steady` request generator; requests are 1, 2, …
-const GENERATOR: u32 = 0;
+/// The client of the `steady` scenario's request generator, an event like the others.
+const GENERATOR: u32 = u32::MAX;
 const GET: Request = Request::new(Method::Get);
 
-/// One logical request in flight. 48 bytes.
+/// One logical request in flight: the event the wheel carries. 48 bytes.
 #[derive(Debug, Clone, Copy)]
 struct Req {
     /// When its next attempt reaches the server (ms).
     at: f64,
     attempt: Attempt,
     client: u32,
-    /// The next request in the same wheel bucket.
-    next: u32,
     logged: bool,
 }
 
-impl Linked for Req {
-    #[inline]
-    fn link(&mut self) -> &mut u32 {
-        &mut self.next
-    }
-}
+const _: () = assert!(size_of::<Req>() == 48);
 
 /// The server: down during the outage, else a credit of capacity.
 #[derive(Debug, Clone, Copy)]
@@ -83,14 +76,13 @@ pub(crate) struct Herd {
     scope: Option<BudgetScope>,
     budgets: Vec<TokenBucket>,
     half_latency: f64,
-    /// Half the width of the uniform jitter: `sqrt(3) · sd/2`.
+    /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
+    /// round trip (two trips) has standard deviation `sd`.
     jitter_halfwidth: f64,
     /// The `Retry-After` value the server sends during the outage, in delta-seconds.
     retry_after: Option<String>,
     rng: SeededRng,
-    wheel: Wheel,
-    reqs: Vec<Req>,
-    free: Vec<u32>,
+    wheel: Wheel<Req>,
     server: Server,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
@@ -123,14 +115,12 @@ impl Herd {
             scope,
             budgets,
             half_latency: s.latency_ms / 2.0,
-            jitter_halfwidth: 3f64.sqrt() * c.latency_sd / 2.0,
+            jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
             retry_after: s
                 .retry_after_ms
                 .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64)),
             rng: crate::seeded(s.seed),
             wheel: Wheel::new(),
-            reqs: Vec::new(),
-            free: Vec::new(),
             server: Server {
                 down_from: s.outage_start_ms,
                 down_until: outage_end,
@@ -149,22 +139,19 @@ impl Herd {
             clients: s.clients,
             now: 0.0,
         };
-        // Slot 0 of the arena is the generator's.
-        h.reqs.push(Req {
-            at: 0.0,
-            attempt: h.policy.start(0.0),
-            client: 0,
-            next: NIL,
-            logged: false,
-        });
         match s.scenario {
             Scenario::Steady => {
                 h.gen_rate = f64::from(s.clients) * s.rate_per_client / 1000.0;
                 h.gen_until = s.duration_ms;
                 let first = exponential(&mut h.rng, h.gen_rate);
                 if first < h.gen_until {
-                    h.reqs[0].at = first;
-                    h.wheel.push(&mut h.reqs, GENERATOR, first);
+                    let generator = Req {
+                        at: first,
+                        attempt: h.policy.start(0.0),
+                        client: GENERATOR,
+                        logged: false,
+                    };
+                    h.wheel.push(first, generator);
                 }
             }
             _ => {
@@ -172,7 +159,7 @@ impl Herd {
                 let attempts = h.policy.max_attempts() as usize;
                 h.rec
                     .reserve(h.log_rows as usize * attempts, s.clients as usize);
-                h.reqs.reserve(s.clients as usize);
+                h.wheel.reserve(s.clients as usize);
                 for client in 0..s.clients {
                     let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
                     h.issue(client, start);
@@ -182,8 +169,8 @@ impl Herd {
         h
     }
 
-    /// One trip's latency: `latency/2` plus uniform jitter of standard deviation `sd/2`,
-    /// never negative. (A uniform draw costs a tenth of a normal one, and the herd's shape
+    /// One trip's latency: `latency/2` plus uniform jitter of standard deviation
+    /// `sd/sqrt(2)`, never negative. (A uniform draw costs a tenth of a normal one, and the herd's shape
     /// does not depend on the jitter's; `aws-occ` keeps the AWS model's normal delays.)
     #[inline]
     fn one_way(&mut self) -> f64 {
@@ -231,45 +218,36 @@ impl Herd {
             }
             return;
         }
+        let at = t + self.one_way();
         let req = Req {
-            at: t + self.one_way(),
+            at,
             attempt: self.policy.start(t),
             client,
-            next: NIL,
             logged,
         };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.reqs[id as usize] = req;
-                id
-            }
-            None => {
-                self.reqs.push(req);
-                (self.reqs.len() - 1) as u32
-            }
-        };
-        self.wheel.push(&mut self.reqs, id, req.at);
+        self.wheel.push(at, req);
     }
 
-    fn generate(&mut self, t: f64) {
+    fn generate(&mut self, mut generator: Req) {
+        let t = generator.at;
         let client = self.rng.random_range(0..self.clients);
         self.issue(client, t);
-        let next = t + exponential(&mut self.rng, self.gen_rate);
-        if next < self.gen_until {
-            self.reqs[GENERATOR as usize].at = next;
-            self.wheel.push(&mut self.reqs, GENERATOR, next);
+        generator.at = t + exponential(&mut self.rng, self.gen_rate);
+        if generator.at < self.gen_until {
+            self.wheel.push(generator.at, generator);
         }
     }
 
-    /// One attempt of request `id` reaches the server at `t`.
-    fn attempt(&mut self, id: u32, t: f64) {
+    /// One attempt of `req` reaches the server at `req.at`.
+    fn attempt(&mut self, mut req: Req) {
+        let t = req.at;
         let code = self.server.answer(t);
         self.counts.attempts += 1;
         self.rec.attempt(t, code);
         let back = self.one_way();
         let now = t + back;
-        let Req { client, logged, .. } = self.reqs[id as usize];
-        let made = self.reqs[id as usize].attempt.made() + 1;
+        let Req { client, logged, .. } = req;
+        let made = req.attempt.made() + 1;
         if logged {
             self.rec.log(t, client, made, code);
         }
@@ -283,21 +261,19 @@ impl Herd {
             _ => Outcome::response(HttpStatus::SERVICE_UNAVAILABLE),
         };
         let budget = Self::budget(&mut self.budgets, self.scope, client);
-        let req = &mut self.reqs[id as usize];
         let decision =
             self.policy
                 .decide(&mut req.attempt, GET, &response, now, budget, &mut self.rng);
         match decision {
             Decision::Retry { delay_ms, .. } => {
-                let at = now + delay_ms + self.one_way();
-                self.reqs[id as usize].at = at;
-                self.wheel.push(&mut self.reqs, id, at);
+                req.at = now + delay_ms + self.one_way();
+                self.wheel.push(req.at, req);
             }
             Decision::Stop(reason) => {
                 match reason {
                     StopReason::Succeeded(_) => {
                         self.counts.successes += 1;
-                        let started = self.reqs[id as usize].attempt.started_ms();
+                        let started = req.attempt.started_ms();
                         self.rec.latencies.push((now - started) as f32);
                     }
                     StopReason::BudgetExhausted(_) => {
@@ -310,28 +286,19 @@ impl Herd {
                     _ => self.counts.gave_up += 1,
                 }
                 self.counts.completion = self.counts.completion.max(now);
-                self.free.push(id);
             }
         }
     }
 
     pub(crate) fn advance(&mut self, limit: u64) {
-        while let Some((bucket, head)) = self.wheel.pop_bucket(&mut self.reqs, limit) {
-            let mut id = head;
-            let mut walked = 0;
-            while id != NIL {
-                let Req { at, next, .. } = self.reqs[id as usize];
-                if id == GENERATOR {
-                    self.generate(at);
-                } else {
-                    self.attempt(id, at);
-                }
-                walked += 1;
-                id = next;
+        while let Some(&req) = self.wheel.pop(limit) {
+            if req.client == GENERATOR {
+                self.generate(req);
+            } else {
+                self.attempt(req);
             }
-            self.wheel.walked(walked);
-            self.now = self.now.max(bucket as f64);
         }
+        self.now = self.now.max(self.wheel.bucket() as f64);
         if self.wheel.is_empty() {
             self.now = self.now.max(self.counts.completion);
         } else if limit != u64::MAX {

@@ -301,6 +301,21 @@ fn invalid_settings_name_the_field() {
         ),
         (
             SimSettings {
+                scenario: Scenario::AwsOcc,
+                clients: MAX_OCC_CLIENTS + 1,
+                ..d()
+            },
+            "clients",
+        ),
+        (
+            SimSettings {
+                latency_sd_ms: Some(-1.0),
+                ..d()
+            },
+            "latency_sd",
+        ),
+        (
+            SimSettings {
                 outage_ms: f64::NAN,
                 ..d()
             },
@@ -384,6 +399,28 @@ fn invalid_settings_name_the_field() {
         assert_eq!(Simulation::new(&s).unwrap_err().field, field, "{s:?}");
     }
     assert_eq!(run_many(&d(), 0).unwrap_err().field, "runs");
+}
+
+#[test]
+fn a_round_trip_has_the_latency_and_its_spread() {
+    // No outage, ample capacity: every request succeeds at once, so its latency is one
+    // round trip: two one-way trips of latency/2 plus uniform jitter, sd 20 ms in all.
+    let s = SimSettings {
+        clients: 20_000,
+        outage_ms: 0.0,
+        capacity_rps: 1e9,
+        latency_ms: 100.0,
+        latency_sd_ms: Some(20.0),
+        ..SimSettings::default()
+    };
+    let m = run(&s).unwrap();
+    assert_eq!((m.successes, m.total_attempts), (20_000.0, 20_000.0));
+    // The sum of two uniforms of half-width sqrt(1.5)·20 = 24.5 ms is triangular on
+    // 100 ± 49 ms: median 100, 99th percentile 100 + 49·(1 − sqrt(0.02)) = 142.1 ms.
+    // With 20,000 samples, the nearest-rank estimates are within ±1 ms (f32 latencies).
+    let (p50, p99) = (m.p50_ms.unwrap(), m.p99_ms.unwrap());
+    assert!((p50 - 100.0).abs() < 1.0, "p50 {p50}");
+    assert!((p99 - 142.1).abs() < 1.0, "p99 {p99}");
 }
 
 /// Pinned numbers for one seed; the wasm build's tests check the same ones, so a seed gives
