@@ -1,5 +1,7 @@
 //! `stampede delays`: the delays a strategy draws.
 
+use std::io::Write as _;
+
 use clap::Args as ClapArgs;
 use serde_json::json;
 use stampede::backoff::{BackoffSettings, Strategy};
@@ -8,6 +10,9 @@ use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole
 use stampede_cli::json::num;
 
 use crate::UsageError;
+
+/// The most delays one command draws (samples × retries): 10 million, 80 MB of numbers.
+const MAX_DELAYS: u64 = 10_000_000;
 
 /// `stampede delays --strategy full --base 200ms --cap 30s --attempts 6 --json`
 #[derive(ClapArgs, Debug)]
@@ -55,22 +60,46 @@ pub fn run(a: Args) -> Result<(), UsageError> {
     let backoff = policy.backoff();
     let mut rng = stampede::seeded(a.seed);
     let per = (a.attempts - 1) as usize;
-    let sequences: Vec<Vec<f64>> = (0..a.samples)
-        .map(|_| backoff.delays_ms(&mut rng).take(per).collect())
-        .collect();
+    let total = u64::from(a.samples) * per as u64;
+    if total > MAX_DELAYS {
+        return Err(UsageError(format!(
+            "--samples: expected at most {MAX_DELAYS} delays in all (samples × (attempts − 1)), got {total}"
+        )));
+    }
     if a.json {
-        let out = json!({
+        // Streamed, one sequence at a time: memory stays that of one sequence.
+        let head = json!({
             "strategy": a.strategy.name(),
             "base_ms": num(a.base),
             "cap_ms": num(a.cap),
             "attempts": a.attempts,
             "multiplier": num(a.multiplier),
             "seed": a.seed,
-            "sequences": sequences.iter().map(|s| s.iter().map(|&d| num(d)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        });
-        println!("{out}");
-        return Ok(());
+        })
+        .to_string();
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let body = (|| -> std::io::Result<()> {
+            write!(out, "{},\"sequences\":[", &head[..head.len() - 1])?;
+            for i in 0..a.samples {
+                let seq: Vec<serde_json::Value> =
+                    backoff.delays_ms(&mut rng).take(per).map(num).collect();
+                let sep = if i == 0 { "" } else { "," };
+                write!(out, "{sep}{}", serde_json::Value::Array(seq))?;
+            }
+            writeln!(out, "]}}")?;
+            out.flush()
+        })();
+        // A closed pipe (`| head`) is the reader's choice, not an error of ours.
+        return match body {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(UsageError(format!("stdout: {e}")))
+            }
+            _ => Ok(()),
+        };
     }
+    let sequences: Vec<Vec<f64>> = (0..a.samples)
+        .map(|_| backoff.delays_ms(&mut rng).take(per).collect())
+        .collect();
     println!(
         "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
         a.strategy, a.base, a.cap, a.multiplier, a.attempts, per, a.seed

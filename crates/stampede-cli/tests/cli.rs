@@ -200,6 +200,21 @@ fn classify_json_contract() {
         assert!(v["retry_after_ms"].is_null());
         assert!(!v["reason"].as_str().unwrap().is_empty());
     }
+    // The server's hint is reported even when the request is not retried.
+    let v = json(&[
+        "classify",
+        "--status",
+        "503",
+        "--method",
+        "POST",
+        "--header",
+        "Retry-After: 5",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["retryable"].clone(), v["retry_after_ms"].clone()),
+        (Value::Bool(false), Value::from(5000))
+    );
 }
 
 #[test]
@@ -217,6 +232,10 @@ fn bad_input_exits_2_with_one_line_naming_the_flag() {
         (&["delays", "--strategy", "fibonacci"], "--strategy"),
         (&["delays", "--multiplier", "0.5"], "--multiplier"),
         (&["delays", "--samples", "0"], "--samples"),
+        (
+            &["delays", "--samples", "1000000", "--attempts", "12"],
+            "--samples",
+        ),
         (&["delays", "--seed", "-1"], "--seed"),
         (&["classify", "--status", "700"], "--status"),
         (&["classify", "--status", "99"], "--status"),
@@ -438,6 +457,42 @@ fn sweep_prints_one_csv_row_per_point() {
 }
 
 #[test]
+fn aws_occ_defaults_to_the_experiments_base_and_cap() {
+    let run = |extra: &[&str]| {
+        let args = [
+            &[
+                "simulate",
+                "--scenario",
+                "aws-occ",
+                "--clients",
+                "50",
+                "--strategy",
+                "full",
+                "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        json(&args)["calls"].as_f64().unwrap()
+    };
+    let default = run(&[]);
+    assert_eq!(default, run(&["--base", "5ms", "--cap", "2s"]));
+    assert_ne!(default, run(&["--base", "2s", "--cap", "30s"]));
+    // burst keeps the article's 2 s base: no jitter, so the first retry is 2 s later.
+    let v = json(&[
+        "simulate",
+        "--clients",
+        "10",
+        "--outage",
+        "0s",
+        "--capacity",
+        "1",
+        "--json",
+    ]);
+    assert!(v["completion_ms"].as_f64().unwrap() > 2000.0, "{v}");
+}
+
+#[test]
 fn simulate_bad_input_exits_2_naming_the_flag() {
     let cases: &[(&[&str], &str)] = &[
         (&["simulate", "--clients", "0"], "--clients"),
@@ -445,6 +500,15 @@ fn simulate_bad_input_exits_2_naming_the_flag() {
         (&["simulate", "--outage", "-1s"], "--outage"),
         (&["simulate", "--outage", "NaN"], "--outage"),
         (&["simulate", "--latency", "inf"], "--latency"),
+        (&["simulate", "--latency-sd", "-1ms"], "--latency-sd"),
+        (
+            &["simulate", "--scenario", "aws-occ", "--clients", "10001"],
+            "--clients",
+        ),
+        (
+            &["sweep", "--scenario", "aws-occ", "--clients", "100,20000"],
+            "--clients",
+        ),
         (&["simulate", "--capacity", "0"], "--capacity"),
         (&["simulate", "--reject-cost", "2"], "--reject-cost"),
         (&["simulate", "--budget", "10"], "--budget"),
