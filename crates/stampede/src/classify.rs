@@ -9,8 +9,9 @@
 //!
 //! - retry: 5xx, 408 Request Timeout, 429 Too Many Requests; timeouts, refused and reset
 //!   connections;
-//! - never: any other 4xx, 410 Gone, DNS failures (by default), and an abort by the caller
-//!   (always: the caller asked to stop);
+//! - do not retry: any other 4xx, 410 Gone included, and DNS failures — defaults, which
+//!   [`RetryRules`] can change;
+//! - never, whatever the rules: an abort by the caller (the caller asked to stop);
 //! - never a non-idempotent request (POST, PATCH, CONNECT, unknown methods) unless the
 //!   caller marks it idempotent, e.g. because it carries an idempotency key — a retried
 //!   POST can charge a card twice.
