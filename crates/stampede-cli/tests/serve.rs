@@ -9,7 +9,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use reqwest::header::HeaderMap;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use stampede_cli::serve::{AppConfig, MAX_BODY_BYTES, app, app_with, serve};
+use stampede_cli::serve::{
+    AppConfig, MAX_BODY_BYTES, SHUTDOWN_GRACE, app, app_with, serve, serve_with,
+};
 use tokio::net::TcpListener;
 
 /// The built page's files, as the test site holds them.
@@ -359,6 +361,28 @@ async fn status_sends_the_hints_and_logs_when_keyed() {
 }
 
 #[tokio::test]
+async fn status_sends_the_hints_on_failing_answers_only() {
+    let server = Server::start().await;
+    let hints = "retry_after=7&pushback_ms=250";
+    for code in [200u16, 201, 204, 304, 399] {
+        let answer = server.get(&format!("/api/status/{code}?{hints}")).await;
+        assert_eq!(answer.status.as_u16(), code);
+        assert_eq!(answer.header("retry-after"), None, "{code}");
+        assert_eq!(answer.header("grpc-retry-pushback-ms"), None, "{code}");
+    }
+    for code in [400u16, 429, 500, 503] {
+        let answer = server.get(&format!("/api/status/{code}?{hints}")).await;
+        assert_eq!(answer.status.as_u16(), code);
+        assert_eq!(answer.header("retry-after"), Some("7"), "{code}");
+        assert_eq!(
+            answer.header("grpc-retry-pushback-ms"),
+            Some("250"),
+            "{code}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn outage_is_down_for_down_ms_then_up() {
     let server = Server::start().await;
     let path = "/api/outage?key=out&down_ms=300&retry_after=1";
@@ -564,6 +588,8 @@ async fn bad_parameters_are_json_400s_naming_the_parameter() {
         ("/api/status/503?retry_after=x".into(), "retry_after"),
         ("/api/status/503?pushback_ms=x".into(), "pushback_ms"),
         ("/api/status/200?key=".into(), "key"),
+        ("/api/status/200?retry_after=x".into(), "retry_after"),
+        ("/api/status/204?pushback_ms=x".into(), "pushback_ms"),
         ("/api/outage?down_ms=5".into(), "key"),
         ("/api/outage?key=bad".into(), "down_ms"),
         ("/api/outage?key=bad&down_ms=600001".into(), "down_ms"),
@@ -733,6 +759,100 @@ async fn the_oldest_keys_are_evicted_first() {
     assert_eq!(answer.json["attempt"], 1);
 }
 
+#[tokio::test]
+async fn the_log_entries_in_all_are_bounded_oldest_keys_first() {
+    let server = Server::with_config(AppConfig {
+        max_keys: 100,
+        max_log_entries: 10,
+        max_total_log_entries: 25,
+    })
+    .await;
+    let hit = |key: &'static str, times: usize| {
+        let server = &server;
+        async move {
+            for _ in 0..times {
+                let path = format!("/api/flaky?key={key}&fail=0");
+                assert_eq!(server.get(&path).await.status, StatusCode::OK);
+            }
+        }
+    };
+    hit("a", 12).await; // a's log keeps its newest 10
+    hit("b", 10).await;
+    hit("c", 5).await;
+    assert_eq!(server.log("a").await.len(), 10);
+    assert_eq!(server.log("b").await.len(), 10);
+    assert_eq!(server.log("c").await.len(), 5);
+    // The 26th entry evicts the oldest key whole.
+    hit("d", 1).await;
+    assert!(server.log("a").await.is_empty());
+    assert_eq!(server.log("b").await.len(), 10);
+    assert_eq!(server.log("c").await.len(), 5);
+    assert_eq!(server.log("d").await.len(), 1);
+    let again = server.get("/api/flaky?key=a&fail=0").await;
+    assert_eq!(again.json["attempt"], 1, "an evicted key starts over");
+}
+
+/// The method as the log keeps it: a custom method of up to 16 bytes is
+/// logged by name; a longer one is refused rather than stored.
+#[tokio::test]
+async fn methods_over_16_bytes_are_400s_naming_method_and_not_recorded() {
+    let server = Server::start().await;
+    let send = |method: &[u8], key: &str| {
+        let method = Method::from_bytes(method).unwrap();
+        let request = server
+            .client
+            .request(method, server.url(&format!("/api/flaky?key={key}&fail=1")))
+            .header("origin", "http://playground.example");
+        async move { Answer::from(request.send().await.unwrap()).await }
+    };
+    let fits = send(b"BASELINE-CONTROL", "verbs").await;
+    assert_eq!(fits.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(fits.json["attempt"], 1);
+    for method in [b"UPDATEREDIRECTREF".to_vec(), vec![b'X'; 100_000]] {
+        let refused = send(&method, "verbs").await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{} bytes",
+            method.len()
+        );
+        assert!(refused.is_json());
+        let error = refused.json["error"].as_str().unwrap();
+        assert!(error.starts_with("method: "), "{error}");
+        assert!(
+            error.len() < 200,
+            "the message quotes a short part: {error}"
+        );
+        assert_cors(&refused, "a refused method");
+    }
+    for path in [
+        "/api/status/503?key=verbs",
+        "/api/outage?key=verbs&down_ms=0",
+        "/api/slow?ms=0&key=verbs",
+    ] {
+        let method = Method::from_bytes(&[b'Y'; 17]).unwrap();
+        let response = server
+            .client
+            .request(method, server.url(path))
+            .send()
+            .await
+            .unwrap();
+        let answer = Answer::from(response).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}");
+        assert!(
+            answer.json["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("method: ")
+        );
+    }
+    assert_eq!(
+        server.log("verbs").await,
+        [("BASELINE-CONTROL".to_owned(), 503)],
+        "only the accepted request is logged"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // CORS
 
@@ -818,6 +938,65 @@ async fn preflights_are_answered_and_not_counted() {
     assert!(
         server.log("pre").await.is_empty(),
         "a preflight is not an attempt"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Caching of API answers
+
+#[tokio::test]
+async fn api_answers_are_never_stored_by_caches() {
+    let server = Server::start().await;
+    let mut answers = Vec::new();
+    for (method, path) in [
+        (Method::GET, "/api/health"),
+        (Method::GET, "/api/flaky?key=nc&fail=1&retry_after=1"),
+        (Method::GET, "/api/flaky?key=nc&fail=1"),
+        (Method::GET, "/api/status/200"),
+        (Method::GET, "/api/status/204"),
+        (Method::GET, "/api/status/304"),
+        (Method::GET, "/api/status/503"),
+        (Method::GET, "/api/outage?key=nc-out&down_ms=0"),
+        (Method::GET, "/api/slow?ms=0"),
+        (Method::GET, "/api/log?key=nc"),
+        (Method::POST, "/api/reset?key=nc"),
+        (Method::GET, "/api/flaky?key=nc&fail=x"),
+        (Method::GET, "/api/nope"),
+    ] {
+        let answer = server.send(method.clone(), path).await;
+        answers.push((format!("{method} {path} ({})", answer.status), answer));
+    }
+    let preflight = server
+        .client
+        .request(Method::OPTIONS, server.url("/api/flaky?key=nc&fail=0"))
+        .header("origin", "http://playground.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    answers.push(("preflight".to_owned(), Answer::from(preflight).await));
+    let too_large = server
+        .client
+        .post(server.url("/api/flaky?key=nc&fail=0"))
+        .body(vec![b'x'; MAX_BODY_BYTES + 1])
+        .send()
+        .await
+        .unwrap();
+    answers.push(("413".to_owned(), Answer::from(too_large).await));
+    for (what, answer) in &answers {
+        assert_eq!(answer.header("cache-control"), Some("no-store"), "{what}");
+    }
+    // Static files keep their own rules.
+    assert_eq!(
+        server.get("/").await.header("cache-control"),
+        Some("no-cache")
+    );
+    assert_eq!(
+        server
+            .get(&format!("/{ASSET_PATH}"))
+            .await
+            .header("cache-control"),
+        Some("public, max-age=31536000, immutable")
     );
 }
 
@@ -1000,5 +1179,385 @@ async fn shutdown_finishes_the_requests_in_flight() {
             .send()
             .await
             .is_err()
+    );
+}
+
+/// Starts `serve_with` on a loopback port with a slow request in flight;
+/// returns the server's task, its shutdown and force triggers, and the slow
+/// request's task.
+async fn serve_with_a_slow_request(
+    site: &Site,
+    grace: Duration,
+    slow_ms: u64,
+) -> (
+    tokio::task::JoinHandle<std::io::Result<()>>,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<reqwest::Result<reqwest::Response>>,
+) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (force, forced) = tokio::sync::oneshot::channel::<()>();
+    let dir = site.dir.clone();
+    let server = tokio::spawn(async move {
+        serve_with(
+            listener,
+            &dir,
+            async {
+                let _ = stopped.await;
+            },
+            async {
+                let _ = forced.await;
+            },
+            grace,
+        )
+        .await
+    });
+    let http = client();
+    let in_flight = tokio::spawn({
+        let http = http.clone();
+        let url = format!("{base}/api/slow?ms={slow_ms}&key=slow");
+        async move { http.get(url).send().await }
+    });
+    wait_until_logged(&http, &base, "slow").await;
+    (server, stop, force, in_flight)
+}
+
+/// Waits until the server's log for `key` is not empty.
+async fn wait_until_logged(http: &reqwest::Client, base: &str, key: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let log: Value = http
+            .get(format!("{base}/api/log?key={key}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if !log["entries"].as_array().unwrap().is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{key} never arrived");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn shutdown_stops_waiting_for_requests_in_flight_after_the_grace_period() {
+    let site = Site::built();
+    let grace = Duration::from_millis(300);
+    let (server, stop, _force, in_flight) = serve_with_a_slow_request(&site, grace, 10_000).await;
+    let start = Instant::now();
+    stop.send(()).unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("the server stops after its grace period, not after the slow request");
+    result.unwrap().unwrap();
+    let elapsed = start.elapsed();
+    assert!(elapsed >= grace - Duration::from_millis(20), "{elapsed:?}");
+    assert!(
+        !in_flight.is_finished(),
+        "the slow request was not answered"
+    );
+}
+
+#[tokio::test]
+async fn force_stops_the_server_at_once_during_the_grace_period() {
+    let site = Site::built();
+    let (server, stop, force, _in_flight) =
+        serve_with_a_slow_request(&site, Duration::from_secs(60), 10_000).await;
+    stop.send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(!server.is_finished(), "still draining");
+    let start = Instant::now();
+    force.send(()).unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), server)
+        .await
+        .expect("force stops the server at once");
+    result.unwrap().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The real binary: default address, signals
+
+/// `stampede serve` as a child process, killed on drop if still running.
+#[cfg(unix)]
+struct Binary {
+    child: std::process::Child,
+    /// The address it announced on stdout.
+    addr: std::net::SocketAddr,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    _site: Site,
+}
+
+#[cfg(unix)]
+impl Binary {
+    /// Starts `stampede serve --static SITE --addr ADDR` and waits for the
+    /// address it announces.
+    fn start(addr: &str) -> Self {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let site = Site::built();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stampede"))
+            .args(["serve", "--addr", addr, "--static"])
+            .arg(&site.dir)
+            .env("RUST_LOG", "info")
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let sink = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while err.read_line(&mut line).is_ok_and(|n| n > 0) {
+                sink.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        let (lines, first) = std::sync::mpsc::channel();
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        std::thread::spawn(move || {
+            for line in out.lines().map_while(Result::ok) {
+                let _ = lines.send(line);
+            }
+        });
+        let mut binary = Self {
+            child,
+            addr: "127.0.0.1:1".parse().unwrap(),
+            stderr,
+            _site: site,
+        };
+        let line = first
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no address announced; stderr: {}", binary.stderr()));
+        let addr = line
+            .strip_prefix("stampede serve: http://")
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        binary.addr = addr.parse().unwrap();
+        binary
+    }
+
+    fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .args(["-s", name, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -s {name}");
+    }
+
+    /// Waits up to `limit` for the process to exit.
+    async fn exit_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        None
+    }
+
+    /// Waits up to `limit` for stderr to contain `needle`.
+    async fn logged(&self, needle: &str, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if self.stderr().contains(needle) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Binary {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[test]
+fn serve_listens_on_loopback_8080_by_default() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    let addr_help = help
+        .lines()
+        .skip_while(|line| !line.trim_start().starts_with("--addr"))
+        .take_while(|line| !line.trim_start().starts_with("--static"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        addr_help.contains("[default: 127.0.0.1:8080]"),
+        "--addr's default is loopback:\n{help}"
+    );
+}
+
+#[test]
+fn a_malformed_addr_is_refused_before_binding() {
+    for bad in ["localhost", "0.0.0.0", "127.0.0.1:99999", ""] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_stampede"))
+            .args(["serve", "--addr", bad])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--addr"), "{bad:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{bad:?}: nothing was served");
+    }
+}
+
+/// Another address is bound when given: all of 127.0.0.0/8 is loopback on
+/// Linux, so 127.0.0.2 tells an explicit address from the default one without
+/// leaving the machine.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn an_explicit_addr_is_bound_as_given() {
+    let mut binary = Binary::start("127.0.0.2:0");
+    assert_eq!(
+        binary.addr.ip(),
+        "127.0.0.2".parse::<std::net::IpAddr>().unwrap()
+    );
+    assert_ne!(binary.addr.port(), 0);
+    let health: Value = client()
+        .get(format!("{}/api/health", binary.base()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health, json!({"ok": true}));
+    binary.signal("TERM");
+    let status = binary.exit_within(Duration::from_secs(10)).await;
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "{}",
+        binary.stderr()
+    );
+}
+
+/// SIGTERM with two requests in flight: the short one is answered, the one
+/// longer than the grace period is cut off when it ends, and the process exits
+/// with status 0 then.
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_stops_the_binary_cleanly_within_the_grace_period() {
+    let mut binary = Binary::start("127.0.0.1:0");
+    let base = binary.base();
+    let http = client();
+    let request = |url: String| {
+        let http = http.clone();
+        tokio::spawn(async move { http.get(url).send().await?.json::<Value>().await })
+    };
+    let short = request(format!("{base}/api/slow?ms=500&key=short"));
+    let long = request(format!("{base}/api/slow?ms=10000&key=long"));
+    wait_until_logged(&http, &base, "short").await;
+    wait_until_logged(&http, &base, "long").await;
+
+    let start = Instant::now();
+    binary.signal("TERM");
+    let short = short.await.unwrap().expect("the short request is answered");
+    assert_eq!(short, json!({"slept_ms": 500}));
+    let bound = SHUTDOWN_GRACE + Duration::from_secs(3);
+    let status = binary.exit_within(bound).await;
+    let elapsed = start.elapsed();
+    let stderr = binary.stderr();
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "{elapsed:?}: {stderr}"
+    );
+    assert!(
+        elapsed >= SHUTDOWN_GRACE - Duration::from_millis(500),
+        "it waited for the grace period: {elapsed:?}"
+    );
+    assert!(
+        long.await.unwrap().is_err(),
+        "the 10 s request is cut off at the end of the grace period"
+    );
+    assert!(stderr.contains("SIGTERM: shutting down"), "{stderr}");
+    assert!(
+        stderr.contains("stopped with requests still in flight"),
+        "{stderr}"
+    );
+    // One log line per request, with its method, path, query and status.
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("/api/slow?ms=500&key=short"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].contains("GET /api/slow?ms=500&key=short 200"),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_second_signal_stops_the_binary_at_once() {
+    let mut binary = Binary::start("127.0.0.1:0");
+    let base = binary.base();
+    let http = client();
+    let long = tokio::spawn({
+        let http = http.clone();
+        let url = format!("{base}/api/slow?ms=10000&key=long");
+        async move { http.get(url).send().await }
+    });
+    wait_until_logged(&http, &base, "long").await;
+
+    let start = Instant::now();
+    binary.signal("INT");
+    assert!(
+        binary
+            .logged("SIGINT: shutting down", Duration::from_secs(5))
+            .await,
+        "{}",
+        binary.stderr()
+    );
+    binary.signal("TERM");
+    let status = binary.exit_within(Duration::from_secs(3)).await;
+    let elapsed = start.elapsed();
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "{}",
+        binary.stderr()
+    );
+    assert!(elapsed < SHUTDOWN_GRACE, "it did not wait: {elapsed:?}");
+    assert!(long.await.unwrap().is_err(), "the slow request is cut off");
+    assert!(
+        binary.stderr().contains("SIGTERM again"),
+        "{}",
+        binary.stderr()
     );
 }

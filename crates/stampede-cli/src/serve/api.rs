@@ -2,7 +2,8 @@
 //!
 //! Every endpoint answers JSON, every bad parameter is a `400` whose `{"error":...}`
 //! starts with the parameter's name, and every response carries open CORS
-//! headers (see [`cors`]). See the [module docs](super) for the endpoints.
+//! headers (see [`cors`]) and `Cache-Control: no-store`. See the
+//! [module docs](super) for the endpoints.
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -14,7 +15,7 @@ use axum::Router;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequestParts, OriginalUri, Path, Query, Request, State};
-use axum::http::header::{CONTENT_LENGTH, RETRY_AFTER};
+use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, RETRY_AFTER};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -23,9 +24,10 @@ use axum::routing::any;
 use serde::Serialize;
 use serde_json::json;
 use tower_http::cors::{AllowHeaders, AllowMethods, Any, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::MAX_BODY_BYTES;
-use super::state::{LogEntry, Seen, Store};
+use super::state::{LogEntry, MAX_METHOD_BYTES, MethodName, Seen, Store};
 
 /// The gRPC retry-pushback hint header (milliseconds; negative means "do not retry").
 const PUSHBACK_HEADER: HeaderName = HeaderName::from_static("grpc-retry-pushback-ms");
@@ -56,6 +58,11 @@ pub(crate) fn router(store: Arc<Store>) -> Router {
         .with_state(store)
         .layer(middleware::from_fn(limit_body))
         .layer(cors())
+        // Outermost, so that preflights, 404s and 413s carry it too.
+        .layer(SetResponseHeaderLayer::overriding(
+            CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
 }
 
 /// CORS open to any origin, method and request header, exposing the hint
@@ -126,6 +133,31 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
     }
 }
 
+/// The request's method, as the log keeps it: at most [`MAX_METHOD_BYTES`]
+/// bytes, or a `400` naming `method`.
+pub(crate) struct Verb(MethodName);
+
+impl<S: Send + Sync> FromRequestParts<S> for Verb {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        verb(&parts.method).map(Self)
+    }
+}
+
+fn verb(method: &Method) -> Result<MethodName, ApiError> {
+    MethodName::new(method).ok_or_else(|| {
+        ApiError::bad(
+            "method",
+            format!(
+                "expected at most {MAX_METHOD_BYTES} bytes, got {} bytes ({})",
+                method.as_str().len(),
+                shown(method.as_str())
+            ),
+        )
+    })
+}
+
 /// Retry hints to send with a failing answer, already validated.
 #[derive(Debug, Default, Clone)]
 struct Hints {
@@ -134,9 +166,13 @@ struct Hints {
 }
 
 impl Hints {
-    /// These hints if `wanted`, else none: hints go on failing answers only.
-    fn only_if(self, wanted: bool) -> Self {
-        if wanted { self } else { Self::default() }
+    /// These hints if `status` is a failure (400 and up), else none.
+    fn for_status(self, status: StatusCode) -> Self {
+        if status.is_client_error() || status.is_server_error() {
+            self
+        } else {
+            Self::default()
+        }
     }
 
     fn apply(&self, headers: &mut HeaderMap) {
@@ -313,12 +349,16 @@ type Shared = State<Arc<Store>>;
 
 /// `/api/flaky?key=K&fail=N[&status=S][&retry_after=..][&pushback_ms=..]`:
 /// the first N requests for K fail with S (default 503), then 200.
-async fn flaky(State(store): Shared, method: Method, params: Params) -> Result<Response, ApiError> {
+async fn flaky(
+    State(store): Shared,
+    Verb(method): Verb,
+    params: Params,
+) -> Result<Response, ApiError> {
     let key = params.key()?;
     let fail = params.number("fail", MAX_FAIL)?;
     let failing = params.failing_status()?;
     let hints = params.hints()?;
-    let (seen, status) = store.record(&key, &method, |seen: Seen| {
+    let (seen, status) = store.record(&key, method, |seen: Seen| {
         if seen.attempt <= fail {
             failing
         } else {
@@ -332,13 +372,13 @@ async fn flaky(State(store): Shared, method: Method, params: Params) -> Result<R
         status: failed.then_some(status.as_u16()),
         up: None,
     };
-    Ok(answer(status, body, &hints.only_if(failed)))
+    Ok(answer(status, body, &hints.for_status(status)))
 }
 
 /// `/api/status/{code}[?retry_after=..][&pushback_ms=..][&key=K]`: always `code`.
 async fn status(
     State(store): Shared,
-    method: Method,
+    Verb(method): Verb,
     code: Result<Path<String>, PathRejection>,
     params: Params,
 ) -> Result<Response, ApiError> {
@@ -346,9 +386,9 @@ async fn status(
         Ok(Path(code)) => final_status(&code)?,
         Err(rejection) => return Err(ApiError::bad("code", rejection.body_text())),
     };
-    let hints = params.hints()?;
+    let hints = params.hints()?.for_status(code);
     if let Some(key) = params.optional_key()? {
-        store.record(&key, &method, |_| code);
+        store.record(&key, method, |_| code);
     }
     let no_body = matches!(
         code,
@@ -367,13 +407,13 @@ async fn status(
 /// after K's first request, then 200.
 async fn outage(
     State(store): Shared,
-    method: Method,
+    Verb(method): Verb,
     params: Params,
 ) -> Result<Response, ApiError> {
     let key = params.key()?;
     let down = Duration::from_millis(params.number("down_ms", MAX_DOWN_MS)?);
     let hints = params.hints()?;
-    let (seen, status) = store.record(&key, &method, |seen: Seen| {
+    let (seen, status) = store.record(&key, method, |seen: Seen| {
         if seen.since_first < down {
             StatusCode::SERVICE_UNAVAILABLE
         } else {
@@ -387,14 +427,18 @@ async fn outage(
         status: (!up).then_some(status.as_u16()),
         up: Some(up),
     };
-    Ok(answer(status, body, &hints.only_if(!up)))
+    Ok(answer(status, body, &hints.for_status(status)))
 }
 
 /// `/api/slow?ms=M[&key=K]`: 200 after M ms (at most 10 s).
-async fn slow(State(store): Shared, method: Method, params: Params) -> Result<Response, ApiError> {
+async fn slow(
+    State(store): Shared,
+    Verb(method): Verb,
+    params: Params,
+) -> Result<Response, ApiError> {
     let ms = params.number("ms", MAX_SLOW_MS)?;
     if let Some(key) = params.optional_key()? {
-        store.record(&key, &method, |_| StatusCode::OK);
+        store.record(&key, method, |_| StatusCode::OK);
     }
     tokio::time::sleep(Duration::from_millis(ms)).await;
     Ok(Json(json!({ "slept_ms": ms })).into_response())
@@ -636,6 +680,41 @@ mod tests {
         for bad in ["200", "399", "600", "x"] {
             let error = params(&[("status", bad)]).failing_status().unwrap_err();
             assert!(error.message.starts_with("status: "), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn methods_are_bounded() {
+        assert!(verb(&Method::PATCH).is_ok());
+        let longest = Method::from_bytes(b"BASELINE-CONTROL").unwrap();
+        assert_eq!(verb(&longest).unwrap().as_str(), "BASELINE-CONTROL");
+        let longer = Method::from_bytes(b"UPDATEREDIRECTREF").unwrap();
+        assert_eq!(
+            verb(&longer).unwrap_err().message,
+            r#"method: expected at most 16 bytes, got 17 bytes ("UPDATEREDIRECTREF")"#
+        );
+    }
+
+    #[test]
+    fn hints_go_with_failures_only() {
+        let hints = params(&[("retry_after", "3"), ("pushback_ms", "10")])
+            .hints()
+            .unwrap();
+        for code in [200u16, 201, 204, 301, 304, 399] {
+            let status = StatusCode::from_u16(code).unwrap();
+            let kept = hints.clone().for_status(status);
+            assert!(
+                kept.retry_after.is_none() && kept.pushback_ms.is_none(),
+                "{code}"
+            );
+        }
+        for code in [400u16, 429, 500, 503, 599] {
+            let status = StatusCode::from_u16(code).unwrap();
+            let kept = hints.clone().for_status(status);
+            assert!(
+                kept.retry_after.is_some() && kept.pushback_ms.is_some(),
+                "{code}"
+            );
         }
     }
 

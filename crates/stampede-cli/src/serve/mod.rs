@@ -29,13 +29,20 @@
 //! `status` and `slow` are recorded when they name a `key`. A request rejected
 //! with `400` is not recorded. `t_ms` counts from the server's start.
 //!
-//! The hints go on failing answers only: `retry_after` becomes `Retry-After`
-//! (delta-seconds or an HTTP-date, sent as given) and `pushback_ms` becomes
-//! `grpc-retry-pushback-ms` (a signed 32-bit integer).
+//! The hints go on failing answers (status 400 and up) only, `status`'s
+//! included: `retry_after` becomes `Retry-After` (delta-seconds or an
+//! HTTP-date, sent as given) and `pushback_ms` becomes `grpc-retry-pushback-ms`
+//! (a signed 32-bit integer). A malformed hint is a `400` even where it would
+//! not be sent.
 //!
 //! Bad input is a `400` with `{"error":"NAME: ..."}` naming the parameter; an
 //! unknown path under `/api` is a `404`, a body over [`MAX_BODY_BYTES`] a `413`,
-//! both with the same JSON shape.
+//! both with the same JSON shape. The request method counts as a parameter
+//! too: `flaky`, `status`, `outage` and `slow` answer a method longer than
+//! [`MAX_METHOD_BYTES`] (16) with a `400` naming `method`, since the log
+//! keeps it: every registered method fits but WebDAV's `UPDATEREDIRECTREF`.
+//!
+//! Every answer under `/api` carries `Cache-Control: no-store`.
 //!
 //! CORS: `Access-Control-Allow-Origin: *`, any method and request headers
 //! (mirrored in preflights), and `Access-Control-Expose-Headers: retry-after,
@@ -52,29 +59,54 @@
 //!
 //! # Limits
 //!
-//! The state is bounded: [`MAX_KEYS`] keys (the least recently created is
-//! evicted first), [`MAX_LOG_ENTRIES`] log entries per key (the oldest is
-//! dropped first), request bodies of [`MAX_BODY_BYTES`].
+//! The state is bounded, whatever the clients send:
+//!
+//! - at most [`MAX_KEYS`] keys (10,000) of at most 200 bytes each;
+//! - at most [`MAX_LOG_ENTRIES`] log entries per key (1,000; the key's oldest
+//!   entry is dropped first, its request counter keeps counting);
+//! - at most [`MAX_TOTAL_LOG_ENTRIES`] log entries in all (100,000).
+//!
+//! Past the limit on keys or on entries in all, the least recently *created*
+//! key (other than the one being recorded) is evicted whole, so a key that
+//! is evicted starts over. A log entry takes [`ENTRY_BYTES`] (32) bytes,
+//! its method inline, and a key's log buffer has room for at most twice its
+//! entries or 4, whichever is more; so the log buffers take at most
+//! `(2 × 100,000 + 4 × 10,000) × 32` bytes = 7.68 MB. The keys themselves,
+//! with the maps that find and order them, take under 512 bytes each, 5.12 MB
+//! for 10,000: about 13 MB in the worst case, on top of the requests in flight
+//! (each buffers a body of at most [`MAX_BODY_BYTES`], 64 KiB).
+//!
+//! # Shutdown
+//!
+//! On Ctrl-C or SIGTERM the server stops accepting connections and gives the
+//! requests in flight up to [`SHUTDOWN_GRACE`] (5 s) to finish; then it stops
+//! anyway and the connections still open are closed unanswered (a
+//! `/api/slow?ms=10000` caught by a shutdown is cut off after 5 s). A second
+//! Ctrl-C or SIGTERM stops it at once. Either way `stampede serve` exits with
+//! status 0.
 
 mod api;
 mod state;
 mod static_files;
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::io::{self, IsTerminal};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::pin::pin;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use tokio::net::TcpListener;
+use tokio::sync::{oneshot, watch};
 use tower_http::compression::CompressionLayer;
 
 use self::state::Store;
+pub use self::state::{ENTRY_BYTES, MAX_METHOD_BYTES};
 
 /// How many keys the demo API remembers at most; past that, the least
 /// recently created key is forgotten.
@@ -83,6 +115,13 @@ pub const MAX_KEYS: usize = 10_000;
 /// How many log entries the demo API keeps per key at most; past that, the
 /// oldest entry is dropped (the key's request counter keeps counting).
 pub const MAX_LOG_ENTRIES: usize = 1_000;
+
+/// How many log entries the demo API keeps in all at most; past that, the
+/// least recently created key (other than the one being recorded) is forgotten.
+pub const MAX_TOTAL_LOG_ENTRIES: usize = 100_000;
+
+/// How long the requests in flight get to finish once a shutdown starts.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The largest request body the demo API accepts, in bytes (64 KiB); a larger
 /// one is answered `413 Payload Too Large`.
@@ -105,6 +144,9 @@ pub struct AppConfig {
     /// How many log entries to keep per key at most (at least 1); see
     /// [`MAX_LOG_ENTRIES`].
     pub max_log_entries: usize,
+    /// How many log entries to keep in all at most (at least 1); see
+    /// [`MAX_TOTAL_LOG_ENTRIES`].
+    pub max_total_log_entries: usize,
 }
 
 impl Default for AppConfig {
@@ -112,6 +154,7 @@ impl Default for AppConfig {
         Self {
             max_keys: MAX_KEYS,
             max_log_entries: MAX_LOG_ENTRIES,
+            max_total_log_entries: MAX_TOTAL_LOG_ENTRIES,
         }
     }
 }
@@ -134,7 +177,8 @@ pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
 
 /// Binds `opts.addr`, prints `stampede serve: http://ADDR/ (static: DIR)` to
 /// stdout, and serves [`app`] until Ctrl-C or SIGTERM, then shuts down
-/// gracefully (in-flight requests are answered first).
+/// gracefully: the requests in flight get up to [`SHUTDOWN_GRACE`] to finish,
+/// and a second Ctrl-C or SIGTERM stops the server at once.
 ///
 /// Logs one line per request to stderr, filtered by `RUST_LOG` (default
 /// `info`).
@@ -147,18 +191,26 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
     init_tracing();
     // Listen for the signals before announcing the address, so that a
     // supervisor that reads the line and then signals gets a graceful stop.
-    let shutdown = shutdown_signal()?;
+    let signals = count_signals()?;
     let listener = TcpListener::bind(opts.addr)
         .await
         .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", opts.addr)))?;
-    serve(listener, &opts.static_dir, shutdown).await
+    serve_with(
+        listener,
+        &opts.static_dir,
+        nth_signal(signals.clone(), 1),
+        nth_signal(signals, 2),
+        SHUTDOWN_GRACE,
+    )
+    .await
 }
 
-/// Serves [`app`] on `listener` until `shutdown` completes, then finishes the
-/// requests in flight and returns. Prints the same line as [`run`] first.
+/// Serves [`app`] on `listener` until `shutdown` completes, then gives the
+/// requests in flight up to [`SHUTDOWN_GRACE`] to finish and returns. Prints
+/// the same line as [`run`] first.
 ///
-/// [`run`] is this with a bound address and Ctrl-C/SIGTERM as `shutdown`;
-/// tests use it to stop a server at a chosen moment.
+/// [`run`] is [`serve_with`] with a bound address and Ctrl-C/SIGTERM as
+/// `shutdown`; tests use this to stop a server at a chosen moment.
 ///
 /// # Errors
 ///
@@ -168,6 +220,33 @@ pub async fn serve(
     listener: TcpListener,
     static_dir: &Path,
     shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    serve_with(
+        listener,
+        static_dir,
+        shutdown,
+        std::future::pending(),
+        SHUTDOWN_GRACE,
+    )
+    .await
+}
+
+/// Like [`serve`], with the grace period `grace`, and stopping at once when
+/// `force` completes after `shutdown` did.
+///
+/// When the grace period ends (or `force` completes) first, this returns
+/// without waiting for the connections still open: they are dropped with the
+/// runtime (at once, in `stampede serve`, which then exits).
+///
+/// # Errors
+///
+/// As [`serve`].
+pub async fn serve_with(
+    listener: TcpListener,
+    static_dir: &Path,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    force: impl Future<Output = ()>,
+    grace: Duration,
 ) -> io::Result<()> {
     let addr = listener.local_addr()?;
     if !static_dir.join("index.html").is_file() {
@@ -180,10 +259,36 @@ pub async fn serve(
         "stampede serve: http://{addr}/ (static: {})",
         static_dir.display()
     );
-    axum::serve(listener, app(static_dir))
-        .with_graceful_shutdown(shutdown)
-        .await?;
-    tracing::info!("stopped");
+    let (draining, drain_started) = oneshot::channel::<()>();
+    let mut server = pin!(
+        axum::serve(listener, app(static_dir))
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                let _ = draining.send(());
+            })
+            .into_future()
+    );
+    tokio::select! {
+        result = &mut server => {
+            // Only an error ends the server before a shutdown.
+            result?;
+            tracing::info!("stopped");
+            return Ok(());
+        }
+        _ = drain_started => {}
+    }
+    tokio::select! {
+        result = &mut server => {
+            result?;
+            tracing::info!("stopped");
+        }
+        () = tokio::time::sleep(grace) => {
+            tracing::warn!("stopped with requests still in flight after {grace:?}");
+        }
+        () = force => {
+            tracing::warn!("stopped at once, without the requests in flight");
+        }
+    }
     Ok(())
 }
 
@@ -199,40 +304,66 @@ fn init_tracing() {
         .try_init();
 }
 
-/// A future that completes on the first SIGINT (Ctrl-C) or SIGTERM.
-///
-/// The signal handlers are installed by this call, not when the future is
-/// first polled.
-fn shutdown_signal() -> io::Result<impl Future<Output = ()> + Send + 'static> {
+/// Counts SIGINT (Ctrl-C) and SIGTERM signals, from now on, into a watch
+/// channel, logging each.
+fn count_signals() -> io::Result<watch::Receiver<u32>> {
+    let (count, counted) = watch::channel(0u32);
+    let note = move |name: &str| {
+        let mut n = 0;
+        count.send_modify(|count| {
+            *count = count.saturating_add(1);
+            n = *count;
+        });
+        if n == 1 {
+            tracing::info!(
+                "{name}: shutting down; the requests in flight get up to {} s \
+                 (Ctrl-C or SIGTERM again stops at once)",
+                SHUTDOWN_GRACE.as_secs()
+            );
+        } else {
+            tracing::info!("{name} again: stopping at once");
+        }
+    };
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         let mut interrupt = signal(SignalKind::interrupt())?;
         let mut terminate = signal(SignalKind::terminate())?;
-        Ok(async move {
-            let name = tokio::select! {
-                _ = interrupt.recv() => "SIGINT",
-                _ = terminate.recv() => "SIGTERM",
-            };
-            tracing::info!("{name}: shutting down after the requests in flight");
-        })
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    Some(()) = interrupt.recv() => note("SIGINT"),
+                    Some(()) = terminate.recv() => note("SIGTERM"),
+                    else => break,
+                }
+            }
+        });
     }
     #[cfg(not(unix))]
     {
-        Ok(async {
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                note("Ctrl-C");
             }
-            tracing::info!("Ctrl-C: shutting down after the requests in flight");
-        })
+        });
+    }
+    Ok(counted)
+}
+
+/// Completes once `signals` has counted `n` signals (never, if it stops
+/// counting first).
+async fn nth_signal(mut signals: watch::Receiver<u32>, n: u32) {
+    if signals.wait_for(|count| *count >= n).await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 
 /// Logs one line per request: method, path and query, status, latency (to
-/// the response head).
+/// the response head). Overlong methods and URIs are cut short, so that one
+/// line stays short.
 async fn log_request(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let uri = request.uri().clone();
+    let method = clip(request.method().as_str(), 2 * MAX_METHOD_BYTES);
+    let uri = clip(&request.uri().to_string(), 1024);
     let start = Instant::now();
     let response = next.run(request).await;
     tracing::info!(
@@ -241,4 +372,24 @@ async fn log_request(request: Request, next: Next) -> Response {
         start.elapsed()
     );
     response
+}
+
+/// `text`, or its first `max` characters and an ellipsis.
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_cuts_long_text_only() {
+        assert_eq!(clip("GET", 4), "GET");
+        assert_eq!(clip("ABCDE", 4), "ABCD…");
+        assert_eq!(clip("ééééé", 2), "éé…");
+    }
 }
