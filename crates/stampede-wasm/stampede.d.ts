@@ -37,9 +37,11 @@ export interface PolicyOptions {
 export class RetryPolicy {
   /** @throws RangeError (bad value) or TypeError (wrong type), naming the field. */
   constructor(options?: PolicyOptions);
-  /** maxAttempts-1 delays (ms) of one client's request; each call draws the next. */
+  /** maxAttempts-1 delays (ms) of one client's request; each call draws the next. A copy. */
   delays(): Float64Array;
-  /** n sequences of maxAttempts-1 delays, flattened row by row. */
+  /** n sequences of maxAttempts-1 delays, flattened row by row (a copy). n is a whole number
+   *  from 0 to 1,000,000 and n × (maxAttempts-1) at most 10,000,000 values (80 MB).
+   *  @throws TypeError if n is not a number; RangeError (naming n and its bound) past it. */
   sample(n: number): Float64Array;
   readonly maxAttempts: number;
   readonly strategy: Strategy;
@@ -85,15 +87,30 @@ export interface BudgetOptions {
   successRefund?: number;
 }
 
-/** A call site's retry budget in the module's registry (one per page or worker). */
+/** A call site's retry budget in the module's registry (one per page or worker).
+ *
+ *  The rule: naming a call site WITH settings (forCallSite(name, options), or retryFetch's
+ *  `budget` option) makes them its settings: a new bucket starts full; an existing one
+ *  keeps its tokens, clamped to the new capacity (a larger capacity does not refill it).
+ *  Missing fields take the defaults (10 tokens, +1/s, a retry costs 1, no refund). Naming
+ *  it WITHOUT settings (forCallSite(name), retryFetch with only `callSite`) gets the bucket
+ *  as it is, or a new default one. One call site has one bucket, whatever handles point at
+ *  it. The registry holds at most 1,000 call sites: a new name past that throws a
+ *  RangeError naming `name` (retryFetch: `callSite`); existing ones keep working. */
 export class Budget {
-  /** The bucket of that call site, made full now if new (defaults: 10 tokens, +1/s). */
+  /** @throws TypeError if name is not a string (RangeError past 4096 characters);
+   *  RangeError/TypeError naming a bad option; RangeError when the registry is full. */
   static forCallSite(name: string, options?: BudgetOptions): Budget;
   readonly callSite: string;
+  /** Tokens at nowMs (default Date.now()). @throws TypeError/RangeError for a non-number or non-finite nowMs. */
   tokens(nowMs?: number): number;
+  /** Whether the circuit is open (retries and new calls fail fast) at nowMs. */
   isOpen(nowMs?: number): boolean;
+  /** Spends one retry's tokens if the bucket can pay; returns whether it could. */
   tryRetry(nowMs?: number): boolean;
+  /** Refills the bucket to full under its current settings. */
   reset(): void;
+  /** Frees the handle (the bucket stays in the registry). */
   free(): void;
 }
 
@@ -145,11 +162,20 @@ export interface Metrics {
 /** Attempt-log outcome codes: the 4th number of each entry. */
 export type OutcomeCode = 0 | 1 | 2 | 3 | 4; // served, outage, overload, budget-blocked, aws-occ conflict
 
-/** A seeded simulation. Series and the log are VIEWS into wasm memory: re-take them after
- *  run(), advanceTo() or creating another Simulation (memory growth detaches old views). */
+/** A seeded simulation.
+ *
+ *  offered(), served(), rejected(), failed(), blocked() and attemptLog() are VIEWS into wasm
+ *  memory (pointer + length), not copies. Read them at once. Any call into the module may
+ *  allocate, and an allocation that grows memory detaches every view taken before it (it
+ *  then reads as empty): take views again after ANY call into the module — run, advanceTo,
+ *  metrics, sample, delays, new RetryPolicy, new Simulation, classify, parseRetryAfter,
+ *  Budget, retryFetch (including while it is pending) — and never use one after free(),
+ *  when its memory is reused. Copy (`view.slice()`) what must be kept. */
 export class Simulation {
   constructor(options?: SimOptions);
   run(): void;
+  /** Processes every event before tMs (whole ms); Infinity runs to the end.
+   *  @throws TypeError for a non-number, RangeError for NaN. */
   advanceTo(tMs: number): void;
   isDone(): boolean;
   nowMs(): number;
@@ -184,26 +210,58 @@ export interface AttemptInfo {
 
 export interface RetryFetchOptions {
   policy?: PolicyOptions;
-  /** Names a budget in the same registry as Budget.forCallSite. */
+  /** Names a budget in the same registry as Budget.forCallSite (see Budget for the rule). */
   callSite?: string;
-  /** Settings for the call site's budget if it does not exist yet. */
+  /** Settings for the call site's budget: they reconfigure it (see Budget). Needs callSite. */
   budget?: BudgetOptions;
+  /** Each attempt's own timeout, ms (more than 0, at most a day); a timed-out attempt is a
+   *  "timeout", retried like one. */
   attemptTimeoutMs?: number;
+  /** The whole call's deadline from its start, ms (0 to a day): no attempt runs past it and
+   *  no retry starts after it. Combined with policy.maxElapsedMs: the smaller one applies. */
   deadlineMs?: number;
   /** Allow retrying POST/PATCH (e.g. with an idempotency key). */
   idempotent?: boolean;
+  /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
+   *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
+   *  init.signal (and a Request input's own signal) do exactly the same. */
   signal?: AbortSignal;
+  /** Called after each attempt with what happened and what the policy decided. */
   onAttempt?: (attempt: AttemptInfo) => void;
 }
 
-/** Rejection after giving up on a transport failure: err.name === "RetryError". */
-export interface RetryError extends Error { name: "RetryError"; reason: string; attempts: AttemptInfo[]; cause: unknown }
-/** Rejection when the call site's budget is spent (no request sent): err.name === "BudgetExhaustedError". */
-export interface BudgetExhaustedError extends Error { name: "BudgetExhaustedError"; callSite: string; retryInMs: number; tokens: number }
+/** Rejection after giving up on a transport failure (or timeout): `err instanceof RetryError`. */
+export class RetryError extends Error {
+  readonly name: "RetryError";
+  /** The core policy's reason for stopping. */
+  readonly reason: string;
+  /** Every attempt, as onAttempt saw it. */
+  readonly attempts: AttemptInfo[];
+  /** The last attempt's error (what fetch rejected with). */
+  readonly cause: unknown;
+  private constructor();
+}
+/** Rejection when the call site's budget is spent (no request sent): `err instanceof BudgetExhaustedError`. */
+export class BudgetExhaustedError extends Error {
+  readonly name: "BudgetExhaustedError";
+  readonly callSite: string;
+  /** How long until a retry could be paid for again, ms (Infinity without refill). */
+  readonly retryInMs: number;
+  readonly tokens: number;
+  private constructor();
+}
 
 /** fetch with retries decided by the core policy. Resolves with the first success or, when
- *  it gives up on an HTTP status, the last Response; rejects with RetryError,
- *  BudgetExhaustedError, or the signal's reason on abort. Cross-origin: the server must send
- *  Access-Control-Expose-Headers: Retry-After for the hint to be readable, and a CORS
- *  failure looks exactly like a network failure ("connect"). */
+ *  it gives up on an HTTP status, the last Response (like fetch, a 503 does not throw);
+ *  rejects with RetryError, BudgetExhaustedError (at once, nothing sent), or the signal's
+ *  reason on abort.
+ *
+ *  Bodies: a Request input is cloned for every attempt, so its body is sent whole each time.
+ *  A body that cannot be sent again is refused up front with a TypeError, before anything is
+ *  sent: a ReadableStream as init.body (naming `init.body`), a Request whose body was already
+ *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams.
+ *
+ *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
+ *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
+ *  a network failure ("connect"). */
 export function retryFetch(input: RequestInfo | URL, init?: RequestInit, options?: RetryFetchOptions): Promise<Response>;

@@ -2,28 +2,50 @@
 // and the golden seed giving the same numbers as the native build.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { stampede, wasm } from "./load.mjs";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { stampede, wasm, wasmPath } from "./load.mjs";
 
-const { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch } = stampede;
+const { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError } = stampede;
 const round3 = (xs) => Array.from(xs, (x) => Math.round(x * 1000) / 1000);
+
+// A golden constant as the native tests pin it in crates/stampede/src/lib.rs (read from the
+// source, so the wasm build is compared with whatever the native build is held to).
+function nativeGolden(name) {
+  const src = readFileSync(new URL("../../crates/stampede/src/lib.rs", import.meta.url), "utf8");
+  const m = src.match(new RegExp(`${name}: \\[f64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
+  assert.ok(m, `${name} not found in lib.rs`);
+  return m[1].split(",").map((x) => Number(x.trim()));
+}
 
 test("every name of the contract is exported", () => {
   for (const f of [RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch]) {
     assert.equal(typeof f, "function");
   }
   assert.equal(typeof Budget.forCallSite, "function");
+  // The error classes are exported too, as real subclasses of Error.
+  assert.equal(typeof RetryError, "function");
+  assert.equal(typeof BudgetExhaustedError, "function");
+  assert.ok(RetryError.prototype instanceof Error && BudgetExhaustedError.prototype instanceof Error);
+});
+
+test("stampede_bg.wasm is at most 150 KB", (t) => {
+  const bytes = readFileSync(wasmPath);
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
+  assert.ok(bytes.length <= 150_000, `${bytes.length} bytes > 150,000`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2, seed: 42, maxElapsedMs: 60000, maxRetryAfterMs: 60000 });
   const d = p.delays();
   assert.ok(d instanceof Float64Array);
-  // Pinned in crates/stampede/src/lib.rs (golden::FULL_200_30000_SEED_42).
-  assert.deepEqual(round3(d), [155.986, 393.457, 517.283, 521.423, 797.735]);
+  // Pinned natively in crates/stampede/src/lib.rs (golden::FULL_200_30000_SEED_42).
+  assert.deepEqual(round3(d), nativeGolden("FULL_200_30000_SEED_42"));
   const dec = new RetryPolicy({ strategy: "decorrelated", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(dec), [511.971, 1514.06, 3007.672, 3075.325, 2450.106]);
+  assert.deepEqual(round3(dec), nativeGolden("DECORRELATED_200_30000_SEED_42"));
   const v2 = new RetryPolicy({ strategy: "decorrelated-v2", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(v2), [231.359, 329.601, 330.933, 538.662, 1284.874]);
+  assert.deepEqual(round3(v2), nativeGolden("V2_200_30000_SEED_42"));
   assert.equal(p.maxAttempts, 6);
   assert.equal(p.strategy, "full");
 });
@@ -41,6 +63,33 @@ test("RetryPolicy: exact exponential, sample bounds, fresh draws", () => {
   assert.notDeepEqual(Array.from(p.delays()), Array.from(p.delays()));
   assert.throws(() => p.sample(-1), RangeError);
   assert.throws(() => p.sample(1.5), RangeError);
+});
+
+test("RetryPolicy.sample: rows are the same draws as delays(), across fill chunks", () => {
+  // 200 rows × 99 delays = 19,800 values: more than two of the 8,192-value chunks copied out.
+  const opts = { strategy: "decorrelated", baseMs: 50, capMs: 60000, maxAttempts: 100, seed: 9 };
+  const s = new RetryPolicy(opts).sample(200);
+  assert.equal(s.length, 200 * 99);
+  const one = new RetryPolicy(opts);
+  const rows = [];
+  for (let i = 0; i < 200; i++) rows.push(...one.delays());
+  assert.deepEqual(Array.from(s), rows);
+  assert.equal(new RetryPolicy({ maxAttempts: 1 }).sample(1000).length, 0, "one attempt: no delays");
+});
+
+test("RetryPolicy.sample: the total is bounded (10,000,000 values), with errors naming n", () => {
+  const p = new RetryPolicy({ maxAttempts: 100, seed: 1 });
+  // 1e6 × 99 values would be 792 MB: refused before any allocation, and the module lives on.
+  assert.throws(() => p.sample(1_000_000), (e) => e instanceof RangeError && /^n: expected a whole number from 0 to 101010 \(at most 10000000 delays/.test(e.message) && /maxAttempts is 100/.test(e.message), "1e6");
+  assert.throws(() => p.sample(101_011), RangeError);
+  assert.throws(() => new RetryPolicy({ maxAttempts: 21 }).sample(500_001), (e) => e instanceof RangeError && /from 0 to 500000 /.test(e.message));
+  assert.throws(() => new RetryPolicy({ maxAttempts: 2 }).sample(1_000_001), (e) => e instanceof RangeError && /from 0 to 1000000 /.test(e.message));
+  assert.throws(() => p.sample(NaN), (e) => e instanceof RangeError && /^n: .*got NaN$/.test(e.message));
+  assert.throws(() => p.sample(Infinity), RangeError);
+  assert.throws(() => p.sample("10"), (e) => e instanceof TypeError && e.message === 'n: expected a number, got "10"');
+  assert.throws(() => p.sample(), (e) => e instanceof TypeError && /^n: expected a number, got undefined$/.test(e.message));
+  assert.throws(() => p.sample({}), (e) => e instanceof TypeError && /^n: /.test(e.message));
+  assert.equal(p.sample(1000).length, 99_000, "still alive and sampling");
 });
 
 test("RetryPolicy: bad settings throw RangeError/TypeError naming the field", () => {
@@ -96,6 +145,13 @@ test("classify: statuses, hints, transport errors", () => {
   assert.throws(() => classify({}), TypeError);
   assert.throws(() => classify({ status: 503, error: "timeout" }), TypeError);
   assert.throws(() => classify(null), TypeError);
+  // Header values: numbers are read as JavaScript writes them; huge strings are refused
+  // before they are copied into wasm memory.
+  assert.equal(classify({ status: 503, headers: { "Retry-After": 3 } }).retryAfterMs, 3000);
+  assert.equal(classify({ status: 503, headers: { "grpc-retry-pushback-ms": 250 } }).retryAfterMs, 250);
+  assert.throws(() => classify({ status: 503, headers: { "retry-after": "1".repeat(5000) } }), (e) => e instanceof RangeError && /^headers\.retry-after: expected at most 4096/.test(e.message));
+  assert.throws(() => classify({ status: 503, headers: { "retry-after": {} } }), (e) => e instanceof TypeError && /^headers\.retry-after: expected a string, got object$/.test(e.message));
+  assert.throws(() => classify({ status: 503, method: "GET".repeat(2000) }), (e) => e instanceof RangeError && /^method: /.test(e.message));
 });
 
 test("parseRetryAfter", () => {
@@ -107,26 +163,59 @@ test("parseRetryAfter", () => {
   assert.equal(parseRetryAfter("Wed, 21 Oct 2015 07:00:00 GMT", now), 0);
   assert.equal(parseRetryAfter("soon", now), undefined);
   assert.equal(parseRetryAfter("-1", now), undefined);
-  assert.throws(() => parseRetryAfter(120, now), TypeError);
-  assert.throws(() => parseRetryAfter("1", NaN), RangeError);
+  assert.throws(() => parseRetryAfter(120, now), (e) => e instanceof TypeError && /^value: expected a string, got 120$/.test(e.message));
+  assert.throws(() => parseRetryAfter("1", NaN), (e) => e instanceof RangeError && /^nowMs: /.test(e.message));
+  assert.throws(() => parseRetryAfter("1", "now"), (e) => e instanceof TypeError && /^nowMs: /.test(e.message));
+  assert.throws(() => parseRetryAfter("9".repeat(10_000), now), (e) => e instanceof RangeError && /^value: expected at most 4096 characters/.test(e.message));
 });
 
-test("Budget.forCallSite: one registry per module", () => {
-  const b = Budget.forCallSite("GET /api/orders", { capacity: 3, refillPerSec: 1 });
+test("Budget.forCallSite: one bucket per call site; settings given reconfigure it, tokens kept", () => {
+  const site = "GET /api/orders";
+  const b = Budget.forCallSite(site, { capacity: 3, refillPerSec: 1 });
   const t0 = Date.now() + 1000;
-  assert.equal(b.callSite, "GET /api/orders");
+  assert.equal(b.callSite, site);
   assert.ok(b.tryRetry(t0) && b.tryRetry(t0) && b.tryRetry(t0));
   assert.equal(b.tryRetry(t0), false);
   assert.equal(b.isOpen(t0 + 500), true);
   assert.equal(b.isOpen(t0 + 1000), false);
-  // The same call site is the same bucket; its settings and tokens are kept.
-  const again = Budget.forCallSite("GET /api/orders", { capacity: 100, refillPerSec: 100 });
-  assert.ok(again.tokens(t0 + 1000) <= 1.0001);
+  // Without settings: the same bucket, as it is (not the defaults, not refilled).
+  const same = Budget.forCallSite(site);
+  assert.equal(same.tokens(t0 + 1000), 1);
+  assert.equal(same.tokens(t0 + 2000), 2, "still refilling at its own 1/s");
+  // With settings: they become the bucket's, for every handle; the tokens are kept, not
+  // refilled to the larger capacity.
+  const bigger = Budget.forCallSite(site, { capacity: 100, refillPerSec: 0 });
+  assert.equal(bigger.tokens(t0 + 2000), 2);
+  assert.equal(b.tokens(t0 + 60_000), 2, "the old handle sees the new refill rate (0)");
+  // A smaller capacity clamps the tokens.
+  Budget.forCallSite(site, { capacity: 0.5, refillPerSec: 0 });
+  assert.equal(b.tokens(t0 + 60_000), 0.5);
+  assert.equal(b.tryRetry(t0 + 60_000), false);
+  // reset() fills to the current settings' capacity, not the handle's first one (3).
+  Budget.forCallSite(site, { capacity: 5, refillPerSec: 0 });
   b.reset();
-  assert.equal(again.tokens(), 3);
-  assert.throws(() => Budget.forCallSite("x", { capacity: NaN }), (e) => e instanceof RangeError && /capacity/.test(e.message));
+  assert.equal(b.tokens(t0 + 60_000), 5);
+  // A new call site without settings gets the defaults: 10 tokens.
+  assert.equal(Budget.forCallSite(`fresh ${Date.now()}`).tokens(), 10);
+  // Bad settings change nothing.
+  assert.throws(() => Budget.forCallSite(site, { capacity: NaN }), (e) => e instanceof RangeError && /^capacity: /.test(e.message));
+  assert.equal(b.tokens(t0 + 60_000), 5);
   assert.throws(() => Budget.forCallSite("x", { refillPerSec: -1 }), (e) => e instanceof RangeError && /refillPerSec/.test(e.message));
   assert.throws(() => Budget.forCallSite("x", { capacity: "10" }), TypeError);
+  assert.throws(() => Budget.forCallSite("x", 10), (e) => e instanceof TypeError && /^Budget options: expected an object/.test(e.message));
+});
+
+test("Budget: wrong types throw TypeError naming the parameter, not the glue's own error", () => {
+  for (const bad of [42, undefined, null, {}, ["GET /"]]) {
+    assert.throws(() => Budget.forCallSite(bad), (e) => e instanceof TypeError && /^name: expected a string, got /.test(e.message), String(bad));
+  }
+  assert.throws(() => Budget.forCallSite(42), (e) => e.message === "name: expected a string, got 42");
+  assert.throws(() => Budget.forCallSite("x".repeat(5000)), (e) => e instanceof RangeError && /^name: expected at most 4096 characters, got 5000$/.test(e.message));
+  const b = Budget.forCallSite("types");
+  assert.throws(() => b.tokens("now"), (e) => e instanceof TypeError && /^nowMs: expected a number/.test(e.message));
+  assert.throws(() => b.isOpen(NaN), (e) => e instanceof RangeError && /^nowMs: expected a finite number/.test(e.message));
+  assert.throws(() => b.tryRetry({}), (e) => e instanceof TypeError && /^nowMs: /.test(e.message));
+  assert.equal(b.tokens(), 10, "omitted nowMs is Date.now()");
 });
 
 const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budgetRejected", "amplification", "peakRps",
@@ -159,7 +248,7 @@ test("Simulation: metrics, views into wasm memory, golden run", () => {
   const g = new Simulation({ clients: 2000, policy: { strategy: "full", baseMs: 1000, capMs: 30000, maxAttempts: 6 }, budget: { capacity: 3000, refillPerSec: 200 }, budgetScope: "shared", seed: 7 });
   g.run();
   const gm = g.metrics();
-  assert.deepEqual([gm.totalAttempts, gm.successes, gm.completionMs, gm.p99Ms], [5398, 426, 8846.685709295316, 7662.873046875]);
+  assert.deepEqual([gm.totalAttempts, gm.successes, gm.completionMs, gm.p99Ms], nativeGolden("SIM_TOTAL_SUCCESS_COMPLETION_P99"));
 });
 
 test("Simulation: advanceTo animates to the same end", () => {
@@ -174,6 +263,24 @@ test("Simulation: advanceTo animates to the same end", () => {
     assert.ok(stepped.nowMs() <= t + 1);
   }
   assert.deepEqual(stepped.metrics(), whole.metrics());
+  assert.throws(() => stepped.advanceTo("1000"), (e) => e instanceof TypeError && e.message === 'tMs: expected a number, got "1000"');
+  assert.throws(() => stepped.advanceTo(), (e) => e instanceof TypeError && /^tMs: /.test(e.message));
+  assert.throws(() => stepped.advanceTo(NaN), (e) => e instanceof RangeError && /^tMs: .*NaN$/.test(e.message));
+  const fresh = new Simulation(opts);
+  fresh.advanceTo(Infinity);
+  assert.equal(fresh.isDone(), true, "Infinity runs to the end");
+});
+
+test("Simulation: views are re-taken after calls that allocate, and read what was written", () => {
+  const sim = new Simulation({ clients: 3000, outageMs: 1000, capacityRps: 300, seed: 2 });
+  sim.advanceTo(500);
+  const early = Array.from(sim.offered());
+  sim.run();
+  new RetryPolicy({ maxAttempts: 100, seed: 1 }).sample(50_000); // allocates (and may grow memory)
+  const offered = sim.offered(); // re-taken after both
+  assert.equal(offered.buffer, wasm.memory.buffer);
+  assert.deepEqual(Array.from(offered.subarray(0, early.length - 1)), early.slice(0, -1), "the past does not change");
+  assert.equal(offered.reduce((a, b) => a + b, 0), sim.metrics().totalAttempts);
 });
 
 test("Simulation: bad settings name the field", () => {

@@ -1,19 +1,55 @@
-// The wasm simulator's speed in Node (V8, the engine of Chromium): the 10,000-client burst
-// the page re-simulates on every slider move, best of 30. Compare with the native figure from
-// `cargo bench -p stampede --bench sim` (burst/full/10000). `make bench-wasm`.
+// The simulator's speed, wasm against native in one run: the 10,000-client burst the page
+// re-simulates on every slider move (full and exponential backoff, base 200 ms, cap 30 s,
+// ×2, 6 attempts, a 2 s outage, 500 rps, seed 1), best of REPS runs each side.
+//
+// Native: crates/stampede/examples/burst_time.rs (release build), which prints JSON.
+// Wasm: the built package (crates/stampede-wasm/pkg) in this Node.
+// Fails (exit 1) if wasm takes more than 1.5× native or more than 16 ms (one frame), or if
+// the two builds disagree on the total attempts (same seed, same numbers).
+// `make bench-wasm`; BENCH_REPS overrides the number of runs (default 50).
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { stampede } from "./load.mjs";
 
+const REPS = Number(process.env.BENCH_REPS ?? 50);
+const MAX_RATIO = 1.5;
+const MAX_MS = 16;
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+execFileSync("cargo", ["build", "--release", "--locked", "-q", "-p", "stampede", "--example", "burst_time"], { cwd: root, stdio: "inherit" });
+const native = JSON.parse(execFileSync(join(root, "target/release/examples/burst_time"), [String(REPS)], { encoding: "utf8" }));
+
 const { Simulation } = stampede;
-for (const [strategy, clients, reps] of [["full", 10_000, 30], ["exponential", 10_000, 30], ["full", 100_000, 5]]) {
+function wasmBest(strategy) {
+  const options = {
+    scenario: "burst", clients: 10_000, outageMs: 2000, capacityRps: 500, seed: 1,
+    policy: { strategy, baseMs: 200, capMs: 30_000, multiplier: 2, maxAttempts: 6 },
+  };
   let best = Infinity;
-  let attempts = 0;
-  for (let i = 0; i < reps; i++) {
+  let attempts;
+  for (let i = 0; i <= REPS; i++) {
     const t = performance.now();
-    const sim = new Simulation({ clients, policy: { strategy, baseMs: 200, capMs: 30000, maxAttempts: 6 }, seed: 1 });
+    const sim = new Simulation(options);
     sim.run();
     attempts = sim.metrics().totalAttempts;
     sim.free();
-    best = Math.min(best, performance.now() - t);
+    // The first run is the warm-up (the engine compiles the hot code), as natively.
+    if (i > 0) best = Math.min(best, performance.now() - t);
   }
-  console.log(`wasm burst/${strategy}/${clients}: ${best.toFixed(2)} ms (${((attempts / best) * 1000 / 1e6).toFixed(1)} M events/s)`);
+  return { best, attempts };
 }
+
+let failed = false;
+for (const n of native.runs) {
+  const w = wasmBest(n.strategy);
+  const ratio = w.best / n.bestMs;
+  const ok = ratio <= MAX_RATIO && w.best <= MAX_MS && w.attempts === n.totalAttempts;
+  failed ||= !ok;
+  console.log(
+    `burst/${n.strategy}/${native.clients}: wasm ${w.best.toFixed(3)} ms, native ${n.bestMs.toFixed(3)} ms, ` +
+      `ratio ${ratio.toFixed(2)} (bar ${MAX_RATIO}×, ${MAX_MS} ms), attempts ${w.attempts}/${n.totalAttempts} — ${ok ? "ok" : "FAIL"}`,
+  );
+}
+console.log(`best of ${REPS} runs each, Node ${process.version}`);
+process.exitCode = failed ? 1 : 0;

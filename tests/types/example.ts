@@ -1,7 +1,7 @@
 // A typed consumer of the package: `tsc --noEmit -p tests/types` must pass, which checks that
 // the shipped stampede.d.ts types every option and result (no `any` leaks through).
-import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch } from "stampede";
-import type { AttemptInfo, Metrics, PolicyOptions, RetryError, Verdict } from "stampede";
+import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError } from "stampede";
+import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
   await init();
@@ -15,6 +15,8 @@ export async function demo(signal: AbortSignal): Promise<number> {
   const ms: number | undefined = parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.now());
   const b = Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 });
   const open: boolean = b.isOpen();
+  const same: Budget = Budget.forCallSite("GET /api/orders"); // no settings: the bucket as it is
+  const left: number = same.tokens(Date.now());
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
   sim.run();
   const m: Metrics = sim.metrics();
@@ -30,13 +32,24 @@ export async function demo(signal: AbortSignal): Promise<number> {
     });
     void r;
   } catch (e) {
-    if ((e as Error).name === "RetryError") void (e as RetryError).attempts.length;
+    if (e instanceof RetryError) {
+      const log: AttemptInfo[] = e.attempts;
+      const why: string = e.reason;
+      void [log, why, e.cause, e.message];
+    } else if (e instanceof BudgetExhaustedError) {
+      const wait: number = e.retryInMs;
+      void [wait, e.callSite, e.tokens];
+    }
   }
+  // init.signal is honoured like the signal option.
+  void retryFetch(new Request("/api/orders", { method: "POST", body: "{}" }), { signal }, { idempotent: true, callSite: "POST /api/orders", budget: { capacity: 5 } });
+  // @ts-expect-error the error classes are made by retryFetch, not by callers
+  new RetryError();
   // @ts-expect-error baseMs is a number, not a string
   new RetryPolicy({ baseMs: "200" });
   // @ts-expect-error there is no such strategy
   new RetryPolicy({ strategy: "fibonacci" });
   // @ts-expect-error transport errors are a closed set
   classify({ error: "pigeon" });
-  return delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
+  return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
 }

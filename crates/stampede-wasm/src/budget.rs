@@ -1,21 +1,41 @@
 //! `Budget`: the module's registry of retry budgets, keyed by call site.
+//!
+//! The rule (the core's `BudgetRegistry`): naming a call site *with* settings
+//! (`Budget.forCallSite(name, options)`, `retryFetch`'s `budget` option) makes them the call
+//! site's settings — a new bucket starts full, an existing one keeps its tokens, clamped to
+//! the new capacity; naming it *without* settings gets the bucket as it is (or a new one
+//! with the defaults). One call site has one bucket, whatever handles point at it. The
+//! registry holds at most 1,000 call sites; a new name past that is a `RangeError`.
 
 use std::cell::RefCell;
 
+use stampede::ConfigError;
 use stampede::budget::{BudgetExhausted, BudgetRegistry, BudgetSettings, TokenBucket};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error};
+use crate::opts::{Opts, config_error, finite_arg, out_of_range, text};
 
 thread_local! {
     /// One registry per module instance (per page, per worker).
     static REGISTRY: RefCell<BudgetRegistry> = RefCell::new(BudgetRegistry::new());
 }
 
+#[wasm_bindgen(module = "/js/errors.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = budgetExhaustedError)]
+    fn budget_exhausted_error(
+        call_site: &str,
+        reason: &str,
+        retry_in_ms: f64,
+        tokens: f64,
+    ) -> JsValue;
+}
+
 /// The budget a call site gets when none was configured: 10 retries, 1 more per second.
 pub(crate) const DEFAULT_BUDGET: BudgetSettings = BudgetSettings::new(10.0, 1.0);
 
-/// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`).
+/// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`);
+/// missing fields take the defaults.
 pub(crate) fn budget_settings(opts: &Opts<'_>) -> Result<BudgetSettings, JsValue> {
     let mut s = DEFAULT_BUDGET;
     if let Some(v) = opts.f64("capacity")? {
@@ -33,60 +53,90 @@ pub(crate) fn budget_settings(opts: &Opts<'_>) -> Result<BudgetSettings, JsValue
     s.validate().map_err(|e| config_error(opts.prefix(), &e))
 }
 
-/// Runs `f` on the bucket of `call_site`, making it with `settings` if it is new.
-#[inline(never)]
+/// A registry error: a full registry names the call-site argument (`name`, `callSite`).
+fn registry_error(name_field: &str, e: &ConfigError) -> JsValue {
+    if e.field == "call_site" {
+        out_of_range("", name_field, &e.expected, &JsValue::from_str(&e.got))
+    } else {
+        config_error("budget.", e)
+    }
+}
+
+/// Runs `f` on the bucket of `call_site` at `now_ms`. With `settings`, they become the
+/// call site's settings first (see the module docs); without, an existing bucket is used
+/// as it is and a missing one is made with [`DEFAULT_BUDGET`]. `name_field` names the
+/// call-site argument in errors.
 pub(crate) fn with_bucket<T>(
     call_site: &str,
-    settings: BudgetSettings,
+    settings: Option<BudgetSettings>,
     now_ms: f64,
+    name_field: &str,
     f: impl FnOnce(&mut TokenBucket) -> T,
 ) -> Result<T, JsValue> {
+    let mut f = Some(f);
+    let mut out = None;
+    bucket_dyn(call_site, settings, now_ms, name_field, &mut |b| {
+        out = f.take().map(|f| f(b));
+    })?;
+    // `bucket_dyn` calls back exactly once when it succeeds.
+    out.ok_or(JsValue::UNDEFINED)
+}
+
+/// The one, non-generic body of [`with_bucket`] (one copy in the wasm, not one per use).
+#[inline(never)]
+fn bucket_dyn(
+    call_site: &str,
+    settings: Option<BudgetSettings>,
+    now_ms: f64,
+    name_field: &str,
+    f: &mut dyn FnMut(&mut TokenBucket),
+) -> Result<(), JsValue> {
     REGISTRY.with(|r| {
         let mut r = r.borrow_mut();
-        let bucket = r
-            .get_or_insert(call_site, settings, now_ms)
-            .map_err(|e| config_error("budget.", &e))?;
-        Ok(f(bucket))
+        let bucket = match settings {
+            Some(s) => r.configure(call_site, s, now_ms),
+            None => r.get_or_insert(call_site, DEFAULT_BUDGET, now_ms),
+        }
+        .map_err(|e| registry_error(name_field, &e))?;
+        f(bucket);
+        Ok(())
     })
 }
 
-/// The error `retryFetch` rejects with when a call site's budget is spent.
+/// The `BudgetExhaustedError` `retryFetch` rejects with when a call site's budget is spent.
 pub(crate) fn exhausted_error(call_site: &str, e: &BudgetExhausted) -> JsValue {
-    let err = js_sys::Error::new(&format!("{call_site}: {e}"));
-    err.set_name("BudgetExhaustedError");
-    crate::opts::set(&err, "callSite", call_site);
-    crate::opts::set(&err, "retryInMs", e.retry_in_ms);
-    crate::opts::set(&err, "tokens", e.tokens);
-    err.into()
+    budget_exhausted_error(call_site, &e.to_string(), e.retry_in_ms, e.tokens)
 }
 
 /// A handle on one call site's token bucket in the module's registry.
 #[wasm_bindgen]
 pub struct Budget {
     call_site: String,
-    settings: BudgetSettings,
 }
 
-fn now_or(now_ms: Option<f64>) -> f64 {
-    now_ms
-        .filter(|n| n.is_finite())
-        .unwrap_or_else(js_sys::Date::now)
+/// `nowMs` (a finite number), or `Date.now()` when omitted.
+fn now_arg(now_ms: &JsValue) -> Result<f64, JsValue> {
+    Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(js_sys::Date::now))
 }
 
 #[wasm_bindgen]
 impl Budget {
     /// `Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 })`: the
-    /// bucket of that call site, made full now if it does not exist yet (an existing
-    /// bucket keeps its tokens). `retryFetch`'s `callSite` option names the same bucket.
+    /// bucket of that call site. With `options`, they become its settings (a new bucket
+    /// starts full; an existing one keeps its tokens, clamped to the new capacity); without
+    /// them the existing bucket is returned untouched (a new one gets 10 tokens, +1/s).
+    /// `retryFetch`'s `callSite` option names the same bucket.
     #[wasm_bindgen(js_name = forCallSite)]
-    pub fn for_call_site(name: String, options: JsValue) -> Result<Budget, JsValue> {
+    pub fn for_call_site(name: JsValue, options: JsValue) -> Result<Budget, JsValue> {
+        let name = text(&name, "", "name")?;
         let opts = Opts::new(&options, "Budget options", "")?;
-        let settings = budget_settings(&opts)?;
-        with_bucket(&name, settings, js_sys::Date::now(), |_| ())?;
-        Ok(Budget {
-            call_site: name,
-            settings,
-        })
+        let settings = if options.is_undefined() || options.is_null() {
+            None
+        } else {
+            Some(budget_settings(&opts)?)
+        };
+        with_bucket(&name, settings, js_sys::Date::now(), "name", |_| ())?;
+        Ok(Budget { call_site: name })
     }
 
     /// The call site's name.
@@ -96,34 +146,30 @@ impl Budget {
     }
 
     /// Tokens left at `nowMs` (default: `Date.now()`).
-    pub fn tokens(&self, now_ms: Option<f64>) -> Result<f64, JsValue> {
-        let now = now_or(now_ms);
-        with_bucket(&self.call_site, self.settings, now, |b| b.tokens(now))
+    pub fn tokens(&self, now_ms: JsValue) -> Result<f64, JsValue> {
+        let now = now_arg(&now_ms)?;
+        with_bucket(&self.call_site, None, now, "name", |b| b.tokens(now))
     }
 
     /// Whether the circuit is open (calls fail fast) at `nowMs`.
     #[wasm_bindgen(js_name = isOpen)]
-    pub fn is_open(&self, now_ms: Option<f64>) -> Result<bool, JsValue> {
-        let now = now_or(now_ms);
-        with_bucket(&self.call_site, self.settings, now, |b| b.is_open(now))
+    pub fn is_open(&self, now_ms: JsValue) -> Result<bool, JsValue> {
+        let now = now_arg(&now_ms)?;
+        with_bucket(&self.call_site, None, now, "name", |b| b.is_open(now))
     }
 
     /// Spends one retry's tokens if the bucket can pay; returns whether it could.
     #[wasm_bindgen(js_name = tryRetry)]
-    pub fn try_retry(&self, now_ms: Option<f64>) -> Result<bool, JsValue> {
-        let now = now_or(now_ms);
-        with_bucket(&self.call_site, self.settings, now, |b| {
+    pub fn try_retry(&self, now_ms: JsValue) -> Result<bool, JsValue> {
+        let now = now_arg(&now_ms)?;
+        with_bucket(&self.call_site, None, now, "name", |b| {
             b.try_retry(now).is_ok()
         })
     }
 
-    /// Refills the bucket to full.
+    /// Refills the bucket to full, under the call site's current settings.
     pub fn reset(&self) -> Result<(), JsValue> {
-        REGISTRY.with(|r| {
-            r.borrow_mut()
-                .configure(&self.call_site, self.settings, js_sys::Date::now())
-                .map(|_| ())
-                .map_err(|e| config_error("budget.", &e))
-        })
+        let now = js_sys::Date::now();
+        with_bucket(&self.call_site, None, now, "name", |b| b.reset(now))
     }
 }

@@ -20,6 +20,13 @@ mod opts;
 mod policy;
 mod sim;
 
+/// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
+/// after wasm-opt), and no slower in the simulator benchmark. Single-threaded wasm (no
+/// `atomics`), as this package is built.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub use budget::Budget;
 pub use fetch::retry_fetch;
 pub use policy::{RetryPolicy, classify, parse_retry_after};

@@ -6,8 +6,8 @@
 //! it (`baseMs`, `budget.capacity`). Nothing here can panic.
 
 use js_sys::{Object, Reflect};
-use stampede::{ConfigError, format_number};
-use wasm_bindgen::{JsCast, JsValue};
+use stampede::ConfigError;
+use wasm_bindgen::prelude::*;
 
 /// A settings object, or `undefined`/`null` (every field then takes its default).
 pub(crate) struct Opts<'a> {
@@ -16,33 +16,92 @@ pub(crate) struct Opts<'a> {
     prefix: &'static str,
 }
 
-pub(crate) fn type_error(msg: String) -> JsValue {
-    js_sys::TypeError::new(&msg).into()
+#[wasm_bindgen(module = "/js/errors.js")]
+extern "C" {
+    /// `new TypeError("{prefix}{field}: expected {expected}, got {describe(value)}")`.
+    #[wasm_bindgen(js_name = typeError)]
+    fn type_error_js(prefix: &str, field: &str, expected: &str, value: &JsValue) -> JsValue;
+    /// `new RangeError("{prefix}{field}: expected {expected}, got {got}")`: `got` is shown
+    /// as JavaScript writes it (a string as it is).
+    #[wasm_bindgen(js_name = rangeError)]
+    fn range_error_js(prefix: &str, field: &str, expected: &str, got: &JsValue) -> JsValue;
+    /// `new RangeError("{prefix}{field}: expected a whole number from {min} to {max}, got {got}")`.
+    #[wasm_bindgen(js_name = wholeError)]
+    fn whole_error_js(prefix: &str, field: &str, min: f64, max: f64, got: f64) -> JsValue;
 }
 
-pub(crate) fn range_error(msg: String) -> JsValue {
-    js_sys::RangeError::new(&msg).into()
+// Messages are put together in JavaScript (js/errors.js): formatting them in Rust would
+// cost kilobytes of wasm for text that only ever ends up in a JavaScript error.
+
+/// A `TypeError` with a message of its own.
+pub(crate) fn type_error(msg: &str) -> JsValue {
+    js_sys::TypeError::new(msg).into()
 }
 
-fn describe(v: &JsValue) -> String {
-    if let Some(s) = v.as_string() {
-        format!("\"{s}\"")
-    } else if let Some(n) = v.as_f64() {
-        format_number(n)
-    } else {
-        v.js_typeof().as_string().unwrap_or_default()
+/// `TypeError`: `{prefix}{field}: expected {expected}, got {value, described}`.
+pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue) -> JsValue {
+    type_error_js(prefix, field, expected, value)
+}
+
+/// `RangeError`: `{prefix}{field}: expected {expected}, got {got}`.
+pub(crate) fn out_of_range(prefix: &str, field: &str, expected: &str, got: &JsValue) -> JsValue {
+    range_error_js(prefix, field, expected, got)
+}
+
+/// The longest string taken from JavaScript (a setting, a call-site name, a header
+/// value), in UTF-16 units. Checked before the string is copied into wasm memory, which
+/// never shrinks: a huge string must not grow it for good, or exhaust it.
+pub(crate) const MAX_TEXT: u32 = 4096;
+
+/// `v` as a string of at most [`MAX_TEXT`] characters: `TypeError` for another type,
+/// `RangeError` for a longer string, both naming `{prefix}{field}`.
+pub(crate) fn text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsValue> {
+    match v.dyn_ref::<js_sys::JsString>() {
+        Some(s) if s.length() <= MAX_TEXT => Ok(String::from(s)),
+        Some(s) => Err(out_of_range(
+            prefix,
+            field,
+            "at most 4096 characters",
+            &JsValue::from(s.length()),
+        )),
+        None => Err(wrong_type(prefix, field, "a string", v)),
     }
+}
+
+/// A number argument of a method (`n`, `tMs`, `nowMs`): `None` when `undefined` or
+/// `null`, `TypeError` naming `field` for any other non-number. `NaN` and infinities are
+/// returned for the caller to judge.
+pub(crate) fn number_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_f64()
+        .map(Some)
+        .ok_or_else(|| wrong_type("", field, "a number", v))
+}
+
+/// A finite number argument, or `None` when omitted.
+pub(crate) fn finite_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValue> {
+    match number_arg(v, field)? {
+        Some(n) if !n.is_finite() => Err(out_of_range("", field, "a finite number", &shown(n))),
+        n => Ok(n),
+    }
+}
+
+/// A number as the core's messages write it (`NaN`, `infinity`, at most 3 decimals).
+pub(crate) fn shown(n: f64) -> JsValue {
+    JsValue::from_str(&stampede::format_number(n))
 }
 
 /// Turns a core settings error into a `RangeError` naming the JavaScript field.
 #[inline(never)]
 pub(crate) fn config_error(prefix: &str, e: &ConfigError) -> JsValue {
-    range_error(format!(
-        "{prefix}{}: expected {}, got {}",
+    out_of_range(
+        prefix,
         js_name(e.field),
-        e.expected,
-        e.got
-    ))
+        &e.expected,
+        &JsValue::from_str(&e.got),
+    )
 }
 
 /// The JavaScript name of a core field.
@@ -88,10 +147,7 @@ impl<'a> Opts<'a> {
                 obj: Some(obj),
                 prefix,
             }),
-            _ => Err(type_error(format!(
-                "{what}: expected an object, got {}",
-                describe(value)
-            ))),
+            _ => Err(wrong_type("", what, "an object", value)),
         }
     }
 
@@ -116,16 +172,8 @@ impl<'a> Opts<'a> {
             None => Ok(None),
             Some(v) => match v.as_f64() {
                 Some(n) if n.is_finite() => Ok(Some(n)),
-                Some(n) => Err(range_error(format!(
-                    "{}{key}: expected a finite number, got {}",
-                    self.prefix,
-                    format_number(n)
-                ))),
-                None => Err(type_error(format!(
-                    "{}{key}: expected a number, got {}",
-                    self.prefix,
-                    describe(&v)
-                ))),
+                Some(n) => Err(out_of_range(self.prefix, key, "a finite number", &shown(n))),
+                None => Err(wrong_type(self.prefix, key, "a number", &v)),
             },
         }
     }
@@ -134,28 +182,16 @@ impl<'a> Opts<'a> {
     pub(crate) fn whole(&self, key: &str, min: f64, max: f64) -> Result<Option<f64>, JsValue> {
         match self.f64(key)? {
             Some(n) if n.fract() == 0.0 && n >= min && n <= max => Ok(Some(n)),
-            Some(n) => Err(range_error(format!(
-                "{}{key}: expected a whole number from {} to {}, got {}",
-                self.prefix,
-                format_number(min),
-                format_number(max),
-                format_number(n)
-            ))),
+            Some(n) => Err(whole_error_js(self.prefix, key, min, max, n)),
             None => Ok(None),
         }
     }
 
-    /// A string field.
+    /// A string field (at most [`MAX_TEXT`] characters).
     pub(crate) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
         match self.raw(key)? {
             None => Ok(None),
-            Some(v) => v.as_string().map(Some).ok_or_else(|| {
-                type_error(format!(
-                    "{}{key}: expected a string, got {}",
-                    self.prefix,
-                    describe(&v)
-                ))
-            }),
+            Some(v) => text(&v, self.prefix, key).map(Some),
         }
     }
 
@@ -163,13 +199,10 @@ impl<'a> Opts<'a> {
     pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, JsValue> {
         match self.raw(key)? {
             None => Ok(None),
-            Some(v) => v.as_bool().map(Some).ok_or_else(|| {
-                type_error(format!(
-                    "{}{key}: expected true or false, got {}",
-                    self.prefix,
-                    describe(&v)
-                ))
-            }),
+            Some(v) => v
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| wrong_type(self.prefix, key, "true or false", &v)),
         }
     }
 

@@ -9,7 +9,14 @@ use stampede::policy::{Policy, PolicySettings};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, range_error, set, type_error};
+use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, type_error, wrong_type};
+
+#[wasm_bindgen(module = "/js/errors.js")]
+extern "C" {
+    /// The `RangeError` of a `sample(n)` past its bounds.
+    #[wasm_bindgen(js_name = sampleError)]
+    fn sample_error_js(max_n: f64, max_attempts: f64, got: f64) -> JsValue;
+}
 
 /// Reads `PolicyOptions` into validated core settings.
 pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue> {
@@ -85,21 +92,41 @@ impl RetryPolicy {
         Float64Array::from(&d[..])
     }
 
-    /// `n` sequences of `maxAttempts - 1` delays, flattened row by row (n ≤ 1,000,000).
-    pub fn sample(&mut self, n: f64) -> Result<Float64Array, JsValue> {
-        if !(n.fract() == 0.0 && (0.0..=1_000_000.0).contains(&n)) {
-            return Err(range_error(format!(
-                "n: expected a whole number from 0 to 1000000, got {}",
-                stampede::format_number(n)
-            )));
-        }
+    /// `n` sequences of `maxAttempts - 1` delays, flattened row by row. `n` is a whole
+    /// number up to 1,000,000, and `n × (maxAttempts − 1)` at most 10,000,000 values
+    /// (80 MB): past that a `RangeError` naming `n`, never an allocation that could fail.
+    ///
+    /// The array is made in JavaScript and filled in chunks, so wasm memory does not grow
+    /// with `n`.
+    pub fn sample(&mut self, n: JsValue) -> Result<Float64Array, JsValue> {
         let per = self.retries();
-        let backoff = *self.policy.backoff();
-        let mut out = Vec::with_capacity(n as usize * per);
-        for _ in 0..n as usize {
-            out.extend(backoff.delays_ms(&mut self.rng).take(per));
+        let max_n = match MAX_SAMPLE_VALUES.checked_div(per) {
+            Some(rows) => rows.min(MAX_SAMPLE_ROWS),
+            None => MAX_SAMPLE_ROWS,
+        };
+        let n = number_arg(&n, "n")?.ok_or_else(|| wrong_type("", "n", "a number", &n))?;
+        if !(n.fract() == 0.0 && n >= 0.0 && n <= max_n as f64) {
+            return Err(sample_error_js(max_n as f64, per as f64 + 1.0, n));
         }
-        Ok(Float64Array::from(&out[..]))
+        let total = n as usize * per;
+        // total ≤ 10,000,000 (80 MB), so it fits in u32. Made with `Reflect.construct`, so a
+        // failed allocation is a RangeError returned here, not an exception thrown across
+        // the wasm frames.
+        let ctor = Float64Array::new_with_length(0).constructor();
+        let out: Float64Array =
+            js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&JsValue::from(total as u32)))?
+                .unchecked_into();
+        let backoff = *self.policy.backoff();
+        let mut chunk: Vec<f64> = Vec::with_capacity(SAMPLE_CHUNK.min(total));
+        let mut at = 0u32;
+        for _ in 0..n as usize {
+            chunk.extend(backoff.delays_ms(&mut self.rng).take(per));
+            if chunk.len() + per > SAMPLE_CHUNK {
+                at = flush(&out, at, &mut chunk);
+            }
+        }
+        flush(&out, at, &mut chunk);
+        Ok(out)
     }
 
     /// Attempts in all, the first included.
@@ -117,6 +144,20 @@ impl RetryPolicy {
     fn retries(&self) -> usize {
         self.policy.max_attempts() as usize - 1
     }
+}
+
+/// The most values `sample` returns, and the most rows.
+const MAX_SAMPLE_VALUES: usize = 10_000_000;
+const MAX_SAMPLE_ROWS: usize = 1_000_000;
+/// Values drawn in wasm memory before they are copied out.
+const SAMPLE_CHUNK: usize = 8192;
+
+/// Copies `chunk` into `out` at `at` and empties it; returns the next position.
+fn flush(out: &Float64Array, at: u32, chunk: &mut Vec<f64>) -> u32 {
+    let end = at + chunk.len() as u32;
+    out.subarray(at, end).copy_from(chunk);
+    chunk.clear();
+    end
 }
 
 pub(crate) fn action_name(a: Action) -> &'static str {
@@ -155,37 +196,46 @@ pub(crate) fn hint_headers(
         return Ok((None, None));
     };
     if !h.is_object() {
-        return Err(type_error(
-            "headers: expected an object or a Headers".to_owned(),
-        ));
+        return Err(type_error("headers: expected an object or a Headers"));
     }
     let get = js_sys::Reflect::get(&h, &JsValue::from_str("get"))?;
     if let Some(f) = get.dyn_ref::<js_sys::Function>() {
-        let read = |name: &str| {
-            f.call1(&h, &JsValue::from_str(name))
-                .ok()
-                .and_then(|v| v.as_string())
+        let read = |name: &str| -> Result<Option<String>, JsValue> {
+            let v = f.call1(&h, &JsValue::from_str(name))?;
+            if v.is_null() || v.is_undefined() {
+                Ok(None)
+            } else {
+                text(&v, "headers.", name).map(Some)
+            }
         };
-        return Ok((read("retry-after"), read("grpc-retry-pushback-ms")));
+        return Ok((read("retry-after")?, read("grpc-retry-pushback-ms")?));
     }
     let obj: &Object = h.unchecked_ref();
     let mut retry_after = None;
     let mut pushback = None;
     for entry in Object::entries(obj).iter() {
         let pair: js_sys::Array = entry.unchecked_into();
-        let (Some(name), value) = (pair.get(0).as_string(), pair.get(1)) else {
+        let (name, value) = (pair.get(0), pair.get(1));
+        // Only two names matter; others are never copied into wasm memory.
+        let Some(name) = name
+            .dyn_ref::<js_sys::JsString>()
+            .filter(|n| matches!(n.length(), 11 | 22))
+            .map(String::from)
+        else {
             continue;
         };
-        let Some(value) = value
-            .as_string()
-            .or_else(|| value.as_f64().map(|n| n.to_string()))
-        else {
-            return Err(type_error(format!("headers.{name}: expected a string")));
+        let slot = if name.eq_ignore_ascii_case("retry-after") {
+            &mut retry_after
+        } else if name.eq_ignore_ascii_case("grpc-retry-pushback-ms") {
+            &mut pushback
+        } else {
+            continue;
         };
-        if retry_after.is_none() && name.eq_ignore_ascii_case("retry-after") {
-            retry_after = Some(value);
-        } else if pushback.is_none() && name.eq_ignore_ascii_case("grpc-retry-pushback-ms") {
-            pushback = Some(value);
+        if slot.is_none() {
+            *slot = Some(match number_text(&value) {
+                Some(n) => n,
+                None => text(&value, "headers.", &name)?,
+            });
         }
     }
     Ok((retry_after, pushback))
@@ -228,12 +278,12 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
         ),
         (Some(_), Some(_)) => {
             return Err(type_error(
-                "classify: give either status or error, not both".to_owned(),
+                "classify: give either status or error, not both",
             ));
         }
         (None, None) => {
             return Err(type_error(
-                "classify: expected a status (100-599) or an error".to_owned(),
+                "classify: expected a status (100-599) or an error",
             ));
         }
     };
@@ -244,19 +294,14 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
 /// value is neither delta-seconds nor an HTTP-date.
 #[wasm_bindgen(js_name = parseRetryAfter)]
 pub fn parse_retry_after(value: JsValue, now_ms: JsValue) -> Result<Option<f64>, JsValue> {
-    let Some(value) = value.as_string() else {
-        return Err(type_error("value: expected a string".to_owned()));
-    };
-    let now = match now_ms.as_f64() {
-        Some(n) if n.is_finite() => n,
-        Some(n) => {
-            return Err(range_error(format!(
-                "nowMs: expected a finite number, got {}",
-                stampede::format_number(n)
-            )));
-        }
-        None if now_ms.is_undefined() || now_ms.is_null() => js_sys::Date::now(),
-        None => return Err(type_error("nowMs: expected a number".to_owned())),
-    };
+    let value = text(&value, "", "value")?;
+    let now = finite_arg(&now_ms, "nowMs")?.unwrap_or_else(js_sys::Date::now);
     Ok(stampede::retry_after::parse_retry_after(&value, now).ok())
+}
+
+/// A number header value as JavaScript's `String(n)` writes it (no float formatting in wasm).
+fn number_text(v: &JsValue) -> Option<String> {
+    v.as_f64()?;
+    let n: &js_sys::Number = v.unchecked_ref();
+    n.to_string_with_radix(10).ok().map(String::from)
 }

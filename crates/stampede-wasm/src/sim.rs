@@ -4,7 +4,7 @@ use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation as C
 use wasm_bindgen::prelude::*;
 
 use crate::budget::budget_settings;
-use crate::opts::{Opts, config_error, set};
+use crate::opts::{Opts, config_error, number_arg, out_of_range, set, wrong_type};
 use crate::policy::policy_settings;
 
 /// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`).
@@ -78,8 +78,11 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
 /// A seeded simulation of many clients against a failing, recovering server.
 ///
 /// Series and the attempt log come back as typed-array *views* into wasm memory, not
-/// copies: read them at once, and take them again after anything that can grow memory
-/// (`run`, `advanceTo`, a new `Simulation`), which detaches old views.
+/// copies. Read them at once. Any call into the module may allocate, and an allocation
+/// that grows memory detaches every view taken before (it then reads as empty): take views
+/// again after *any* call — `run`, `advanceTo`, `metrics`, `sample`, `new RetryPolicy`,
+/// `new Simulation`, `classify`, `retryFetch`, anything — and never use one after `free()`,
+/// when its memory is reused.
 #[wasm_bindgen]
 pub struct Simulation {
     sim: CoreSim,
@@ -116,11 +119,18 @@ impl Simulation {
         self.sim.run();
     }
 
-    /// Processes every event before `tMs` (whole ms), for animation.
+    /// Processes every event before `tMs` (whole ms), for animation. `Infinity` runs to
+    /// the end; an earlier time than reached does nothing. `TypeError` for a non-number,
+    /// `RangeError` for `NaN`.
     #[wasm_bindgen(js_name = advanceTo)]
-    pub fn advance_to(&mut self, t_ms: f64) {
-        if !t_ms.is_nan() {
-            self.sim.advance_to(t_ms);
+    pub fn advance_to(&mut self, t_ms: JsValue) -> Result<(), JsValue> {
+        match number_arg(&t_ms, "tMs")? {
+            Some(t) if !t.is_nan() => {
+                self.sim.advance_to(t);
+                Ok(())
+            }
+            Some(n) => Err(out_of_range("", "tMs", "a time in ms", &JsValue::from(n))),
+            None => Err(wrong_type("", "tMs", "a number", &t_ms)),
         }
     }
 

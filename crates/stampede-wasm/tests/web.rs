@@ -4,7 +4,7 @@
 
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::{golden, seeded};
-use stampede_wasm::{RetryPolicy, Simulation};
+use stampede_wasm::{Budget, RetryPolicy, Simulation};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -78,4 +78,35 @@ fn the_glue_gives_the_same_numbers_and_throws_on_bad_input() {
     let mut sim = Simulation::new(options(r#"{"clients":500,"seed":1}"#)).unwrap();
     sim.run();
     assert!(sim.is_done());
+}
+
+fn message(err: JsValue) -> String {
+    String::from(err.unchecked_into::<js_sys::Error>().message())
+}
+
+#[wasm_bindgen_test]
+fn errors_come_from_the_js_snippet_and_name_the_argument() {
+    let err = Budget::for_call_site(JsValue::from(42), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert!(err.is_instance_of::<js_sys::TypeError>());
+    assert_eq!(message(err), "name: expected a string, got 42");
+    let mut p = RetryPolicy::new(options(r#"{"maxAttempts":100,"seed":1}"#)).unwrap();
+    let err = p.sample(JsValue::from(1_000_000)).err().unwrap();
+    assert!(err.is_instance_of::<js_sys::RangeError>());
+    assert!(message(err).starts_with("n: expected a whole number from 0 to 101010 "));
+    assert_eq!(p.sample(JsValue::from(3)).unwrap().length(), 3 * 99);
+}
+
+#[wasm_bindgen_test]
+fn settings_given_reconfigure_a_call_site_keeping_its_tokens() {
+    let site = JsValue::from("GET /web-test");
+    let b =
+        Budget::for_call_site(site.clone(), options(r#"{"capacity":3,"refillPerSec":0}"#)).unwrap();
+    assert!(b.try_retry(JsValue::UNDEFINED).unwrap());
+    Budget::for_call_site(site.clone(), options(r#"{"capacity":10,"refillPerSec":0}"#)).unwrap();
+    assert_eq!(b.tokens(JsValue::UNDEFINED).unwrap(), 2.0);
+    Budget::for_call_site(site, JsValue::UNDEFINED).unwrap();
+    b.reset().unwrap();
+    assert_eq!(b.tokens(JsValue::UNDEFINED).unwrap(), 10.0);
 }

@@ -28,11 +28,19 @@
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
 
-use crate::error::{ConfigError, check_range, fmt_num};
+use crate::error::{ConfigError, check_range, fmt_num, quoted};
 use core::fmt;
 
 /// The largest capacity and refill rate accepted.
 pub const MAX_TOKENS: f64 = 1e9;
+
+/// The most call sites one [`BudgetRegistry`] holds.
+///
+/// A call site is a place in the code (`"GET /api/orders"`), not a URL with ids in it; a
+/// registry that grew without bound would be a leak, and evicting the oldest would
+/// silently hand a busy call site a fresh, full budget. So a registry that is full refuses
+/// new names (existing ones keep working).
+pub const MAX_CALL_SITES: usize = 1000;
 
 /// Unvalidated budget settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -223,9 +231,37 @@ impl TokenBucket {
         self.refill(now_ms);
         self.tokens = (self.tokens + self.settings.success_refund).min(self.settings.capacity);
     }
+
+    /// Switches to new settings at `now_ms`, keeping the tokens: the bucket refills under
+    /// the old settings up to `now_ms`, then holds at most the new capacity (a smaller
+    /// capacity clamps the tokens; a larger one does not fill the bucket).
+    pub fn reconfigure(
+        &mut self,
+        settings: BudgetSettings,
+        now_ms: f64,
+    ) -> Result<(), ConfigError> {
+        let settings = settings.validate()?;
+        self.refill(now_ms);
+        self.settings = settings;
+        self.tokens = self.tokens.min(settings.capacity);
+        Ok(())
+    }
+
+    /// Fills the bucket to its capacity, as of `now_ms`.
+    pub fn reset(&mut self, now_ms: f64) {
+        self.tokens = self.settings.capacity;
+        self.updated_ms = self.updated_ms.max(now_ms);
+    }
 }
 
-/// Token buckets keyed by call-site name (`"GET /api/orders"`), made on first use.
+/// Token buckets keyed by call-site name (`"GET /api/orders"`), made on first use; at most
+/// [`MAX_CALL_SITES`] of them.
+///
+/// The rule for settings: [`get_or_insert`](Self::get_or_insert) (a caller that names a
+/// call site without settings) gets the existing bucket as it is, or a new full one of the
+/// given defaults; [`configure`](Self::configure) (a caller that passes settings) makes
+/// them the call site's settings, keeping an existing bucket's tokens, clamped to the new
+/// capacity. Either way one call site has one bucket, whatever handles point at it.
 ///
 /// A program has a handful of call sites, so a vector searched in order beats a map (and
 /// keeps the WebAssembly build small).
@@ -242,6 +278,9 @@ impl BudgetRegistry {
 
     /// The bucket of `call_site`, made full at `now_ms` with `settings` if it does not
     /// exist yet. An existing bucket keeps its tokens and its settings.
+    ///
+    /// Fails on invalid `settings` (for a new bucket) and, with the field `call_site`, when
+    /// the registry already holds [`MAX_CALL_SITES`] other call sites.
     pub fn get_or_insert(
         &mut self,
         call_site: &str,
@@ -250,11 +289,7 @@ impl BudgetRegistry {
     ) -> Result<&mut TokenBucket, ConfigError> {
         let i = match self.position(call_site) {
             Some(i) => i,
-            None => {
-                self.buckets
-                    .push((call_site.to_owned(), settings.build(now_ms)?));
-                self.buckets.len() - 1
-            }
+            None => self.insert(call_site, settings.build(now_ms)?)?,
         };
         Ok(&mut self.buckets[i].1)
     }
@@ -263,23 +298,36 @@ impl BudgetRegistry {
         self.buckets.iter().position(|(name, _)| name == call_site)
     }
 
-    /// Replaces the bucket of `call_site` with a full one of `settings`.
+    fn insert(&mut self, call_site: &str, bucket: TokenBucket) -> Result<usize, ConfigError> {
+        if self.buckets.len() >= MAX_CALL_SITES {
+            return Err(ConfigError::new(
+                "call_site",
+                format!(
+                    "one of at most {MAX_CALL_SITES} call sites per registry (name a place in \
+                     the code, not a URL)"
+                ),
+                quoted(call_site),
+            ));
+        }
+        self.buckets.push((call_site.to_owned(), bucket));
+        Ok(self.buckets.len() - 1)
+    }
+
+    /// Makes `settings` the settings of `call_site`'s bucket at `now_ms`: a new bucket
+    /// starts full; an existing one keeps its tokens, clamped to the new capacity (see
+    /// [`TokenBucket::reconfigure`]). Fails like [`get_or_insert`](Self::get_or_insert).
     pub fn configure(
         &mut self,
         call_site: &str,
         settings: BudgetSettings,
         now_ms: f64,
     ) -> Result<&mut TokenBucket, ConfigError> {
-        let bucket = settings.build(now_ms)?;
         let i = match self.position(call_site) {
             Some(i) => {
-                self.buckets[i].1 = bucket;
+                self.buckets[i].1.reconfigure(settings, now_ms)?;
                 i
             }
-            None => {
-                self.buckets.push((call_site.to_owned(), bucket));
-                self.buckets.len() - 1
-            }
+            None => self.insert(call_site, settings.build(now_ms)?)?,
         };
         Ok(&mut self.buckets[i].1)
     }
@@ -411,11 +459,86 @@ mod tests {
                 .is_ok()
         );
         assert_eq!(r.len(), 2);
-        r.configure("GET /a", s, 0.0).unwrap();
-        assert!(r.get_mut("GET /a").unwrap().try_retry(0.0).is_ok());
         assert!(
             r.get_or_insert("x", BudgetSettings::new(f64::NAN, 0.0), 0.0)
                 .is_err()
         );
+        assert_eq!(r.len(), 2, "an invalid new bucket is not added");
+    }
+
+    #[test]
+    fn registry_settings_rule_reconfigure_keeps_tokens_clamped() {
+        let mut r = BudgetRegistry::new();
+        let b = r
+            .configure("GET /a", BudgetSettings::new(3.0, 0.0), 0.0)
+            .unwrap();
+        assert_eq!(b.tokens(0.0), 3.0, "a new bucket starts full");
+        b.try_retry(0.0).unwrap();
+        b.try_retry(0.0).unwrap();
+        // Larger capacity and a refill rate: the tokens stay (no refill to full), and the
+        // new rate applies from now on.
+        let b = r
+            .configure("GET /a", BudgetSettings::new(10.0, 2.0), 1000.0)
+            .unwrap();
+        assert_eq!(b.tokens(1000.0), 1.0);
+        assert_eq!(b.settings().capacity, 10.0);
+        assert_eq!(b.tokens(2000.0), 3.0);
+        // Without settings: the existing bucket as it is, whatever defaults are offered.
+        let b = r
+            .get_or_insert("GET /a", BudgetSettings::new(99.0, 99.0), 2000.0)
+            .unwrap();
+        assert_eq!(b.settings(), BudgetSettings::new(10.0, 2.0));
+        assert_eq!(b.tokens(2000.0), 3.0);
+        // A smaller capacity clamps.
+        let b = r
+            .configure("GET /a", BudgetSettings::new(0.5, 0.0), 2000.0)
+            .unwrap();
+        assert_eq!(b.tokens(2000.0), 0.5);
+        assert!(b.try_retry(2000.0).is_err());
+        // Invalid settings change nothing.
+        let e = r
+            .configure("GET /a", BudgetSettings::new(-1.0, 0.0), 3000.0)
+            .unwrap_err();
+        assert_eq!(e.field, "capacity");
+        let b = r.get_mut("GET /a").unwrap();
+        assert_eq!(b.settings().capacity, 0.5);
+        // reset fills to the current settings' capacity.
+        b.reset(3000.0);
+        assert_eq!(b.tokens(3000.0), 0.5);
+        assert_eq!(r.len(), 1);
+    }
+
+    #[test]
+    fn reset_fills_and_refill_resumes_from_then() {
+        let mut b = bucket(4.0, 1.0);
+        for _ in 0..4 {
+            b.try_retry(0.0).unwrap();
+        }
+        b.reset(500.0);
+        assert_eq!(b.tokens(500.0), 4.0);
+        b.try_retry(500.0).unwrap();
+        assert_eq!(b.tokens(1500.0), 4.0, "one second refills one token");
+    }
+
+    #[test]
+    fn registry_is_bounded() {
+        let mut r = BudgetRegistry::new();
+        let s = BudgetSettings::new(1.0, 0.0);
+        for i in 0..MAX_CALL_SITES {
+            r.get_or_insert(&format!("site {i}"), s, 0.0).unwrap();
+        }
+        let e = r.get_or_insert("one too many", s, 0.0).unwrap_err();
+        assert_eq!(e.field, "call_site");
+        assert!(e.expected.contains("1000"), "{e}");
+        assert!(r.configure("one too many", s, 0.0).is_err());
+        assert_eq!(r.len(), MAX_CALL_SITES);
+        // Existing call sites keep working, with or without settings.
+        assert!(r.get_or_insert("site 0", s, 0.0).is_ok());
+        assert!(
+            r.configure("site 999", BudgetSettings::new(2.0, 0.0), 0.0)
+                .is_ok()
+        );
+        r.clear();
+        assert!(r.get_or_insert("one too many", s, 0.0).is_ok());
     }
 }

@@ -1,0 +1,65 @@
+//! Native timing of the 10,000-client burst the page re-simulates on every slider move, for
+//! comparison with the WebAssembly build in one run (`make bench-wasm` runs this, then the
+//! same simulation in wasm, and checks the ratio).
+//!
+//! `cargo run --release -p stampede --example burst_time -- [reps]` prints one JSON line:
+//! `{"clients":10000,"reps":30,"runs":[{"strategy":"full","bestMs":…,"totalAttempts":…},…]}`.
+//! Each run is `Simulation::new` + `run` + `metrics`, as the wasm `Simulation` does it:
+//! burst, full or exponential backoff, base 200 ms, cap 30 s, ×2, 6 attempts, a 2 s outage,
+//! capacity 500 rps, seed 1; the best of `reps` (default 30) after one warm-up run.
+
+use std::time::Instant;
+
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::policy::PolicySettings;
+use stampede::sim::{Scenario, SimSettings, Simulation};
+
+fn main() {
+    let reps: u32 = match std::env::args().nth(1) {
+        None => 30,
+        Some(a) => match a.parse() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                eprintln!("burst_time: reps must be a whole number above 0, got {a:?}");
+                std::process::exit(2);
+            }
+        },
+    };
+    let clients = 10_000;
+    let mut runs = Vec::new();
+    for strategy in [Strategy::Full, Strategy::Exponential] {
+        let settings = SimSettings {
+            scenario: Scenario::Burst,
+            clients,
+            policy: PolicySettings::new(
+                BackoffSettings::new(strategy, 200.0, 30_000.0).with_multiplier(2.0),
+                6,
+            ),
+            outage_ms: 2000.0,
+            capacity_rps: 500.0,
+            seed: 1,
+            ..SimSettings::default()
+        };
+        let once = || {
+            let mut sim = Simulation::new(&settings).expect("valid settings");
+            sim.run();
+            sim.metrics().total_attempts
+        };
+        let attempts = once(); // warm-up
+        let mut best = f64::INFINITY;
+        for _ in 0..reps {
+            let t = Instant::now();
+            let a = std::hint::black_box(once());
+            best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+            assert_eq!(a, attempts, "a seeded run is deterministic");
+        }
+        runs.push(format!(
+            r#"{{"strategy":"{}","bestMs":{best:.4},"totalAttempts":{attempts}}}"#,
+            strategy.name()
+        ));
+    }
+    println!(
+        r#"{{"clients":{clients},"reps":{reps},"runs":[{}]}}"#,
+        runs.join(",")
+    );
+}
