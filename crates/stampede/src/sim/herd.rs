@@ -10,7 +10,7 @@ use super::{BudgetScope, Checked, Metrics, SERVER_BURST_S, Scenario, log_stride}
 use crate::SeededRng;
 use crate::backoff::uniform;
 use crate::budget::TokenBucket;
-use crate::classify::{HttpStatus, Method, Outcome, Request};
+use crate::classify::{HttpStatus, Method, Outcome, Request, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
 
 /// The client of the `steady` scenario's request generator, an event like the others.
@@ -79,8 +79,11 @@ pub(crate) struct Herd {
     /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
     /// round trip (two trips) has standard deviation `sd`.
     jitter_halfwidth: f64,
-    /// The `Retry-After` value the server sends during the outage, in delta-seconds.
-    retry_after: Option<String>,
+    /// The classifier's verdict on each answer the server gives, by outcome code. The
+    /// server's answers are always the same three (200; 503 with the outage's
+    /// `Retry-After` in delta-seconds, which does not depend on the time; 503), so each is
+    /// classified once, by the core's rules, when the run is set up.
+    verdicts: [Verdict; 3],
     rng: SeededRng,
     wheel: Wheel<Req>,
     server: Server,
@@ -116,9 +119,23 @@ impl Herd {
             budgets,
             half_latency: s.latency_ms / 2.0,
             jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
-            retry_after: s
-                .retry_after_ms
-                .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64)),
+            verdicts: {
+                let rules = c.policy.rules();
+                let retry_after = s
+                    .retry_after_ms
+                    .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64));
+                // Indexed by outcome code.
+                const _: () =
+                    assert!(outcome::SERVED == 0 && outcome::OUTAGE == 1 && outcome::OVERLOAD == 2);
+                let unavailable = Outcome::response(HttpStatus::SERVICE_UNAVAILABLE);
+                let outage = Outcome::Response {
+                    status: HttpStatus::SERVICE_UNAVAILABLE,
+                    retry_after: retry_after.as_deref(),
+                    pushback_ms: None,
+                };
+                [Outcome::response(HttpStatus::OK), outage, unavailable]
+                    .map(|answer| rules.classify(GET, &answer, 0.0))
+            },
             rng: crate::seeded(s.seed),
             wheel: Wheel::new(),
             server: Server {
@@ -251,19 +268,11 @@ impl Herd {
         if logged {
             self.rec.log(t, client, made, code);
         }
-        let response = match code {
-            outcome::SERVED => Outcome::response(HttpStatus::OK),
-            outcome::OUTAGE => Outcome::Response {
-                status: HttpStatus::SERVICE_UNAVAILABLE,
-                retry_after: self.retry_after.as_deref(),
-                pushback_ms: None,
-            },
-            _ => Outcome::response(HttpStatus::SERVICE_UNAVAILABLE),
-        };
+        let verdict = &self.verdicts[usize::from(code.min(outcome::OVERLOAD))];
         let budget = Self::budget(&mut self.budgets, self.scope, client);
         let decision =
             self.policy
-                .decide(&mut req.attempt, GET, &response, now, budget, &mut self.rng);
+                .decide_verdict(&mut req.attempt, verdict, now, budget, &mut self.rng);
         match decision {
             Decision::Retry { delay_ms, .. } => {
                 req.at = now + delay_ms + self.one_way();

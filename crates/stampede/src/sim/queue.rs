@@ -28,7 +28,7 @@ const BITS: u32 = 15;
 pub(crate) const SPAN: u64 = 1 << BITS;
 const MASK: u64 = SPAN - 1;
 /// Events per chunk.
-pub(crate) const CHUNK: usize = 16;
+pub(crate) const CHUNK: usize = 8;
 /// No chunk.
 const NIL: u32 = u32::MAX;
 
@@ -83,7 +83,7 @@ const EMPTY: List = List {
     head: NIL,
     tail: NIL,
 };
-const FILL_BITS: u32 = 4;
+const FILL_BITS: u32 = 3;
 const FILL_MASK: u32 = (1 << FILL_BITS) - 1;
 const _: () = assert!(CHUNK == 1 << FILL_BITS);
 /// The most chunks the pool may hold (ids must fit beside the fill count).
@@ -128,7 +128,7 @@ impl<T: Copy> Wheel<T> {
 
     /// Schedules `item` at `t_ms` (≥ 0). A time before the current bucket goes in the
     /// current bucket, after what is already there.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, t_ms: f64, item: T) {
         let bucket = (t_ms as u64).max(self.cur);
         if bucket - self.cur >= SPAN {
@@ -143,26 +143,31 @@ impl<T: Copy> Wheel<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn append(&mut self, bucket: u64, item: T) {
-        let list = &mut self.buckets[(bucket & MASK) as usize];
+        let slot = (bucket & MASK) as usize;
         self.in_wheel += 1;
-        if list.tail != NIL && list.tail & FILL_MASK != FILL_MASK {
-            let filled = (list.tail & FILL_MASK) + 1;
-            self.pool[(list.tail >> FILL_BITS) as usize].items[filled as usize] = item;
-            list.tail += 1;
-            return;
+        let tail = self.buckets[slot].tail;
+        if tail != NIL && tail & FILL_MASK != FILL_MASK {
+            let filled = (tail & FILL_MASK) + 1;
+            self.pool[(tail >> FILL_BITS) as usize].items[filled as usize] = item;
+            self.buckets[slot].tail = tail + 1;
+        } else {
+            self.append_chunk(slot, item);
         }
-        // A new chunk: the last freed one, or a new one at the end of the pool.
+    }
+
+    /// Starts a new chunk at the end of bucket `slot`'s list with `item`: the last freed
+    /// chunk, or a new one at the end of the pool. Out of line: the common push fills a
+    /// chunk that is already there.
+    #[inline(never)]
+    fn append_chunk(&mut self, slot: usize, item: T) {
         let id = if self.free != NIL {
             let id = self.free;
             let c = &mut self.pool[id as usize];
             self.free = c.next;
-            *c = Chunk {
-                next: NIL,
-                read: 0,
-                ..*c
-            };
+            c.next = NIL;
+            c.read = 0;
             c.items[0] = item;
             id
         } else {
@@ -176,6 +181,7 @@ impl<T: Copy> Wheel<T> {
             });
             (self.pool.len() - 1) as u32
         };
+        let list = &mut self.buckets[slot];
         if list.tail == NIL {
             list.head = id;
         } else {
