@@ -29,7 +29,7 @@ try {
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   const result = await page.waitForFunction(() => globalThis.stampedeResult, null, { timeout: 15_000 }).then((h) => h.jsonValue());
-  const ok = JSON.stringify(result.delays) === "[200,400,800]" && result.requests === 100 && errors.length === 0;
+  const ok = JSON.stringify(result.delays) === "[200,400,800]" && result.requests === 100 && result.errorClasses === true && errors.length === 0;
   console.log(ok ? "1 passed, 0 failed" : `0 passed, 1 failed: ${JSON.stringify(result)} ${errors}`);
   process.exitCode = ok ? 0 : 1;
 } finally {
