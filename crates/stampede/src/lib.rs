@@ -80,5 +80,5 @@ pub mod golden {
 
     /// Its total attempts, successes, completion time and p99 latency (ms).
     pub const SIM_TOTAL_SUCCESS_COMPLETION_P99: [f64; 4] =
-        [5399.0, 428.0, 9697.489619378672, 8248.8408203125];
+        [5399.0, 435.0, 8885.055112805647, 7542.46630859375];
 }

@@ -4,7 +4,7 @@
 use rand::RngExt;
 
 use super::normal::exponential;
-use super::queue::Wheel;
+use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
 use super::{BudgetScope, Checked, Metrics, SERVER_BURST_S, Scenario, log_stride};
 use crate::SeededRng;
@@ -28,6 +28,13 @@ struct Req {
 }
 
 const _: () = assert!(size_of::<Req>() == 48);
+
+impl Timed for Req {
+    #[inline]
+    fn time(&self) -> f64 {
+        self.at
+    }
+}
 
 /// The server: down during the outage, else a credit of capacity.
 #[derive(Debug, Clone, Copy)]

@@ -1,15 +1,15 @@
 //! The thundering-herd simulator: seeded clients against a server that fails and recovers.
 //!
 //! Every client decides *whether and when* to retry by asking the crate's own
-//! [`Policy`](crate::policy::Policy) — the same code the browser's `retryFetch` runs — so
+//! [`Policy`] — the same code the browser's `retryFetch` runs — so
 //! what the simulator shows is what the library does.
 //!
 //! # Model
 //!
 //! Discrete events in simulated time (ms; never a clock), one seeded
-//! [`SeededRng`](crate::SeededRng), one event per attempt. Events are ordered to the
-//! millisecond (within one, in the order they were scheduled), and every event keeps its
-//! exact time for its own arithmetic:
+//! [`SeededRng`](crate::SeededRng), one event per attempt. Events happen in the order of
+//! their exact times (ties, which need equal `f64` times, in the order they were
+//! scheduled), so the server serves whoever arrives first, whatever the age of the request:
 //!
 //! - **Scenarios.** [`Scenario::Burst`]: every client sends one request at t = 0 (or
 //!   uniformly within `burst_window_ms`). [`Scenario::Steady`]: clients send new requests as
@@ -56,14 +56,16 @@
 //!
 //! # Speed and memory
 //!
-//! A timing wheel of 1 ms buckets keeps each event O(1) with nothing allocated per event,
-//! and carries the events themselves in chunks of sixteen, so walking a bucket reads
-//! memory in order instead of chasing a million scattered records. Memory per client: one
-//! request record in the wheel (48 bytes, in chunks of 16 · 48 + 8 bytes, plus at most one
-//! partly filled chunk per millisecond of the wheel's 32,768: 25 MiB at the very worst)
-//! and, with a per-client budget, one bucket (48 bytes); the wheel itself is 256 KiB. The series grow with
-//! simulated time (20 bytes per slot, at most 2^20 slots), the log with logged attempts
-//! (16 bytes each, at most 2,000,000 entries), the latencies with successes (4 bytes each).
+//! A timing wheel of 1 ms buckets keeps each event O(1) with nothing allocated per event.
+//! It carries the events themselves, in chunks of eight, so that taking a bucket reads
+//! memory in order instead of chasing a million scattered records; a bucket is put in time
+//! order when the wheel reaches it, in time linear in its events. Memory per client: its
+//! request record in the wheel (48 bytes; chunks are 8 · 48 + 8 bytes, and the pool is
+//! reserved for the worst case, one chunk per pending request up to 32,768 partly filled
+//! ones, touched only as used) and, with a per-client budget, one bucket (48 bytes); the
+//! wheel itself is 256 KiB. The series grow with simulated time (20 bytes per slot, at
+//! most 2^20 slots), the log with logged attempts (16 bytes each, at most 2,000,000
+//! entries), the latencies with successes (4 bytes each).
 //!
 //! # The AWS contention experiment
 //!

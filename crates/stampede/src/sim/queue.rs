@@ -16,9 +16,13 @@
 //! Events further ahead than the wheel's span (32.8 s) wait in a small overflow heap and
 //! move into the wheel as it turns.
 //!
-//! Within a bucket, events come out in the order they were pushed. The simulation's event
-//! order therefore has a resolution of 1 ms, and it is deterministic: the order of pushes
-//! is itself a function of the seed.
+//! Within a bucket, events come out in time order: when the wheel reaches a bucket, it
+//! takes the bucket's events into one batch and sorts them by their exact times. The order
+//! matters to the model: a server that serves while it has capacity serves whoever arrives
+//! first, and an order that followed the queue's internals instead (last pushed first, or
+//! first pushed first) would systematically favour young requests or old retries, and
+//! change how long a retry storm lasts. Sorting is linear in a bucket's events (see
+//! `Wheel::take_bucket`); the buffers are reused, so nothing is allocated per event.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -32,16 +36,17 @@ pub(crate) const CHUNK: usize = 8;
 /// No chunk.
 const NIL: u32 = u32::MAX;
 
-/// Up to [`CHUNK`] events of one bucket, in push order. The header comes first, so that
-/// reading it and the first events touches one cache line.
+/// Up to [`CHUNK`] events of one bucket, in push order, and the bucket's next chunk.
 #[derive(Debug, Clone, Copy)]
-#[repr(C)]
 struct Chunk<T> {
-    /// The bucket's next chunk.
-    next: u32,
-    /// How many of the events have been taken.
-    read: u32,
     items: [T; CHUNK],
+    next: u32,
+}
+
+/// An event with a time: the wheel hands out the events of one millisecond in time order.
+pub(crate) trait Timed {
+    /// The event's time (ms).
+    fn time(&self) -> f64;
 }
 
 /// An event beyond the wheel's span, ordered by bucket, then by push order.
@@ -101,9 +106,14 @@ pub(crate) struct Wheel<T> {
     in_wheel: usize,
     overflow: BinaryHeap<Far<T>>,
     pushes: u64,
+    /// The current bucket's events, sorted by time, and how many have been handed out.
+    batch: Vec<T>,
+    taken: usize,
+    /// Scratch for sorting a big batch: where each sub-bin starts.
+    counts: Vec<u32>,
 }
 
-impl<T: Copy> Wheel<T> {
+impl<T: Copy + Timed> Wheel<T> {
     pub(crate) fn new() -> Self {
         Wheel {
             buckets: vec![EMPTY; SPAN as usize],
@@ -113,17 +123,25 @@ impl<T: Copy> Wheel<T> {
             in_wheel: 0,
             overflow: BinaryHeap::new(),
             pushes: 0,
+            batch: Vec::new(),
+            taken: 0,
+            counts: Vec::new(),
         }
     }
 
-    /// Makes room for `events` pending at once without growing the pool.
+    /// Makes room for `events` pending at once: the pool then never grows. (Growing it by
+    /// doubling costs more than the copies: the allocator hands the memory back and forth
+    /// with the system on every run of a program that runs many.)
     pub(crate) fn reserve(&mut self, events: usize) {
-        self.pool.reserve(events / CHUNK + 1);
+        // A chunk holds at least one event, and each bucket at most one partial chunk.
+        let chunks = events.min(events / CHUNK + SPAN as usize) + 1;
+        self.pool.reserve(chunks.saturating_sub(self.pool.len()));
+        self.batch.reserve(events.min(1 << 13));
     }
 
     /// Whether nothing is pending.
     pub(crate) fn is_empty(&self) -> bool {
-        self.in_wheel == 0 && self.overflow.is_empty()
+        self.in_wheel == 0 && self.overflow.is_empty() && self.taken == self.batch.len()
     }
 
     /// Schedules `item` at `t_ms` (≥ 0). A time before the current bucket goes in the
@@ -167,7 +185,6 @@ impl<T: Copy> Wheel<T> {
             let c = &mut self.pool[id as usize];
             self.free = c.next;
             c.next = NIL;
-            c.read = 0;
             c.items[0] = item;
             id
         } else {
@@ -175,9 +192,8 @@ impl<T: Copy> Wheel<T> {
             // 20 million requests), so ids always fit beside the fill count.
             debug_assert!(self.pool.len() < MAX_CHUNKS);
             self.pool.push(Chunk {
-                next: NIL,
-                read: 0,
                 items: [item; CHUNK],
+                next: NIL,
             });
             (self.pool.len() - 1) as u32
         };
@@ -196,38 +212,109 @@ impl<T: Copy> Wheel<T> {
     }
 
     /// Takes the next event of the first non-empty bucket below `limit` (an absolute ms);
-    /// `None` when there is none. The wheel stays on that bucket, so events pushed into it
-    /// meanwhile come out before the wheel moves on.
+    /// `None` when there is none. Within a bucket, events come out in time order: the
+    /// bucket is taken whole and sorted when the wheel reaches it. The wheel stays on that
+    /// bucket, so events pushed into it meanwhile come out, sorted among themselves, before
+    /// the wheel moves on.
     #[inline(always)]
     pub(crate) fn pop(&mut self, limit: u64) -> Option<&T> {
         loop {
-            let list = &mut self.buckets[(self.cur & MASK) as usize];
-            if list.head != NIL && self.cur < limit {
-                let id = list.head;
-                let c = &mut self.pool[id as usize];
-                let at = c.read as usize;
-                c.read += 1;
-                let filled = if id == list.tail >> FILL_BITS {
-                    (list.tail & FILL_MASK) + 1
-                } else {
-                    CHUNK as u32
-                };
-                if c.read == filled {
-                    // Spent (if it was the tail, the next push starts a new chunk): unlink
-                    // it and put it on the free list.
-                    list.head = c.next;
-                    if list.head == NIL {
-                        list.tail = NIL;
-                    }
-                    c.next = self.free;
-                    self.free = id;
-                }
-                self.in_wheel -= 1;
-                // A spent chunk is only reused by the next push, after the caller has
-                // copied the event out.
-                return Some(&self.pool[id as usize].items[at]);
+            if self.taken < self.batch.len() {
+                self.taken += 1;
+                return Some(&self.batch[self.taken - 1]);
             }
-            self.turn(limit)?;
+            let slot = (self.cur & MASK) as usize;
+            if self.buckets[slot].head != NIL && self.cur < limit {
+                self.take_bucket(slot);
+            } else {
+                self.turn(limit)?;
+            }
+        }
+    }
+
+    /// Moves bucket `slot`'s events into the batch, sorted by time, and frees its chunks.
+    ///
+    /// The sort is hand-written rather than `sort_unstable_by`: a bucket's times lie within
+    /// one millisecond, spread nearly evenly over it, so placing each event straight into
+    /// one of as many sub-bins as there are events (a counting sort on the sub-bin), then
+    /// one insertion pass within sub-bins, is linear in the events. A comparison sort moves
+    /// each 48-byte event `log k` times, and costs some 8 KB of WebAssembly. Small buckets
+    /// take the insertion pass alone. Both passes are stable: exact ties keep push order.
+    fn take_bucket(&mut self, slot: usize) {
+        const SMALL: usize = 32;
+        let list = self.buckets[slot];
+        self.buckets[slot] = EMPTY;
+        let filled = |id: u32| {
+            if id == list.tail >> FILL_BITS {
+                (list.tail & FILL_MASK) as usize + 1
+            } else {
+                CHUNK
+            }
+        };
+        let mut k = 0;
+        let mut id = list.head;
+        while id != NIL {
+            k += filled(id);
+            id = self.pool[id as usize].next;
+        }
+        self.in_wheel -= k;
+        self.batch.clear();
+        self.taken = 0;
+        if k <= SMALL {
+            let mut id = list.head;
+            while id != NIL {
+                self.batch
+                    .extend_from_slice(&self.pool[id as usize].items[..filled(id)]);
+                id = self.pool[id as usize].next;
+            }
+        } else {
+            let bins = k.next_power_of_two();
+            let from = self.cur as f64;
+            let scale = bins as f64;
+            // A time before the bucket (pushed into the past, so clamped) goes in bin 0.
+            let bin = |t: f64| (((t - from) * scale) as usize).min(bins - 1);
+            self.counts.clear();
+            self.counts.resize(bins + 1, 0);
+            let mut id = list.head;
+            while id != NIL {
+                let c = &self.pool[id as usize];
+                for e in &c.items[..filled(id)] {
+                    self.counts[bin(e.time()) + 1] += 1;
+                }
+                id = c.next;
+            }
+            for i in 1..=bins {
+                self.counts[i] += self.counts[i - 1];
+            }
+            let first = self.pool[list.head as usize].items[0];
+            self.batch.resize(k, first);
+            let mut id = list.head;
+            while id != NIL {
+                let c = &self.pool[id as usize];
+                for e in &c.items[..filled(id)] {
+                    let at = &mut self.counts[bin(e.time())];
+                    self.batch[*at as usize] = *e;
+                    *at += 1;
+                }
+                id = c.next;
+            }
+        }
+        // Give the chunks back, then order each sub-bin by insertion.
+        let mut id = list.head;
+        while id != NIL {
+            let next = self.pool[id as usize].next;
+            self.pool[id as usize].next = self.free;
+            self.free = id;
+            id = next;
+        }
+        for i in 1..k {
+            let e = self.batch[i];
+            let mut j = i;
+            while j > 0 && self.batch[j - 1].time() > e.time() {
+                self.batch[j] = self.batch[j - 1];
+                j -= 1;
+            }
+            self.batch[j] = e;
         }
     }
 
@@ -261,13 +348,27 @@ impl<T: Copy> Wheel<T> {
 mod tests {
     use super::*;
 
-    fn drain(w: &mut Wheel<u32>, limit: u64) -> Vec<(u64, Vec<u32>)> {
+    /// A test event: its time and a name.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Ev(f64, u32);
+    impl Timed for Ev {
+        fn time(&self) -> f64 {
+            self.0
+        }
+    }
+
+    fn push(w: &mut Wheel<Ev>, t: f64, name: u32) {
+        w.push(t, Ev(t, name));
+    }
+
+    /// (bucket, names in the order they came out) for every bucket below `limit`.
+    fn drain(w: &mut Wheel<Ev>, limit: u64) -> Vec<(u64, Vec<u32>)> {
         let mut all: Vec<(u64, Vec<u32>)> = vec![];
-        while let Some(&id) = w.pop(limit) {
+        while let Some(&Ev(_, name)) = w.pop(limit) {
             let b = w.bucket();
             match all.last_mut() {
-                Some((last, ids)) if *last == b => ids.push(id),
-                _ => all.push((b, vec![id])),
+                Some((last, names)) if *last == b => names.push(name),
+                _ => all.push((b, vec![name])),
             }
         }
         all
@@ -276,20 +377,20 @@ mod tests {
     #[test]
     fn buckets_come_out_in_order_including_far_ones() {
         let mut w = Wheel::new();
-        w.push(5.9, 1);
-        w.push(5.0, 2);
-        w.push(0.0, 3);
-        w.push(200_000.5, 4); // beyond the span: overflow
-        w.push(70_000.0, 5); // beyond the span: overflow
-        w.push(70_000.9, 7); // same far bucket, pushed later
-        w.push(32_767.0, 6); // last bucket of the first turn
+        push(&mut w, 5.9, 1);
+        push(&mut w, 5.0, 2);
+        push(&mut w, 0.0, 3);
+        push(&mut w, 200_000.5, 4); // beyond the span: overflow
+        push(&mut w, 70_000.9, 5); // beyond the span: overflow
+        push(&mut w, 70_000.1, 7); // same far bucket, earlier
+        push(&mut w, 32_767.0, 6); // last bucket of the first turn
         assert_eq!(
             drain(&mut w, u64::MAX),
             vec![
                 (0, vec![3]),
-                (5, vec![1, 2]),
+                (5, vec![2, 1]),
                 (32_767, vec![6]),
-                (70_000, vec![5, 7]),
+                (70_000, vec![7, 5]),
                 (200_000, vec![4])
             ]
         );
@@ -297,22 +398,23 @@ mod tests {
     }
 
     #[test]
-    fn a_big_bucket_spans_chunks_in_push_order_and_chunks_are_reused() {
+    fn a_big_bucket_spans_chunks_comes_out_in_time_order_and_chunks_are_reused() {
         let mut w = Wheel::new();
-        for i in 0..100 {
-            w.push(3.0, i);
+        // Pushed in a scrambled order of times within one millisecond.
+        for i in 0..100u32 {
+            push(&mut w, 3.0 + f64::from((i * 37) % 100) / 100.0, i);
         }
-        assert_eq!(drain(&mut w, u64::MAX), vec![(3, (0..100).collect())]);
+        let out = drain(&mut w, u64::MAX);
+        assert_eq!(out.len(), 1);
+        let times: Vec<u32> = out[0].1.iter().map(|&i| (i * 37) % 100).collect();
+        assert_eq!(times, (0..100).collect::<Vec<_>>());
         let pool = w.pool.len();
         assert_eq!(pool, 100usize.div_ceil(CHUNK));
-        // 64 events (8 full chunks) in one bucket and 36 (5 chunks) in the next.
+        // 64 events (4 full chunks) in one bucket and 36 (3 chunks) in the next.
         for i in 0..100 {
-            w.push(if i < 64 { 10.0 } else { 11.0 }, i);
+            push(&mut w, if i < 64 { 10.0 } else { 11.0 }, i);
         }
-        assert_eq!(
-            drain(&mut w, u64::MAX),
-            vec![(10, (0..64).collect()), (11, (64..100).collect())]
-        );
+        assert_eq!(drain(&mut w, u64::MAX).len(), 2);
         assert_eq!(
             w.pool.len(),
             pool,
@@ -321,20 +423,41 @@ mod tests {
     }
 
     #[test]
+    fn ties_keep_their_push_order_in_small_and_big_buckets() {
+        for n in [5u32, 500] {
+            let mut w = Wheel::new();
+            // Every event at one of three times, pushed round-robin.
+            for i in 0..n {
+                push(&mut w, 7.0 + f64::from(2 - i % 3) * 0.25, i);
+            }
+            let names = drain(&mut w, u64::MAX).remove(0).1;
+            let expected: Vec<u32> = [2, 1, 0]
+                .into_iter()
+                .flat_map(|r| (0..n).filter(move |i| i % 3 == r))
+                .collect();
+            assert_eq!(names, expected, "{n} events");
+        }
+    }
+
+    #[test]
     fn pushing_into_the_current_bucket_is_seen_again_and_the_past_clamps() {
         let mut w = Wheel::new();
-        w.push(10.0, 1);
-        assert_eq!((w.pop(u64::MAX).copied(), w.bucket()), (Some(1), 10));
-        w.push(10.5, 2);
-        w.push(3.0, 3);
-        assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![2, 3])]);
+        push(&mut w, 10.0, 1);
+        assert_eq!(
+            (w.pop(u64::MAX).copied(), w.bucket()),
+            (Some(Ev(10.0, 1)), 10)
+        );
+        push(&mut w, 10.5, 2);
+        push(&mut w, 3.0, 3);
+        assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![3, 2])]);
+        assert!(w.is_empty());
     }
 
     #[test]
     fn limit_stops_before_a_bucket() {
         let mut w = Wheel::new();
-        w.push(50.0, 1);
-        w.push(100_000.0, 2);
+        push(&mut w, 50.0, 1);
+        push(&mut w, 100_000.0, 2);
         assert_eq!(drain(&mut w, 50), vec![]);
         assert_eq!(drain(&mut w, 51), vec![(50, vec![1])]);
         assert_eq!(drain(&mut w, 99_999), vec![]);
