@@ -2,7 +2,7 @@
 // loopback port with the built page, launches Debian's Chromium through playwright-core with a
 // fresh profile, and tears both down. Everything is bounded in time and stays on 127.0.0.1.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -145,4 +145,9 @@ export function readMetrics(page) {
   return page.evaluate(() =>
     Object.fromEntries([...document.querySelectorAll("[data-metric]")].map((e) => [e.getAttribute("data-metric"), e.textContent])),
   );
+}
+
+/** The core's own metrics for a simulation, from the CLI (`stampede simulate --json`). */
+export function cliSimulate(args = []) {
+  return JSON.parse(execFileSync(SERVER_BIN, ["simulate", "--json", ...args], { cwd: ROOT, encoding: "utf8", timeout: 30_000 }));
 }

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { errorMessage, locateError } from "../../www/src/logic/errors.js";
+import { errorMessage, localizeError, locateError } from "../../www/src/logic/errors.js";
 import { delayHistograms } from "../../www/src/logic/histogram.js";
-import { callSiteFor, defaultLiveUrl, parseHeaders, randomKey } from "../../www/src/logic/live.js";
+import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
 import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
 import { embedSnippet } from "../../www/src/logic/snippet.js";
 import { DEFAULT_STATE } from "../../www/src/logic/state.js";
@@ -75,15 +75,64 @@ test("the embed snippet reproduces the policy", () => {
     budget: { capacity: 10, refillPerSec: 1 },
     url: "https://api.example.com/orders?id=1",
     method: "post",
+    callSite: callSiteFor("post", "https://api.example.com/orders?id=1", "http://127.0.0.1:8080/"),
     comments: { init: "i", seed: "s", budget: "b" },
   });
   assert.match(code, /import init, \{ retryFetch \} from "stampede";/);
   assert.match(code, /policy: \{ strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2 \}/);
-  assert.match(code, /callSite: "POST \/orders"/);
+  // The very call site the live panel passes.
+  assert.match(code, /callSite: "POST https:\/\/api\.example\.com\/orders"/);
   assert.match(code, /budget: \{ capacity: 10, refillPerSec: 1 \}/);
   assert.match(code, /\{ method: "POST" \}/);
   assert.doesNotMatch(code, /seed:/);
+  assert.doesNotMatch(code, /idempotent|attemptTimeoutMs|headers/);
   const plain = embedSnippet({ policy: DEFAULT_STATE.a, budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
-  assert.doesNotMatch(plain, /budget/);
+  assert.doesNotMatch(plain, /budget|callSite/);
   assert.match(plain, /retryFetch\("\/x", \{\}, \{/);
+});
+
+test("the embed snippet carries the live call's headers, timeout and idempotency", () => {
+  const code = embedSnippet({
+    policy: DEFAULT_STATE.a,
+    budget: null,
+    url: "http://127.0.0.1:8080/api/flaky?fail=2",
+    method: "PUT",
+    headers: { Accept: "application/json", "Idempotency-Key": "k-1" },
+    idempotent: true,
+    attemptTimeoutMs: 2500,
+    comments: { init: "", seed: "", budget: "" },
+  });
+  assert.match(code, /\{ method: "PUT", headers: \{ Accept: "application\/json", "Idempotency-Key": "k-1" \} \}/);
+  assert.match(code, /^ {2}idempotent: true,$/m);
+  assert.match(code, /^ {2}attemptTimeoutMs: 2500,$/m);
+  const get = embedSnippet({ policy: DEFAULT_STATE.a, budget: null, url: "/x", method: "get", headers: { "X-A": "1" }, attemptTimeoutMs: null, comments: { init: "", seed: "", budget: "" } });
+  assert.match(get, /retryFetch\("\/x", \{ headers: \{ "X-A": "1" \} \}, \{/);
+  assert.doesNotMatch(get, /attemptTimeoutMs|idempotent/);
+});
+
+test("the timeout box: empty is none, a number is passed on, text is refused", () => {
+  assert.deepEqual(parseTimeout(""), { ok: true, ms: null });
+  assert.deepEqual(parseTimeout(" 2500 "), { ok: true, ms: 2500 });
+  assert.deepEqual(parseTimeout("-5"), { ok: true, ms: -5 }); // the package judges the range
+  assert.deepEqual(parseTimeout("abc"), { ok: false, problem: "nan" });
+  assert.deepEqual(parseTimeout("", true), { ok: false, problem: "nan" });
+});
+
+test("package errors in Russian: the field's label, the usual phrasings translated", () => {
+  const en = "policy.baseMs: expected a finite duration from 0 ms to 86400000 ms, got -5";
+  assert.equal(localizeError(en, "en"), en);
+  assert.equal(localizeError(en, "ru"), "Базовая задержка (policy.baseMs): ожидается конечная длительность от 0 до 86400000 мс, получено -5");
+  assert.equal(
+    localizeError("capMs: expected a duration at least base (2000 ms), got 10 ms", "ru"),
+    "Потолок (capMs): ожидается длительность не меньше базовой задержки (2000 мс), получено 10 мс",
+  );
+  assert.equal(
+    localizeError("budget.capacity: expected a number of tokens from 0 to 1000000000, got -1", "ru"),
+    "Ёмкость бюджета (budget.capacity): ожидается число токенов от 0 до 1000000000, получено -1",
+  );
+  assert.match(localizeError("clients: expected a whole number of clients from 1 to 1000000, got 0", "ru"), /^Клиенты \(clients\): ожидается целое число клиентов от 1 до 1000000/);
+  assert.match(localizeError("attemptTimeoutMs: expected 1 ms to 1 day, got -5", "ru"), /^Тайм-аут попытки \(attemptTimeoutMs\): ожидается от 1 мс до 1 суток/);
+  // An unknown phrasing keeps the package's words; a message without a field stays as it is.
+  assert.equal(localizeError("seed: expected something new, got 1", "ru"), "Зерно (seed): ожидается something new, получено 1");
+  assert.equal(localizeError("the worker failed", "ru"), "the worker failed");
 });

@@ -3,17 +3,24 @@
 // update per animation frame: the main picture (herd, load, metrics) first, the secondary
 // figures in frames of their own (the compare panel, then the delay histograms and the
 // snippet), so that while a slider moves every frame spends its time on the main picture.
+//
+// Until the wasm module has loaded and the first picture is drawn, the settings are
+// disabled (an edit then would have nothing to run on); html[data-ready] and the
+// "stampede:interactive" mark are set only once a real picture is up.
 
 import { displayBinMs, ensureCapacity, rebinRate } from "./logic/series.js";
 import { delayHistograms } from "./logic/histogram.js";
-import { errorMessage, locateError } from "./logic/errors.js";
+import { errorMessage, localizeError, locateError } from "./logic/errors.js";
+import { fieldById } from "./logic/fields.js";
 import { formatDuration, formatNumber, formatClock } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
 import { embedSnippet } from "./logic/snippet.js";
 import {
+  DEFAULT_STATE,
   SPEEDS,
   budgetOptions,
   cloneState,
+  isRowMode,
   outageWindow,
   policyOptions,
   simOptions,
@@ -25,6 +32,7 @@ import type { Key } from "./logic/i18n.js";
 import { DelayFigure, MAX_PANELS } from "./figures/delays.js";
 import { HerdFigure } from "./figures/herd.js";
 import { readPalette, type Palette } from "./figures/palette.js";
+import type { RowMap } from "./figures/raster.js";
 import { Playback } from "./figures/playback.js";
 import { RateChart } from "./figures/rates.js";
 import { sampleDelays, type SimResult } from "./wasm/bridge.js";
@@ -40,6 +48,14 @@ import { CompareTable, showMetrics } from "./ui/metrics.js";
 const DELAY_SAMPLES = 4000;
 /** The address bar follows the state at most this often (browsers throttle history calls). */
 const URL_EVERY_MS = 250;
+/** A link whose values the package keeps refusing is repaired at most this many times. */
+const MAX_REPAIRS = 8;
+
+/** What the link had that the page could not use (see logic/url.ts). */
+export interface LinkProblems {
+  ignored: string[];
+  given: Record<string, string>;
+}
 
 function byId<E extends HTMLElement>(id: string): E {
   const e = document.getElementById(id);
@@ -108,8 +124,31 @@ export class App {
   private urlTimer = 0;
   private runs = 0;
   private presetId: string | null = null;
+  /** The wasm module has loaded (App.start). */
+  private started = false;
+  /** The first real picture is drawn. */
+  private pictured = false;
+  private enabled = true;
+  /**
+   * Until both policies have run once and the reader has touched nothing, a refused value
+   * came from the link: it falls back to its default (with a note) instead of blanking the page.
+   */
+  private linkPhase = true;
+  private repairs = 0;
+  /** Notes about the link that belong to no single field, re-worded on a language switch. */
+  private linkNotes: ((t: T, lang: Lang) => string)[] = [];
+  private scrollFrame = 0;
+  /** Whether the compare panel's herds are on screen (or nearly); off screen they wait. */
+  private compareOnScreen = false;
+  private minisDirty = false;
+  /** Figure draws that wait for frames of their own, one per frame (see runLater). */
+  private readonly later = new Map<string, () => void>();
+  private laterFrame = 0;
+  /** The same for the delay histograms. */
+  private delaysOnScreen = false;
+  private delaysWaiting = false;
 
-  constructor(initial: State, lang: Lang, presetId: string | null) {
+  constructor(initial: State, lang: Lang, presetId: string | null, link: LinkProblems = { ignored: [], given: {} }) {
     this.good = cloneState(initial);
     this.lang = lang;
     this.t = translator(lang);
@@ -119,6 +158,7 @@ export class App {
 
     this.controls = new Controls(this.t, lang, () => {
       this.presetId = null;
+      this.linkPhase = false;
       this.markPreset();
       this.request(false);
     });
@@ -132,11 +172,33 @@ export class App {
       curtain: byId("timeline-curtain"),
       playhead: byId("timeline-playhead"),
       axis: byId("timeline-axis"),
+      scroller: byId("timeline-scroll"),
+      spacer: byId("timeline-spacer"),
+      onScroll: () => this.scheduleHerd(),
       onResize,
     });
     this.miniA = new HerdFigure({ canvas: byId<HTMLCanvasElement>("compare-a"), axis: byId("compare-a-axis"), onResize });
     this.miniB = new HerdFigure({ canvas: byId<HTMLCanvasElement>("compare-b"), axis: byId("compare-b-axis"), onResize });
     this.delays = new DelayFigure(byId("delays"));
+    // The compare panel's two herds are drawn only when they can be seen: off screen (while
+    // the reader drags a slider above, say) they cost nothing, and are drawn on arrival.
+    new IntersectionObserver(
+      (entries) => {
+        this.compareOnScreen = entries.some((e) => e.isIntersecting);
+        if (this.compareOnScreen && this.minisDirty) this.drawMinis();
+      },
+      { rootMargin: "300px 0px" },
+    ).observe(byId("compare"));
+    new IntersectionObserver(
+      (entries) => {
+        this.delaysOnScreen = entries.some((e) => e.isIntersecting);
+        if (this.delaysOnScreen && this.delaysWaiting && this.started) {
+          this.delaysWaiting = false;
+          this.runLater("delays", () => this.drawDelays(this.good));
+        }
+      },
+      { rootMargin: "300px 0px" },
+    ).observe(byId("distributions"));
 
     this.playback = new Playback(
       {
@@ -154,11 +216,102 @@ export class App {
       }),
       this.t,
       lang,
+      () => this.renderEmbed(),
     );
     this.wire();
     this.relabel();
     this.controls.show(this.good);
+    byId<HTMLSelectElement>("herd-rows").value = this.good.rows;
     this.markPreset();
+    this.noteLink(link);
+    // Nothing can run before the wasm module is there.
+    this.setEnabled(false);
+  }
+
+  /** The wasm module is ready: the first picture is drawn, then the controls work. */
+  start(): void {
+    this.started = true;
+    this.request(true);
+  }
+
+  /** Enables or disables every control that would run the simulator. */
+  private setEnabled(on: boolean): void {
+    this.enabled = on;
+    this.controls.setEnabled(on);
+    for (const b of document.querySelectorAll<HTMLButtonElement>("[data-preset]")) b.disabled = !on;
+    byId<HTMLButtonElement>("play").disabled = !on || this.reducedMotion;
+    byId<HTMLSelectElement>("speed").disabled = !on;
+    byId<HTMLInputElement>("scrub").disabled = !on;
+    if (on) this.live.enable();
+  }
+
+  // --- A link's unusable values --------------------------------------------------------------
+
+  /** Shows, next to each field, what the link had that could not be used (the default is shown). */
+  private noteLink(link: LinkProblems): void {
+    const general: string[] = [];
+    for (const key of link.ignored) {
+      const value = link.given[key] ?? "";
+      const span = document.getElementById(`${key}-error`);
+      if (span && !span.closest<HTMLElement>(".field")?.hidden) {
+        this.controls.setNotice(key, (t) => t("link.field", { value }));
+      } else {
+        general.push(`${key}=${value}`);
+      }
+    }
+    if (general.length > 0) {
+      const list = general.join(", ");
+      this.linkNotes.push((t) => t("link.general", { list }));
+    }
+    this.renderLinkNotes();
+    this.showErrors();
+  }
+
+  private renderLinkNotes(): void {
+    const el = byId("link-note");
+    const text = this.linkNotes.map((n) => n(this.t, this.lang)).join(" ");
+    if (el.textContent !== text) el.textContent = text;
+    el.hidden = text === "";
+  }
+
+  /**
+   * A value only the package could refuse (a cap below the base, a negative seed…) came
+   * with the link: the field it names falls back to its default, with a note beside it, and
+   * the run goes again — so a bad link still opens with a picture. Returns whether it did.
+   */
+  private repairFromLink(state: State, err: PackageError): boolean {
+    if (!this.linkPhase || this.repairs >= MAX_REPAIRS) return false;
+    this.repairs++;
+    const f = err.control ? fieldById(err.control) : undefined;
+    const message = err.message;
+    let fixed: State;
+    if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
+      fixed = cloneState(state);
+      f.set(fixed, f.get(DEFAULT_STATE));
+      const value = String(f.get(state));
+      this.controls.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(message, lang) }));
+    } else {
+      // Nothing to single out: the whole picture falls back to the defaults.
+      fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
+      this.linkNotes.push((t, lang) => t("link.reset", { message: localizeError(message, lang) }));
+      this.renderLinkNotes();
+    }
+    this.errA = null;
+    this.errB = null;
+    this.controls.show(fixed);
+    this.good = fixed;
+    this.showErrors();
+    this.request(true);
+    return true;
+  }
+
+  /** The reader acted: notes about the link are done with. */
+  private forgetLink(): void {
+    this.linkPhase = false;
+    if (this.linkNotes.length > 0) {
+      this.linkNotes = [];
+      this.renderLinkNotes();
+    }
   }
 
   // --- Setup --------------------------------------------------------------------------------
@@ -219,8 +372,13 @@ export class App {
     }
     byId("share").addEventListener("click", () => void this.share());
     byId("embed-copy").addEventListener("click", () => void this.copyEmbed());
-    byId("live-url").addEventListener("input", () => this.renderEmbed());
-    byId("live-method").addEventListener("change", () => this.renderEmbed());
+    const rows = byId<HTMLSelectElement>("herd-rows");
+    rows.addEventListener("change", () => {
+      if (!isRowMode(rows.value)) return;
+      this.good.rows = rows.value;
+      this.redrawHerd();
+      this.scheduleUrl();
+    });
 
     // Resizes and theme changes redraw what is kept; nothing is simulated again.
     new ResizeObserver(() => this.scheduleRedraw()).observe(byId("figures"));
@@ -256,6 +414,8 @@ export class App {
 
   private onFrame(): void {
     this.frame = 0;
+    // Before the wasm module is ready nothing runs; App.start requests the first picture.
+    if (!this.started) return;
     if (this.dirtyMain) {
       this.dirtyMain = false;
       const restart = this.restartNext;
@@ -265,6 +425,9 @@ export class App {
       if (this.dirtyCompare || this.dirtyDelays) this.schedule();
       return;
     }
+    // Policy B waits while policy A's worker run is still catching up with a drag: they share
+    // the worker, and B's picture is not the one the reader is steering.
+    if (this.dirtyCompare && this.runner.busy("a")) return;
     if (this.dirtyCompare) {
       this.dirtyCompare = false;
       this.updateCompare();
@@ -277,7 +440,8 @@ export class App {
       this.dirtyDelays = false;
       const started = performance.now();
       this.renderEmbed();
-      this.drawDelays(this.good);
+      if (this.delaysOnScreen) this.drawDelays(this.good);
+      else this.delaysWaiting = true;
       measure("stampede:delays", started);
     }
   }
@@ -286,7 +450,8 @@ export class App {
     const { state, ok } = this.controls.read(this.good);
     if (!ok) {
       this.showErrors();
-      this.markInteractive();
+      // Let the reader fix what the form refused, even before any picture.
+      if (!this.enabled) this.setEnabled(true);
       return;
     }
     const started = performance.now();
@@ -298,18 +463,26 @@ export class App {
   private onResultA(state: State, o: Outcome, restart: boolean, started: number): void {
     this.setBusy(this.runner.busy("a"));
     if (!o.ok) {
-      this.errA = locateError(o.error.message, "a");
+      const err = locateError(o.error.message, "a");
+      if (!this.pictured && this.repairFromLink(state, err)) return;
+      this.errA = err;
       this.showErrors();
-      this.markInteractive();
+      if (!this.enabled) this.setEnabled(true);
+      // A compare run held back while A was busy can go now.
+      if (this.dirtyCompare) this.schedule();
       return;
     }
     this.errA = null;
+    // The row layout is a view setting changed outside the form: the latest choice stands.
+    state.rows = this.good.rows;
     this.good = state;
     this.drawMain(o.result, restart);
     this.keepA.keep(o.result);
     this.showErrors();
     this.runs++;
     document.documentElement.dataset["runs"] = String(this.runs);
+    this.pictured = true;
+    if (!this.enabled) this.setEnabled(true);
     this.markInteractive();
     const name = o.viaWorker ? "stampede:update-async" : "stampede:update";
     measure(name, started);
@@ -319,7 +492,7 @@ export class App {
     this.schedule();
   }
 
-  /** Once: the first picture is up (or the first settings were refused) and every control works. */
+  /** Once: the first picture is up and every control works. */
   private markInteractive(): void {
     if (document.documentElement.dataset["ready"] === "1") return;
     performance.mark("stampede:interactive");
@@ -336,7 +509,7 @@ export class App {
   private showErrors(): void {
     const unplaced = this.controls.renderErrors([this.errA, this.errB].filter((e): e is PackageError => e !== null));
     const general = byId("sim-error");
-    const messages = unplaced.map((e) => e.message);
+    const messages = unplaced.map((e) => localizeError(e.message, this.lang));
     if (this.controls.hasProblems() || this.errA) messages.push(this.t("err.kept"));
     general.textContent = messages.join(" ");
     general.hidden = messages.length === 0;
@@ -353,18 +526,47 @@ export class App {
     this.drawLoad(r, outage);
     const t1 = performance.now();
     measure("stampede:draw-load", t0);
-    const stats = this.herd.draw(r, this.tEndMs, outage, this.palette.herd, this.lang);
+    const stats = this.herd.draw(r, this.tEndMs, outage, this.palette.herd, this.lang, s.rows);
     measure("stampede:draw-herd", t1);
-    this.renderRowsLabel(r, stats.clientsPerRow);
+    this.renderRowsLabel(r, stats.map);
     showMetrics(r.metrics, s.capacityRps, s.scenario, this.t, this.lang);
     byId<HTMLSelectElement>("speed").value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);
   }
 
-  private renderRowsLabel(r: SimResult, perRow: number): void {
+  /** The herd alone, from the kept run (a scroll, or the row layout changed). */
+  private scheduleHerd(): void {
+    if (this.scrollFrame !== 0) return;
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = 0;
+      this.redrawHerd();
+    });
+  }
+
+  private redrawHerd(): void {
+    const a = this.keepA.result;
+    if (!a) return;
+    const started = performance.now();
+    const stats = this.herd.draw(a, this.tEndMs, outageWindow(this.good), this.palette.herd, this.lang, this.good.rows);
+    this.renderRowsLabel(a, stats.map);
+    measure("stampede:draw-herd-view", started);
+  }
+
+  private renderRowsLabel(r: SimResult, map: RowMap): void {
     const rows = formatNumber(r.logRows, this.lang);
-    let text = perRow <= 1 ? this.t("herd.rowsOne", { rows }) : this.t("herd.rowsMany", { rows, per: formatNumber(perRow, this.lang, 1) });
+    let text: string;
+    if (map.virtualHeight > map.height) {
+      text = this.t("herd.rowsScroll", {
+        from: formatNumber(map.first + 1, this.lang),
+        to: formatNumber(map.first + map.cells, this.lang),
+        rows,
+      });
+    } else if (map.folded) {
+      text = this.t("herd.rowsMany", { rows, per: formatNumber(map.perCell, this.lang, 1) });
+    } else {
+      text = this.t("herd.rowsOne", { rows });
+    }
     if (r.logStride > 1) {
       text += ` (${this.t("herd.sampled", { stride: r.logStride, clients: formatNumber(this.good.clients, this.lang) })})`;
     }
@@ -385,6 +587,8 @@ export class App {
     this.loadKey = key;
     this.loadChart = new RateChart(byId("load-chart"), {
       height: 220,
+      // Room on the right for the herd's scrollbar, which sits beside the plot area above.
+      minPadRight: this.herd.gutter,
       canvasId: "load",
       ariaLabel: this.t("load.aria"),
       timeLabel: this.t("load.time"),
@@ -396,7 +600,8 @@ export class App {
       series: occ
         ? [
             { label: this.t("load.writes"), stroke: p.offered, width: 1.5 },
-            { label: this.t("load.conflicts"), stroke: p.rejected, width: 1 },
+            // Dashed as well as orange: it must not read as the vermillion line without hue.
+            { label: this.t("load.conflicts"), stroke: p.rejected, width: 1.5, dash: [4, 3] },
           ]
         : [
             { label: this.t("load.offered"), stroke: p.offered, width: 1.5 },
@@ -441,7 +646,7 @@ export class App {
     const inset = chart.plotInset();
     const fig = byId("herd-figure");
     const left = `${inset.left}px`;
-    const right = `${inset.right}px`;
+    const right = `${Math.max(0, inset.right - this.herd.gutter)}px`;
     if (fig.style.paddingLeft !== left) fig.style.paddingLeft = left;
     if (fig.style.paddingRight !== right) fig.style.paddingRight = right;
   }
@@ -519,7 +724,10 @@ export class App {
         return;
       }
       if (!o.ok) {
-        this.errB = locateError(o.error.message, "b");
+        const err = locateError(o.error.message, "b");
+        // Policy B's fields from a bad link fall back like policy A's.
+        if (this.repairFromLink(s, err)) return;
+        this.errB = err;
         this.showErrors();
         return;
       }
@@ -533,12 +741,55 @@ export class App {
     });
   }
 
+  /**
+   * Runs `draw` in a frame of its own: one waiting draw per frame, in order, the latest for
+   * each key. A figure that comes into view with others (a scroll can bring the compare
+   * herds and the histograms at once), or that is slow the first time, then never makes a
+   * long task together with another.
+   */
+  private runLater(key: string, draw: () => void): void {
+    this.later.delete(key);
+    this.later.set(key, draw);
+    if (this.laterFrame === 0) this.laterFrame = requestAnimationFrame(() => this.drainLater());
+  }
+
+  private drainLater(): void {
+    this.laterFrame = 0;
+    const next = this.later.entries().next();
+    if (next.done) return;
+    const [key, draw] = next.value;
+    this.later.delete(key);
+    draw();
+    if (this.later.size > 0) this.laterFrame = requestAnimationFrame(() => this.drainLater());
+  }
+
+  /** The compare panel's herds from the kept runs, each in a frame of its own; off screen they wait. */
+  private drawMinis(): void {
+    if (!this.compareOnScreen) {
+      this.minisDirty = true;
+      return;
+    }
+    this.minisDirty = false;
+    this.runLater("mini-a", () => this.drawMini("a"));
+    this.runLater("mini-b", () => this.drawMini("b"));
+  }
+
+  private drawMini(side: "a" | "b"): void {
+    const a = this.keepA.result;
+    const b = this.resultB;
+    const s = this.stateB;
+    if (!a || !b || !s) return;
+    const started = performance.now();
+    const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
+    (side === "a" ? this.miniA : this.miniB).draw(side === "a" ? a : b, tEnd, outageWindow(s), this.palette.herd, this.lang);
+    measure(`stampede:compare-herd-${side}`, started);
+  }
+
   private drawCompare(s: State, a: SimResult | null, b: SimResult): void {
     if (!a) return;
     const outage = outageWindow(s);
     const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
-    this.miniA.draw(a, tEnd, outage, this.palette.herd, this.lang);
-    this.miniB.draw(b, tEnd, outage, this.palette.herd, this.lang);
+    this.drawMinis();
     this.table.show(a.metrics, b.metrics, s.capacityRps, s.scenario, this.lang);
     byId("compare-a-title").textContent = this.t(`strategy.${s.a.strategy}` as Key) + (s.a.budget ? ` + ${this.t("group.budget").toLowerCase()}` : "");
     byId("compare-b-title").textContent = this.t(`strategy.${s.b.strategy}` as Key) + (s.b.budget ? ` + ${this.t("group.budget").toLowerCase()}` : "");
@@ -609,19 +860,19 @@ export class App {
     });
   }
 
+  /** The snippet repeats the live panel's call exactly (same URL, headers, options, call site). */
   private renderEmbed(): void {
     const s = this.good;
-    let url = byId<HTMLInputElement>("live-url").value.trim() || "/";
-    try {
-      url = new URL(url, location.href).href;
-    } catch {
-      // shown as typed
-    }
+    const call = this.live.call();
     byId("embed-code").textContent = embedSnippet({
       policy: s.a,
       budget: s.a.budget ? budgetOptions(s) : null,
-      url,
-      method: byId<HTMLSelectElement>("live-method").value,
+      url: call.url,
+      method: call.method,
+      headers: call.headers,
+      idempotent: call.idempotent,
+      attemptTimeoutMs: call.attemptTimeoutMs,
+      callSite: call.callSite,
       comments: {
         init: this.t("embed.comment.init"),
         seed: this.t("embed.comment.seed"),
@@ -636,8 +887,13 @@ export class App {
     this.presetId = p.id;
     this.errA = null;
     this.errB = null;
-    this.controls.show(p.state);
-    this.good = cloneState(p.state);
+    this.forgetLink();
+    this.controls.clearNotices();
+    const s = cloneState(p.state);
+    // The row layout is the reader's choice, not the story's.
+    s.rows = this.good.rows;
+    this.controls.show(s);
+    this.good = s;
     this.markPreset();
     this.request(true);
     document.getElementById("herd")?.scrollIntoView({ block: "nearest", behavior: this.reducedMotion ? "auto" : "smooth" });
@@ -672,6 +928,7 @@ export class App {
     }
     this.controls.relabel(this.t, this.lang, this.good);
     this.live.relabel(this.t, this.lang);
+    this.renderLinkNotes();
     this.renderPlaying(this.playback.active);
   }
 

@@ -21,7 +21,7 @@ async function boot(): Promise<void> {
   if (status) status.textContent = translate(lang, "status.loading");
   // The wasm module downloads and compiles while the page is built.
   const loading = ready();
-  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null);
+  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null, decoded);
   performance.mark("stampede:built");
   try {
     await loading;
@@ -31,8 +31,9 @@ async function boot(): Promise<void> {
     return;
   }
   if (status) status.textContent = "";
-  // The app marks "stampede:interactive" when the first picture is drawn.
-  app.request(true);
+  // The app marks "stampede:interactive" (and html[data-ready]) when the first picture is
+  // drawn, and enables its controls then.
+  app.start();
 }
 
 void boot();

@@ -1,10 +1,16 @@
 // The herd figure: the rasterised timeline on a canvas, plus two overlay elements that the
 // playback moves each frame (a translucent curtain over the future and the playhead line),
 // so animating costs two transforms and no canvas work.
+//
+// With a scroller (the main figure), the canvas is a window onto a picture that may be
+// taller than the view: one pixel row per client, up to 10,000 of them. The scroller lies
+// over the canvas and holds only a spacer as tall as the whole picture, so the browser
+// scrolls natively (wheel, touch, keyboard, scrollbar); each scroll redraws just the rows in
+// view into the viewport-sized canvas.
 
 import type { Lang } from "../logic/state.js";
 import { formatAxisSeconds, niceTicks } from "../logic/format.js";
-import { HerdScratch, rasterHerd, type HerdInput, type HerdPalette, type RasterStats } from "./raster.js";
+import { HerdScratch, rasterHerd, type HerdInput, type HerdPalette, type RasterStats, type RowMode } from "./raster.js";
 
 export interface HerdParts {
   canvas: HTMLCanvasElement;
@@ -15,6 +21,11 @@ export interface HerdParts {
   axis?: HTMLElement | null;
   /** Called when the canvas's box changes size (the caller redraws). */
   onResize?: () => void;
+  /** A scroll container over the canvas, and the spacer inside it that makes it tall. */
+  scroller?: HTMLElement | null;
+  spacer?: HTMLElement | null;
+  /** Called when the scroller moves (the caller redraws from what it kept). */
+  onScroll?: () => void;
 }
 
 /** Backing-store limits: beyond these a pixel would not show more. */
@@ -32,6 +43,8 @@ export class HerdFigure {
   private cssHeight = 0;
   private tEndMs = 1;
   private axisKey = "";
+  private spacerPx = -1;
+  private gutterPx = 0;
 
   constructor(parts: HerdParts) {
     this.parts = parts;
@@ -47,6 +60,34 @@ export class HerdFigure {
       this.cssHeight = box.height;
       parts.onResize?.();
     }).observe(this.canvas);
+    const scroller = parts.scroller;
+    if (scroller) {
+      scroller.addEventListener("scroll", () => parts.onScroll?.(), { passive: true });
+      this.measureGutter();
+      new ResizeObserver(() => {
+        if (this.measureGutter()) parts.onResize?.();
+      }).observe(scroller);
+    }
+  }
+
+  /**
+   * The scrollbar's width (0 for overlay scrollbars). The scroller keeps its gutter even
+   * when nothing scrolls, so the canvas beside it has one width in both row modes.
+   */
+  get gutter(): number {
+    return this.gutterPx;
+  }
+
+  private measureGutter(): boolean {
+    const s = this.parts.scroller;
+    if (!s) return false;
+    const g = Math.max(0, s.offsetWidth - s.clientWidth);
+    if (g === this.gutterPx) return false;
+    this.gutterPx = g;
+    // The canvas, curtain and axis stop where the gutter starts.
+    const host = s.closest<HTMLElement>(".herd-figure") ?? s.parentElement;
+    host?.style.setProperty("--gutter", `${g}px`);
+    return true;
   }
 
   /** Matches the backing store to the element's box × devicePixelRatio. */
@@ -67,27 +108,59 @@ export class HerdFigure {
     }
   }
 
+  /** Backing pixels per CSS pixel, down. */
+  private ratio(): number {
+    return this.cssHeight > 0 ? this.canvas.height / this.cssHeight : 1;
+  }
+
   draw(
     input: HerdInput,
     tEndMs: number,
     outage: [number, number] | null,
     palette: HerdPalette,
     lang: Lang,
+    mode: RowMode = "fit",
   ): RasterStats {
     this.fit();
     const image = this.image;
-    if (!image) return { marks: 0, clientsPerRow: 0 };
+    const scroller = this.parts.scroller;
+    const rowMode: RowMode = scroller ? mode : "fit";
+    const ratio = this.ratio();
     this.tEndMs = Math.max(1, tEndMs);
     const stats = rasterHerd(
       this.pixels,
       input,
-      { width: image.width, height: image.height, tEndMs: this.tEndMs, outage },
+      {
+        width: image?.width ?? 1,
+        height: image?.height ?? 1,
+        tEndMs: this.tEndMs,
+        outage,
+        mode: rowMode,
+        scrollPx: scroller ? scroller.scrollTop * ratio : 0,
+        patternPx: Math.round(ratio),
+      },
       palette,
       this.scratch,
     );
-    this.ctx.putImageData(image, 0, 0);
+    if (image) this.ctx.putImageData(image, 0, 0);
+    this.sizeSpacer(stats.map.virtualHeight > stats.map.height ? stats.map.virtualHeight / ratio : 0);
     this.drawAxis(lang);
     return stats;
+  }
+
+  /** The spacer's height in CSS px: the whole picture, or 0 when it fits in view. */
+  private sizeSpacer(px: number): void {
+    const spacer = this.parts.spacer;
+    if (!spacer) return;
+    const h = Math.round(px);
+    if (h === this.spacerPx) return;
+    this.spacerPx = h;
+    spacer.style.height = `${h}px`;
+    const scroller = this.parts.scroller;
+    if (scroller) {
+      if (h > 0) scroller.setAttribute("tabindex", "0");
+      else scroller.removeAttribute("tabindex");
+    }
   }
 
   /** Moves the curtain and playhead to simulated time `tMs`. */

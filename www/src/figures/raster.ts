@@ -2,13 +2,23 @@
 // written straight into an ImageData's pixels (no canvas calls, nothing allocated per
 // draw once the scratch buffers have grown to size).
 //
-// Rows: client `c` of the log sits in row `c / stride`. When there are fewer rows than
-// pixel rows, each client gets a band of pixels; when there are more, a pixel row holds
-// several clients and its opacity says how many of them had a mark there, so 10,000
-// clients stay legible. A cell shows its most common outcome; budget blocks are hatched so
-// that they read apart from failures without colour.
+// Rows (see `rowMap`): in "client" mode every logged client has at least one pixel row of
+// its own — when there are more clients than pixel rows in view, the picture is taller
+// than the view and scrolls, and only the rows in view are drawn. In "fit" mode the whole
+// herd is squeezed into the view, and when there are more clients than pixel rows several
+// share one ("folded"): a pixel's opacity then says how many of them had a mark there.
+//
+// What a pixel shows when several marks land in it (folded rows, or one client's attempts
+// closer together than a pixel column): the rare outcomes the story is about win — a budget
+// block, then an outage failure — so that one of them among many successes never vanishes
+// under the majority; otherwise the commoner of overload rejection and success. A promoted
+// outcome's opacity follows its own count, so a lone block among many successes shows as
+// a faint mark, not as a wall of them.
+//
+// Outcomes are told apart without hue too: failures are solid, rejections striped,
+// budget blocks checkered (the legend draws the same patterns).
 
-/** Colour categories, in the order a tie is broken (the story's outcomes first). */
+/** Colour categories. */
 export const CAT = { rejected: 0, failed: 1, blocked: 2, served: 3 } as const;
 const CATS = 4;
 
@@ -23,6 +33,9 @@ export interface HerdPalette {
   marks: [number, number, number, number];
 }
 
+/** "client": one pixel row (at least) per client, scrolling when they do not fit; "fit": all in view. */
+export type RowMode = "client" | "fit";
+
 export interface HerdLayout {
   width: number;
   height: number;
@@ -30,12 +43,82 @@ export interface HerdLayout {
   tEndMs: number;
   /** Shaded [start, end) ms, or null. */
   outage: [number, number] | null;
+  /** Default "fit". */
+  mode?: RowMode;
+  /** Client mode: how far the picture is scrolled down, in pixel rows. */
+  scrollPx?: number;
+  /**
+   * Pixels per pattern stripe (1 at 1× backing stores; 2 at 2×, so that the stripes stay
+   * visible rather than blending into a tint).
+   */
+  patternPx?: number;
 }
 
 export interface HerdInput {
   log: ArrayLike<number>;
   logRows: number;
   logStride: number;
+}
+
+/** How logged clients map to pixel rows in view. */
+export interface RowMap {
+  /** Logged clients (the herd's rows). */
+  rows: number;
+  /** Pixel rows in view. */
+  height: number;
+  /** Cells down the view: one per client in view, or one per pixel row when folded. */
+  cells: number;
+  /** Whether several clients share a pixel row. */
+  folded: boolean;
+  /** Clients per cell: 1, or more when folded. */
+  perCell: number;
+  /** Pixel rows per cell: 1 or more (a band per client when there are few). */
+  band: number;
+  /** The first client in view (client mode, scrolled). */
+  first: number;
+  /** The whole picture's height in pixel rows; more than `height` means it scrolls. */
+  virtualHeight: number;
+}
+
+/** Where the herd's rows go, for `rows` logged clients in a view `height` pixel rows tall. */
+export function rowMap(rows: number, height: number, mode: RowMode, scrollPx = 0): RowMap {
+  const r = Math.max(1, Math.floor(rows));
+  const h = Math.max(1, Math.floor(height));
+  if (r <= h) {
+    return { rows: r, height: h, cells: r, folded: false, perCell: 1, band: h / r, first: 0, virtualHeight: h };
+  }
+  if (mode === "fit") {
+    return { rows: r, height: h, cells: h, folded: true, perCell: r / h, band: 1, first: 0, virtualHeight: h };
+  }
+  const first = Math.min(r - h, Math.max(0, Math.round(Number.isFinite(scrollPx) ? scrollPx : 0)));
+  return { rows: r, height: h, cells: h, folded: false, perCell: 1, band: 1, first, virtualHeight: r };
+}
+
+/** The cell (0 at the top of the view) that client row `row` is drawn in, or -1 when it is out of view. */
+export function cellOf(m: RowMap, row: number): number {
+  if (!(row >= 0 && row < m.rows)) return -1;
+  if (m.folded) return Math.floor((row * m.cells) / m.rows);
+  const c = Math.floor(row) - m.first;
+  return c < m.cells ? c : -1;
+}
+
+/** The pixel rows [y0, y1) of cell `c` (before the hairline gap). */
+export function cellRows(m: RowMap, c: number): [number, number] {
+  const y0 = Math.floor(c * m.band);
+  return [y0, Math.max(y0 + 1, Math.floor((c + 1) * m.band))];
+}
+
+/**
+ * The category a pixel shows, given its counts per category: a budget block or an outage
+ * failure if there is one, else the commoner of rejection and success (a tie shows the
+ * rejection).
+ */
+export function pickCategory(counts: ArrayLike<number>, base = 0): number {
+  if ((counts[base + CAT.blocked] ?? 0) > 0) return CAT.blocked;
+  if ((counts[base + CAT.failed] ?? 0) > 0) return CAT.failed;
+  return (counts[base + CAT.rejected] ?? 0) >= (counts[base + CAT.served] ?? 0) && (counts[base + CAT.rejected] ?? 0) > 0
+    ? CAT.rejected
+    : CAT.served;
 }
 
 /** Packs r, g, b (0-255) into a little-endian RGBA Uint32 with full alpha. */
@@ -61,6 +144,8 @@ function blend(bg: number, fg: number, a: number): number {
 
 /** Opacity steps a cell can take: colours are blended once per step, not once per pixel. */
 const LEVELS = 16;
+/** The light pixels of a pattern (stripes, checks), relative to the solid ones. */
+const PATTERN_LIGHT = 0.35;
 
 /** Reusable scratch memory for `rasterHerd`. */
 export class HerdScratch {
@@ -69,10 +154,14 @@ export class HerdScratch {
   /** Per pixel column: 1 inside the outage, else 0. */
   columnOutage = new Uint8Array(0);
   columnBg = new Uint32Array(0);
+  /** Per logged client: its cell down the view, or -1 (the row mapping as a table). */
+  rowCell = new Int32Array(0);
   /** [outage][category][level] → the blended colour. */
   readonly colours = new Uint32Array(2 * CATS * LEVELS);
+  private paletteKey = "";
 
-  ensure(cells: number, width: number, marks: number): void {
+  ensure(cells: number, width: number, marks: number, rows = 0): void {
+    if (this.rowCell.length < rows) this.rowCell = new Int32Array(grow(rows));
     if (this.counts.length < cells * CATS) this.counts = new Uint16Array(grow(cells * CATS));
     if (this.touched.length < Math.min(cells, marks)) this.touched = new Int32Array(grow(Math.min(cells, marks)));
     if (this.columnBg.length < width) {
@@ -82,6 +171,9 @@ export class HerdScratch {
   }
 
   blendTable(p: HerdPalette): void {
+    const key = `${p.background}|${p.outage}|${p.marks.join(",")}`;
+    if (key === this.paletteKey) return;
+    this.paletteKey = key;
     for (let o = 0; o < 2; o++) {
       const bg = o === 1 ? p.outage : p.background;
       for (let c = 0; c < CATS; c++) {
@@ -99,10 +191,16 @@ function grow(n: number): number {
 }
 
 export interface RasterStats {
-  /** Marks drawn (attempts in the log within the time range). */
+  /** Marks drawn (attempts in the log within the time range and in view). */
   marks: number;
-  /** Clients per pixel row (1 or less: each client has a band of its own). */
+  /** Clients per pixel row (1 or less: each client has a row or a band of its own). */
   clientsPerRow: number;
+  /** Where the rows went. */
+  map: RowMap;
+}
+
+function level(alpha: number): number {
+  return Math.max(0, Math.min(LEVELS - 1, Math.round(alpha * LEVELS) - 1));
 }
 
 /** Draws the herd into `pixels` (width × height, row-major RGBA as Uint32). */
@@ -114,14 +212,18 @@ export function rasterHerd(
   scratch: HerdScratch,
 ): RasterStats {
   const { width: W, height: H, tEndMs } = layout;
-  const rows = Math.max(1, input.logRows);
+  const map = rowMap(input.logRows, H, layout.mode ?? "fit", layout.scrollPx ?? 0);
+  const { rows, cells: nCells } = map;
   const stride = Math.max(1, input.logStride);
-  const cellRows = Math.min(rows, H);
   const entries = Math.floor(input.log.length / 4);
-  const cells = W * cellRows;
-  scratch.ensure(cells, W, entries);
-  const { counts, touched, columnBg, columnOutage, colours } = scratch;
+  const cells = W * nCells;
+  scratch.ensure(cells, W, entries, rows);
+  const { counts, touched, columnBg, columnOutage, colours, rowCell } = scratch;
+  // The row mapping as a table: the loop below is then the same code in every mode (no
+  // branch that would make the engine re-optimise it when the mode changes), and cheaper.
+  for (let r = 0; r < rows; r++) rowCell[r] = cellOf(map, r);
   scratch.blendTable(palette);
+  const shift = (layout.patternPx ?? 1) >= 2 ? 1 : 0;
 
   // Background, with the outage shaded: one row built, then copied down.
   const xScale = tEndMs > 0 ? W / tEndMs : 0;
@@ -148,8 +250,9 @@ export function rasterHerd(
     const x = Math.floor(t * xScale);
     if (x < 0 || x >= W) continue;
     const row = Math.floor((log[i * 4 + 1] ?? 0) / stride);
-    if (row < 0 || row >= rows) continue;
-    const cy = cellRows === rows ? row : Math.floor((row * cellRows) / rows);
+    if (!(row >= 0 && row < rows)) continue;
+    const cy = rowCell[row] ?? -1;
+    if (cy < 0) continue;
     const cat = OUTCOME_TO_CAT[log[i * 4 + 3] ?? 0] ?? CAT.served;
     const cell = cy * W + x;
     const base = cell * CATS;
@@ -162,49 +265,48 @@ export function rasterHerd(
     marks++;
   }
 
-  // Paint each touched cell: its most common category, as opaque as its share of clients.
-  const clientsPerCell = rows / cellRows;
-  const band = H / cellRows;
+  // Paint each touched cell.
+  const perCell = map.perCell;
   // Marks are at least 2 pixels wide, so a wave of retries in one millisecond reads as a
   // stripe; wide bands get wider marks (and a hairline gap between clients) so few clients
   // read as dots.
-  const markW = band >= 4 ? 3 : 2;
-  const gap = band >= 5 ? 1 : 0;
+  const markW = map.band >= 4 ? 3 : 2;
+  const gap = map.band >= 5 ? 1 : 0;
   for (let n = 0; n < nTouched; n++) {
     const cell = touched[n] ?? 0;
     const base = cell * CATS;
-    let best = 0;
-    let bestCount = -1;
+    const best = pickCategory(counts, base);
     let total = 0;
-    for (let c = 0; c < CATS; c++) {
-      const v = counts[base + c] ?? 0;
-      total += v;
-      if (v > bestCount) {
-        bestCount = v;
-        best = c;
-      }
-      counts[base + c] = 0; // cleared for the next draw
+    for (let c = 0; c < CATS; c++) total += counts[base + c] ?? 0;
+    const promoted = best === CAT.blocked || best === CAT.failed;
+    const own = counts[base + best] ?? 0;
+    for (let c = 0; c < CATS; c++) counts[base + c] = 0; // cleared for the next draw
+    let alpha = 1;
+    if (perCell > 1) {
+      alpha = promoted ? 0.5 + 0.5 * Math.min(1, own / perCell) : 0.3 + 0.7 * Math.min(1, total / perCell);
     }
+    const solidLevel = level(alpha);
+    const lightLevel = level(alpha * PATTERN_LIGHT);
     const x = cell % W;
     const cy = (cell - x) / W;
-    const y0 = Math.floor(cy * band);
-    const y1 = Math.max(y0 + 1, Math.floor((cy + 1) * band) - gap);
-    const share = Math.min(1, total / clientsPerCell);
-    const alpha = clientsPerCell <= 1 ? 1 : 0.3 + 0.7 * share;
-    const level = Math.max(0, Math.min(LEVELS - 1, Math.round(alpha * LEVELS) - 1));
-    const hatched = best === CAT.blocked;
-    const faintLevel = Math.max(0, Math.round(alpha * 0.35 * LEVELS) - 1);
+    const y0 = Math.floor(cy * map.band);
+    const y1 = Math.min(H, Math.max(y0 + 1, Math.floor((cy + 1) * map.band) - gap));
     for (let dx = 0; dx < markW && x + dx < W; dx++) {
       const px = x + dx;
       const row = ((columnOutage[px] ?? 0) * CATS + best) * LEVELS;
-      const solid = colours[row + level] ?? 0;
-      if (!hatched) {
-        for (let y = y0; y < y1 && y < H; y++) pixels[y * W + px] = solid;
+      const solid = colours[row + solidLevel] ?? 0;
+      const light = colours[row + lightLevel] ?? 0;
+      if (best === CAT.rejected) {
+        // Vertical stripes.
+        const c = ((px >> shift) & 1) === 1 ? light : solid;
+        for (let y = y0; y < y1; y++) pixels[y * W + px] = c;
+      } else if (best === CAT.blocked) {
+        // Checks.
+        for (let y = y0; y < y1; y++) pixels[y * W + px] = (((px >> shift) + (y >> shift)) & 1) === 1 ? light : solid;
       } else {
-        const faint = colours[row + faintLevel] ?? 0;
-        for (let y = y0; y < y1 && y < H; y++) pixels[y * W + px] = ((px + y) & 1) === 1 ? faint : solid;
+        for (let y = y0; y < y1; y++) pixels[y * W + px] = solid;
       }
     }
   }
-  return { marks, clientsPerRow: rows / H };
+  return { marks, clientsPerRow: rows / H, map };
 }

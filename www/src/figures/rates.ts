@@ -1,5 +1,9 @@
 // Rate charts (uPlot): offered load against capacity, and A against B in the compare panel.
 // Data arrays are the caller's reusable buffers; the chart keeps no copy.
+//
+// Every update goes through plot.batch, which redraws synchronously: left to itself uPlot
+// redraws in a microtask, after the caller's performance.measure has closed (so the
+// measured update would leave the chart out) and after placePlayhead has read the old scale.
 
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
@@ -27,6 +31,8 @@ export interface RateChartOptions {
   grid: string;
   text: string;
   outageFill: string;
+  /** The least right padding (CSS px): room for something beside the plot area. */
+  minPadRight?: number;
 }
 
 export class RateChart {
@@ -65,6 +71,8 @@ export class RateChart {
       width: Math.max(200, this.host.clientWidth),
       height: o.height,
       pxAlign: 0,
+      // uPlot's own right padding (half a y axis) unless more is asked for.
+      ...(o.minPadRight && o.minPadRight > 25 ? { padding: [null, o.minPadRight, null, null] as uPlot.Padding } : {}),
       scales: {
         x: { time: false, range: () => [0, this.xMaxS] },
         y: {
@@ -120,7 +128,8 @@ export class RateChart {
     this.outage = outage;
     this.xMaxS = Math.max(0.001, xMaxMs / 1000);
     if (this.opts.log) for (const y of ys) for (let i = 0; i < y.length; i++) if ((y[i] ?? 0) < 1) y[i] = 1;
-    this.plot.setData([x, ...ys]);
+    // Drawn now, inside the caller's measured update; the playhead then reads the new scale.
+    this.plot.batch(() => this.plot.setData([x, ...ys]));
     this.placePlayhead();
   }
 
@@ -147,7 +156,8 @@ export class RateChart {
 
   resize(): void {
     const w = Math.max(200, this.host.clientWidth);
-    if (Math.abs(w - this.plot.width) >= 1) this.plot.setSize({ width: w, height: this.opts.height });
+    if (Math.abs(w - this.plot.width) >= 1) this.plot.batch(() => this.plot.setSize({ width: w, height: this.opts.height }));
+    this.placePlayhead();
   }
 
   destroy(): void {

@@ -50,3 +50,14 @@ export function callSiteFor(method: string, url: string, base: string): string {
     return `${method.toUpperCase()} ${url}`;
   }
 }
+
+/** The per-attempt timeout box: empty means none; otherwise a number (its range is the package's to judge). */
+export type ParsedTimeout = { ok: true; ms: number | null } | { ok: false; problem: "nan" };
+
+export function parseTimeout(text: string, badInput = false): ParsedTimeout {
+  const t = text.trim();
+  if (badInput) return { ok: false, problem: "nan" };
+  if (t === "") return { ok: true, ms: null };
+  const v = Number(t);
+  return Number.isFinite(v) ? { ok: true, ms: v } : { ok: false, problem: "nan" };
+}

@@ -1,19 +1,34 @@
-// The embed snippet: the JavaScript that makes the same calls with the npm package, under the
-// policy on screen.
+// The embed snippet: the JavaScript that makes the same call as the live panel with the npm
+// package, under the policy on screen — the same URL, method, headers, per-attempt timeout,
+// idempotency and budget, under the same call site name.
 
 import type { BudgetOptions, PolicyState } from "./state.js";
 
 export interface SnippetInput {
   policy: PolicyState;
   budget: BudgetOptions | null;
+  /** The URL as the call resolves it. */
   url: string;
   method: string;
+  /** Request headers (the live panel's, without the lines it could not read). */
+  headers?: Record<string, string>;
+  /** retryFetch's `idempotent`: written only when true. */
+  idempotent?: boolean;
+  /** retryFetch's `attemptTimeoutMs`; null or undefined: none. */
+  attemptTimeoutMs?: number | null;
+  /** The budget's call site: the very string the live panel passes (see live.ts callSiteFor). */
+  callSite?: string;
   /** Localised comment lines (the snippet's code stays the same in every language). */
   comments: { init: string; seed: string; budget: string };
 }
 
 function literal(v: string): string {
   return JSON.stringify(v);
+}
+
+/** A plain identifier stays bare as a key; anything else (X-Trace-Id) is quoted. */
+function key(k: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : literal(k);
 }
 
 export function embedSnippet(i: SnippetInput): string {
@@ -26,7 +41,11 @@ export function embedSnippet(i: SnippetInput): string {
     `maxAttempts: ${p.maxAttempts}`,
     `multiplier: ${p.multiplier}`,
   ].join(", ");
-  const init = method === "GET" ? "{}" : `{ method: ${literal(method)} }`;
+  const headers = Object.entries(i.headers ?? {});
+  const initParts: string[] = [];
+  if (method !== "GET") initParts.push(`method: ${literal(method)}`);
+  if (headers.length > 0) initParts.push(`headers: { ${headers.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`);
+  const init = initParts.length === 0 ? "{}" : `{ ${initParts.join(", ")} }`;
   const lines = [
     `import init, { retryFetch } from "stampede";`,
     ``,
@@ -36,16 +55,14 @@ export function embedSnippet(i: SnippetInput): string {
     `  // ${i.comments.seed}`,
     `  policy: { ${policy} },`,
   ];
+  if (i.idempotent) lines.push(`  idempotent: true,`);
+  if (i.attemptTimeoutMs !== undefined && i.attemptTimeoutMs !== null && Number.isFinite(i.attemptTimeoutMs)) {
+    lines.push(`  attemptTimeoutMs: ${i.attemptTimeoutMs},`);
+  }
   if (i.budget) {
-    let path = i.url;
-    try {
-      path = new URL(i.url, "http://x.invalid").pathname;
-    } catch {
-      // keep the text as typed
-    }
     lines.push(
       `  // ${i.comments.budget}`,
-      `  callSite: ${literal(`${method} ${path}`)},`,
+      `  callSite: ${literal(i.callSite ?? `${method} ${i.url}`)},`,
       `  budget: { capacity: ${i.budget.capacity}, refillPerSec: ${i.budget.refillPerSec} },`,
     );
   }

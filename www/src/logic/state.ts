@@ -26,6 +26,10 @@ export type Lang = (typeof LANGS)[number];
 
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20] as const;
 
+/** How the herd lays out its rows: one pixel row per client (scrolling), or all in view. */
+export const ROW_MODES = ["client", "fit"] as const;
+export type RowMode = (typeof ROW_MODES)[number];
+
 /** One client policy: the main controls are policy A, the compare panel's are policy B. */
 export interface PolicyState {
   strategy: Strategy;
@@ -58,6 +62,8 @@ export interface State {
   seed: number;
   /** Playback speed: simulated seconds per real second. */
   speed: number;
+  /** The herd's rows (a view setting: presets keep the reader's choice). */
+  rows: RowMode;
 }
 
 /** The first preset's picture: 1000 clients, a 2 s outage, everyone back exactly 2 s later. */
@@ -77,6 +83,7 @@ export const DEFAULT_STATE: State = {
   budgetScope: "shared",
   seed: 1,
   speed: 1,
+  rows: "client",
 };
 
 export function cloneState(s: State): State {
@@ -95,6 +102,12 @@ export function isStrategy(v: string): v is Strategy {
 }
 export function isBudgetScope(v: string): v is BudgetScope {
   return (BUDGET_SCOPES as readonly string[]).includes(v);
+}
+export function isRowMode(v: string): v is RowMode {
+  return (ROW_MODES as readonly string[]).includes(v);
+}
+export function isSpeed(v: number): boolean {
+  return (SPEEDS as readonly number[]).includes(v);
 }
 export function isLang(v: string): v is Lang {
   return (LANGS as readonly string[]).includes(v);

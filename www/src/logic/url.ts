@@ -2,16 +2,22 @@
 // the same picture. Every key is written (not only those that differ from the defaults):
 // a shared link must keep its picture even if a later version changes a default.
 //
-// Decoding is forgiving: an unknown key is ignored, a malformed value keeps the default,
-// so an old or hand-edited link still opens.
+// Decoding is forgiving, key by key: an unknown key is ignored, and a value the page could
+// not show — not a number, outside the field's envelope (the same check as a typed value),
+// a speed the menu does not have, steady traffic beyond the page's limit — falls back to
+// the default and is reported, so an old, truncated or hand-edited link still opens with a
+// picture. (What only the package can judge, such as a cap below the base, is repaired
+// after the first run: see App.repairFromLink.)
 
-import { ALL_FIELDS } from "./fields.js";
+import { ALL_FIELDS, MAX_STEADY_REQUESTS, parseField, steadyRequests } from "./fields.js";
 import {
   DEFAULT_STATE,
   cloneState,
   isBudgetScope,
   isLang,
+  isRowMode,
   isScenario,
+  isSpeed,
   isStrategy,
   type Lang,
   type State,
@@ -29,6 +35,7 @@ export function encodeState(s: State, lang?: Lang): string {
   q.set("b-budget", s.b.budget ? BOOL.on : BOOL.off);
   for (const f of ALL_FIELDS) q.set(f.id, numberText(f.get(s)));
   q.set("speed", numberText(s.speed));
+  q.set("rows", s.rows);
   if (lang) q.set("lang", lang);
   return q.toString();
 }
@@ -41,19 +48,26 @@ function numberText(v: number): string {
 export interface Decoded {
   state: State;
   lang?: Lang;
-  /** Keys present but unreadable (kept at their defaults). */
+  /** Keys present but unusable (kept at their defaults), in the order of the controls. */
   ignored: string[];
+  /** What the link had for each ignored key. */
+  given: Record<string, string>;
 }
 
 export function decodeState(search: string, base: State = DEFAULT_STATE): Decoded {
   const q = new URLSearchParams(search.startsWith("?") || search.startsWith("#") ? search.slice(1) : search);
   const s = cloneState(base);
   const ignored: string[] = [];
+  const given: Record<string, string> = {};
+  const refuse = (k: string, v: string) => {
+    if (!ignored.includes(k)) ignored.push(k);
+    given[k] = v;
+  };
   const text = (k: string, ok: (v: string) => boolean, apply: (v: string) => void) => {
     const v = q.get(k);
     if (v === null) return;
     if (ok(v)) apply(v);
-    else ignored.push(k);
+    else refuse(k, v);
   };
   text("scenario", isScenario, (v) => (s.scenario = v as State["scenario"]));
   text("strategy", isStrategy, (v) => (s.a.strategy = v as State["a"]["strategy"]));
@@ -62,12 +76,29 @@ export function decodeState(search: string, base: State = DEFAULT_STATE): Decode
   text("budget", isBool, (v) => (s.a.budget = v === BOOL.on));
   text("b-budget", isBool, (v) => (s.b.budget = v === BOOL.on));
   for (const f of ALL_FIELDS) {
-    text(f.id, isNumber, (v) => f.set(s, Number(v)));
+    // The same check as a typed value; the scenario (decoded above) sets the envelope.
+    text(f.id, (v) => parseField(f, v, false, s.scenario).ok, (v) => f.set(s, Number(v)));
   }
-  text("speed", isNumber, (v) => (s.speed = Number(v)));
+  text("speed", (v) => isNumber(v) && isSpeed(Number(v)), (v) => (s.speed = Number(v)));
+  text("rows", isRowMode, (v) => (s.rows = v as State["rows"]));
+  // Steady traffic the page refuses as a whole: the link's traffic settings give way.
+  if (s.scenario === "steady" && steadyRequests(s) > MAX_STEADY_REQUESTS) {
+    const traffic: [string, "clients" | "ratePerClient" | "durationMs"][] = [
+      ["clients", "clients"],
+      ["rate", "ratePerClient"],
+      ["duration", "durationMs"],
+    ];
+    for (const [k, field] of traffic) {
+      const v = q.get(k);
+      if (v !== null && s[field] !== base[field]) {
+        s[field] = base[field];
+        refuse(k, v);
+      }
+    }
+  }
   let lang: Lang | undefined;
   text("lang", isLang, (v) => (lang = v as Lang));
-  return lang ? { state: s, lang, ignored } : { state: s, ignored };
+  return lang ? { state: s, lang, ignored, given } : { state: s, ignored, given };
 }
 
 function isBool(v: string): boolean {

@@ -17,6 +17,7 @@ import {
   type FieldProblem,
   type NumberField,
 } from "../logic/fields.js";
+import { localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import {
@@ -67,6 +68,8 @@ export class Controls {
   private readonly checks = new Map<CheckId, HTMLInputElement>();
   private readonly errors = new Map<string, HTMLElement>();
   private problems = new Map<string, FieldProblem | { kind: "steady"; n: number }>();
+  /** Notes beside a field that are not problems with it (a link's value it replaced). */
+  private readonly notices = new Map<string, (t: T, lang: Lang) => string>();
   private lastEdited = "";
   private t: T;
   private lang: Lang;
@@ -168,7 +171,23 @@ export class Controls {
 
   private edited(id: string): void {
     this.lastEdited = id;
+    this.notices.delete(id);
     this.onEdit(id);
+  }
+
+  /** Disables every settings control (fieldsets) until something can run them. */
+  setEnabled(on: boolean): void {
+    for (const fs of document.querySelectorAll<HTMLFieldSetElement>("form.controls fieldset")) fs.disabled = !on;
+  }
+
+  /** A note beside field `id` (shown when it has no problem of its own), or none. */
+  setNotice(id: string, note: ((t: T, lang: Lang) => string) | null): void {
+    if (note) this.notices.set(id, note);
+    else this.notices.delete(id);
+  }
+
+  clearNotices(): void {
+    this.notices.clear();
   }
 
   // --- Showing a state ------------------------------------------------------------------------
@@ -285,14 +304,18 @@ export class Controls {
       let text = own ? this.problemText(own) : "";
       const theirs = pkg.find((e) => e.control === id);
       if (!text && theirs && this.isVisible(id)) {
-        text = theirs.message;
+        text = localizeError(theirs.message, this.lang);
         placed.add(theirs);
       }
+      const invalid = text !== "";
+      const note = this.notices.get(id);
+      if (!text && note) text = note(this.t, this.lang);
       if (span.textContent !== text) span.textContent = text;
       span.hidden = text === "";
+      span.classList.toggle("is-note", !invalid && text !== "");
       const control = document.getElementById(id);
       if (control) {
-        if (text) control.setAttribute("aria-invalid", "true");
+        if (invalid) control.setAttribute("aria-invalid", "true");
         else control.removeAttribute("aria-invalid");
       }
     }

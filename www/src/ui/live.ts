@@ -1,9 +1,13 @@
 // "Call it for real": retryFetch from the page, every attempt drawn as it happens (via
 // onAttempt) on a time strip and in a list. Bodies are shown as text, never as HTML.
+// Every Send passes policy A and, when it spends one, the current budget settings under the
+// call site's name: the package's registry reconfigures the bucket when they change, so a
+// new capacity or refill applies from the next Send. The bucket's tokens come from the
+// package too (each attempt reports them).
 
-import { errorMessage } from "../logic/errors.js";
+import { errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
-import { callSiteFor, defaultLiveUrl, parseHeaders, randomKey } from "../logic/live.js";
+import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../logic/live.js";
 import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
@@ -13,6 +17,19 @@ export interface LivePolicy {
   budget: BudgetOptions | null;
   /** "full jitter, 2 s … 30 s, 6 attempts" */
   description: string;
+}
+
+/** What Send would call, as the embed snippet repeats it. */
+export interface LiveCall {
+  /** The URL resolved against the page. */
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  idempotent: boolean;
+  /** null: no per-attempt timeout (or one that is not a number yet). */
+  attemptTimeoutMs: number | null;
+  /** The budget's bucket name (method, origin and path). */
+  callSite: string;
 }
 
 interface Drawn {
@@ -44,7 +61,13 @@ export class LivePanel {
   private readonly status = byId<HTMLElement>("live-status");
   private readonly body = byId<HTMLElement>("live-body");
   private readonly policyText = byId<HTMLElement>("live-policy");
+  private readonly budgetText = byId<HTMLElement>("live-budget");
+  private readonly timeoutError = byId<HTMLElement>("live-timeout-error");
   private controller: AbortController | null = null;
+  /** The bucket's tokens after the last call's last attempt, and the call site they were for. */
+  private lastTokens: { site: string; n: number } | null = null;
+  private timeoutProblem: string | null = null;
+  private ready = false;
   private drawn: Drawn[] = [];
   private waits: { from: number; to: number }[] = [];
   private started = 0;
@@ -53,6 +76,8 @@ export class LivePanel {
     private readonly current: () => LivePolicy,
     private t: T,
     private lang: Lang,
+    /** Called when anything the call is made of changes (the embed snippet follows). */
+    private readonly onChange: () => void = () => {},
   ) {
     this.url.value = defaultLiveUrl(randomKey());
     byId<HTMLFormElement>("live-form").addEventListener("submit", (e) => {
@@ -61,31 +86,109 @@ export class LivePanel {
     });
     this.cancel.addEventListener("click", () => this.controller?.abort());
     this.cancel.disabled = true;
+    // retryFetch lives in the wasm module: nothing is sent before it has loaded.
+    this.send.disabled = true;
     this.status.textContent = t("live.idle");
+    const changed = () => {
+      this.checkTimeout();
+      this.refreshBudget();
+      this.onChange();
+    };
+    for (const el of [this.url, this.headers, this.timeout]) el.addEventListener("input", changed);
+    for (const el of [this.method, this.idempotent]) el.addEventListener("change", changed);
+  }
+
+  /** The wasm module is ready: Send works. */
+  enable(): void {
+    this.ready = true;
+    if (!this.controller) this.send.disabled = false;
   }
 
   relabel(t: T, lang: Lang): void {
     this.t = t;
     this.lang = lang;
     this.refreshPolicy();
+    this.checkTimeout();
     if (!this.controller && this.drawn.length === 0) this.status.textContent = t("live.idle");
   }
 
   refreshPolicy(): void {
     this.policyText.textContent = this.t("live.policy", { policy: this.current().description });
+    this.refreshBudget();
+  }
+
+  /** The call Send would make now. */
+  call(): LiveCall {
+    const method = this.method.value;
+    const typed = this.url.value.trim();
+    let url = typed;
+    try {
+      url = new URL(typed, location.href).href;
+    } catch {
+      // shown as typed; fetch will say what is wrong with it
+    }
+    const timeout = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
+    return {
+      url,
+      method,
+      headers: parseHeaders(this.headers.value).headers,
+      idempotent: this.idempotent.checked,
+      attemptTimeoutMs: timeout.ok ? timeout.ms : null,
+      callSite: callSiteFor(method, typed, location.href),
+    };
+  }
+
+  /** The budget line: the settings every Send passes, and the tokens the last call left. */
+  private refreshBudget(): void {
+    const { budget } = this.current();
+    let text: string;
+    if (!budget) {
+      text = this.t("live.noBudget");
+    } else {
+      const site = this.call().callSite;
+      text = this.t("live.budgetLine", {
+        site,
+        capacity: formatNumber(budget.capacity, this.lang, 2),
+        refill: formatNumber(budget.refillPerSec, this.lang, 2),
+      });
+      if (this.lastTokens && this.lastTokens.site === site) {
+        text += ` ${this.t("live.budgetLeft", { n: formatNumber(this.lastTokens.n, this.lang, 2) })}`;
+      }
+    }
+    if (this.budgetText.textContent !== text) this.budgetText.textContent = text;
+  }
+
+  /** The timeout box: a number or empty; anything else is flagged next to it. */
+  private checkTimeout(): void {
+    const parsed = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
+    this.showTimeoutProblem(parsed.ok ? null : this.t("err.nan"));
+  }
+
+  private showTimeoutProblem(text: string | null): void {
+    this.timeoutProblem = text;
+    this.timeoutError.textContent = text ?? "";
+    this.timeoutError.hidden = text === null;
+    if (text) this.timeout.setAttribute("aria-invalid", "true");
+    else this.timeout.removeAttribute("aria-invalid");
   }
 
   private async run(): Promise<void> {
-    if (this.controller) return;
+    if (this.controller || !this.ready) return;
     const { headers, bad } = parseHeaders(this.headers.value);
     if (bad.length > 0) {
       this.status.textContent = this.t("live.badHeaders", { lines: bad.join(", ") });
       return;
     }
+    this.checkTimeout();
+    if (this.timeoutProblem) {
+      this.timeout.focus();
+      return;
+    }
     const { policy, budget } = this.current();
-    const method = this.method.value;
+    const call = this.call();
+    const method = call.method;
     const url = this.url.value.trim();
-    const timeoutText = this.timeout.value.trim();
+    const timeoutMs = call.attemptTimeoutMs;
     const controller = new AbortController();
     this.controller = controller;
     this.send.disabled = true;
@@ -104,13 +207,16 @@ export class LivePanel {
         { method, headers },
         {
           policy,
-          idempotent: this.idempotent.checked,
+          idempotent: call.idempotent,
           signal: controller.signal,
-          ...(timeoutText === "" ? {} : { attemptTimeoutMs: Number(timeoutText) }),
-          ...(budget ? { budget, callSite: callSiteFor(method, url, location.href) } : {}),
+          ...(timeoutMs === null ? {} : { attemptTimeoutMs: timeoutMs }),
+          // The settings go with every call: a changed capacity or refill reconfigures the bucket.
+          ...(budget ? { budget, callSite: call.callSite } : {}),
           onAttempt: (a) => {
             attempts++;
+            if (a.budgetTokens !== undefined) this.lastTokens = { site: call.callSite, n: a.budgetTokens };
             this.addAttempt(a);
+            this.refreshBudget();
           },
         },
       );
@@ -129,13 +235,20 @@ export class LivePanel {
       } else if (name === "RetryError") {
         this.status.textContent = this.t("live.gaveUp", { n: attempts, reason: String(reason ?? errorMessage(e)) });
       } else if (name === "BudgetExhaustedError") {
+        const tokens = (e as { tokens?: unknown }).tokens;
+        if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
+        this.refreshBudget();
         this.status.textContent = this.t("live.budget", { reason: errorMessage(e) });
+      } else if (/^attemptTimeoutMs:/.test(errorMessage(e))) {
+        // The package refused the timeout: say so next to the field.
+        this.showTimeoutProblem(localizeError(errorMessage(e), this.lang));
+        this.status.textContent = "";
       } else {
-        this.status.textContent = this.t("live.failed", { message: errorMessage(e) });
+        this.status.textContent = this.t("live.failed", { message: localizeError(errorMessage(e), this.lang) });
       }
     } finally {
       this.controller = null;
-      this.send.disabled = false;
+      this.send.disabled = !this.ready;
       this.cancel.disabled = true;
     }
   }

@@ -3,8 +3,14 @@
 // big ones go to a Web Worker so the page never blocks. Each lane (policy A, policy B) has
 // at most one run in the worker and one waiting (the latest request; older waiting ones are
 // dropped), and never shows a result older than one it has shown.
+//
+// A stale run in flight is left to finish — its picture is newer than the one on screen, so
+// a drag keeps showing intermediate pictures however long each run takes — unless it is
+// overdue: see logic/latest.ts for the rule and why.
 
+import { abandonAt, RunCost } from "../logic/latest.js";
 import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/state.js";
+import { measure } from "../timing.js";
 import { simulate, type SimResult } from "./bridge.js";
 import type { WorkerReply, WorkerRequest } from "./sim.worker.js";
 
@@ -16,25 +22,36 @@ export type Outcome =
 
 type Deliver = (o: Outcome) => void;
 
+interface InFlight {
+  id: number;
+  gen: number;
+  opts: SimOptions;
+  deliver: Deliver;
+  work: number;
+  posted: number;
+  /** When the reply is expected (the other lane's run ahead of it in the worker included). */
+  expectedEnd: number;
+}
+
 interface LaneState {
   /** The generation of the latest request. */
   gen: number;
-  /** A request waiting for the worker to finish the one in flight. */
-  pending: { opts: SimOptions; deliver: Deliver; gen: number } | null;
-  inFlight: { id: number; gen: number; deliver: Deliver; since: number } | null;
+  /** A request waiting for the worker to finish the one in flight; `since`: when the first of the waiting ones came. */
+  pending: { opts: SimOptions; deliver: Deliver; gen: number; since: number } | null;
+  inFlight: InFlight | null;
   /** The generation last delivered: nothing older is shown after it. */
   delivered: number;
+  /** The overdue check for the run in flight. */
+  timer: number;
 }
-
-/** A stale worker run that has taken this long is abandoned (the worker is restarted). */
-const ABANDON_AFTER_MS = 300;
 
 export class SimRunner {
   private worker: Worker | null = null;
   private nextId = 1;
+  private readonly cost = new RunCost();
   private lanes: Record<Lane, LaneState> = {
-    a: { gen: 0, pending: null, inFlight: null, delivered: 0 },
-    b: { gen: 0, pending: null, inFlight: null, delivered: 0 },
+    a: { gen: 0, pending: null, inFlight: null, delivered: 0, timer: 0 },
+    b: { gen: 0, pending: null, inFlight: null, delivered: 0, timer: 0 },
   };
 
   /** Whether these options run on the main thread. */
@@ -60,8 +77,9 @@ export class SimRunner {
       return;
     }
     if (l.inFlight) {
-      l.pending = { opts, deliver, gen };
-      if (performance.now() - l.inFlight.since > ABANDON_AFTER_MS) this.restartWorker();
+      const since = l.pending?.since ?? performance.now();
+      l.pending = { opts, deliver, gen, since };
+      this.watch(lane);
       return;
     }
     this.post(lane, opts, deliver, gen);
@@ -86,9 +104,33 @@ export class SimRunner {
 
   private post(lane: Lane, opts: SimOptions, deliver: Deliver, gen: number): void {
     const id = this.nextId++;
-    this.lanes[lane].inFlight = { id, gen, deliver, since: performance.now() };
+    const now = performance.now();
+    const work = workEstimate(opts);
+    // The worker runs one message at a time: the other lane's run goes first.
+    const other = this.lanes[lane === "a" ? "b" : "a"].inFlight;
+    const start = Math.max(now, other?.expectedEnd ?? 0);
+    this.lanes[lane].inFlight = { id, gen, opts, deliver, work, posted: now, expectedEnd: start + this.cost.expected(work) };
     const msg: WorkerRequest = { kind: "run", id, lane, opts };
     this.ensureWorker().postMessage(msg);
+  }
+
+  /** Arms the overdue check of a lane whose newest request waits behind a run in flight. */
+  private watch(lane: Lane): void {
+    const l = this.lanes[lane];
+    const f = l.inFlight;
+    const p = l.pending;
+    if (!f || !p || l.timer !== 0) return;
+    const at = abandonAt(f.posted, f.expectedEnd, p.since);
+    l.timer = window.setTimeout(() => {
+      l.timer = 0;
+      if (l.inFlight === f && l.pending) this.abandon(f);
+    }, Math.max(0, at - performance.now()));
+  }
+
+  private unwatch(lane: Lane): void {
+    const l = this.lanes[lane];
+    if (l.timer !== 0) clearTimeout(l.timer);
+    l.timer = 0;
   }
 
   private ensureWorker(): Worker {
@@ -108,6 +150,9 @@ export class SimRunner {
     const f = l.inFlight;
     if (!f || f.id !== reply.id) return;
     l.inFlight = null;
+    this.unwatch(reply.lane);
+    if (reply.ok) this.cost.finished(f.work, performance.now() - f.posted);
+    measure(`stampede:worker-${reply.lane}`, f.posted);
     // A result overtaken by a newer request is still newer than what is on screen: showing
     // it keeps the picture moving while a slider is dragged; the newest follows.
     if (f.gen > l.delivered) {
@@ -129,13 +174,27 @@ export class SimRunner {
     if (p.gen === l.gen) this.post(lane, p.opts, p.deliver, p.gen);
   }
 
-  /** Abandons the runs in flight (their results are stale) and starts afresh. */
-  private restartWorker(): void {
+  /**
+   * The run in flight is overdue and stale: the worker is restarted (a run cannot be
+   * interrupted otherwise). The other lane's run, lost with it, goes again if it is still
+   * that lane's latest.
+   */
+  private abandon(stale: InFlight): void {
+    this.cost.abandoned(stale.work, performance.now() - stale.posted);
     this.worker?.terminate();
     this.worker = null;
-    for (const lane of ["a", "b"] as const) {
-      this.lanes[lane].inFlight = null;
-      this.drain(lane);
+    const lost = (["a", "b"] as const).map((lane) => {
+      const l = this.lanes[lane];
+      const f = l.inFlight;
+      l.inFlight = null;
+      this.unwatch(lane);
+      return { lane, f };
+    });
+    // Policy A first: the main picture.
+    for (const { lane, f } of lost) {
+      const l = this.lanes[lane];
+      if (f && f !== stale && !l.pending && f.gen === l.gen) this.post(lane, f.opts, f.deliver, f.gen);
+      else this.drain(lane);
     }
   }
 
@@ -147,6 +206,7 @@ export class SimRunner {
       const f = l.inFlight;
       l.inFlight = null;
       l.pending = null;
+      this.unwatch(lane);
       f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
     }
   }

@@ -1,0 +1,381 @@
+// End-to-end tests of the page's outside contract and of its edges: every stable hook with
+// the element type the issue promises, each typed number and its slider following each other
+// both ways, the ten metrics holding numbers; a bad shared link still drawing; controls
+// waiting for the wasm module; the herd's one-row-per-client view; the live panel's method,
+// budget and embed snippet.
+// Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { afterRun, cliSimulate, launchBrowser, missingPrerequisites, readMetrics, startServer, waitIdle, waitReady, watchConsole } from "./harness.mjs";
+
+const missing = missingPrerequisites();
+if (missing) {
+  throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
+}
+
+let server;
+let browser;
+const T = { timeout: 90_000 };
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(query = "") {
+  const page = await browser.context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(server.url + query);
+  await waitReady(page);
+  return { page, problems };
+}
+
+/** The issue's stable hooks. */
+const SELECTS = ["scenario", "strategy"];
+const NUMBERS = ["base", "cap", "attempts", "multiplier", "clients", "outage", "capacity", "retry-after", "budget-capacity", "budget-refill", "seed"];
+const METRICS = ["peakRps", "peakRecoveryRps", "totalAttempts", "amplification", "recoveryMs", "completionMs", "successes", "gaveUp", "budgetRejected", "p99Ms"];
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** A value to type into each number, different from the default (and its slider position). */
+const TYPED = {
+  base: 500,
+  cap: 10000,
+  attempts: 3,
+  multiplier: 3,
+  clients: 5000,
+  outage: 10000,
+  capacity: 2000,
+  "retry-after": 5000,
+  "budget-capacity": 20,
+  "budget-refill": 10,
+  seed: 500,
+};
+
+/** Moves a slider as a pointer drag would: a new value and an input event. */
+function slide(page, id, pos) {
+  return page.evaluate(
+    ({ id, pos }) => {
+      const r = document.getElementById(`${id}-range`);
+      r.value = String(pos);
+      r.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    { id, pos },
+  );
+}
+
+function canvasHash(page, id) {
+  return page.evaluate((canvasId) => {
+    const c = document.getElementById(canvasId);
+    const copy = document.createElement("canvas");
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext("2d", { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const d = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
+    let h = 0;
+    for (let i = 0; i < d.length; i++) h = (Math.imul(h, 31) + (d[i] ?? 0)) | 0;
+    return h;
+  }, id);
+}
+
+describe("the page's contract", () => {
+  test("every stable hook exists with the element type the issue promises", T, async () => {
+    const { page, problems } = await open();
+    const kind = (sel) =>
+      page.$$eval(sel, (els) => els.map((e) => `${e.tagName.toLowerCase()}${e instanceof HTMLInputElement ? `[${e.type}]` : ""}`));
+    for (const id of SELECTS) assert.deepEqual(await kind(`#${id}`), ["select"], id);
+    assert.deepEqual(await kind("#budget"), ["input[checkbox]"]);
+    for (const id of NUMBERS) {
+      assert.deepEqual(await kind(`#${id}`), ["input[number]"], id);
+      assert.deepEqual(await kind(`#${id}-range`), ["input[range]"], `${id}-range`);
+    }
+    assert.deepEqual(await kind("canvas#timeline"), ["canvas"]);
+    assert.deepEqual(await kind("canvas#load"), ["canvas"]);
+    assert.deepEqual(await kind("#live-url"), ["input[text]"]);
+    assert.deepEqual(await kind("#live-method"), ["select"]);
+    assert.deepEqual(await kind("#live-send"), ["button"]);
+    assert.deepEqual(await kind("#live-cancel"), ["button"]);
+    assert.deepEqual(await kind("#live-log"), ["ol"]);
+    // Exactly the ten metrics, once each, every one a number after a run.
+    const names = await page.$$eval("[data-metric]", (els) => els.map((e) => e.getAttribute("data-metric")));
+    assert.deepEqual([...names].sort(), [...METRICS].sort());
+    const m = await readMetrics(page);
+    for (const name of METRICS) assert.match(m[name] ?? "", NUMBER_TEXT, `${name}: ${m[name]}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("each typed number moves its slider, and each slider moves its typed number", T, async () => {
+    const { page, problems } = await open();
+    for (const id of NUMBERS) {
+      const before = Number(await page.inputValue(`#${id}`));
+      const pos0 = Number(await page.inputValue(`#${id}-range`));
+      const typed = TYPED[id];
+      await afterRun(page, () => page.fill(`#${id}`, String(typed)));
+      const pos1 = Number(await page.inputValue(`#${id}-range`));
+      assert.notEqual(pos1, pos0, `${id}: typing ${typed} (was ${before}) left the slider at ${pos0}`);
+      assert.equal(Math.sign(pos1 - pos0), Math.sign(typed - before), `${id}: slider moved the wrong way`);
+      assert.equal(await page.inputValue(`#${id}`), String(typed), `${id}: the typed text stays as typed`);
+      // The slider, moved the other way by a tenth of its travel, rewrites the number.
+      const pos2 = pos1 > 500 ? pos1 - 100 : pos1 + 100;
+      await afterRun(page, () => slide(page, id, pos2));
+      const after = Number(await page.inputValue(`#${id}`));
+      assert.ok(Number.isFinite(after) && after !== typed, `${id}: slider to ${pos2} left the number at ${after}`);
+      assert.equal(Math.sign(after - typed), Math.sign(pos2 - pos1), `${id}: number moved the wrong way`);
+      assert.equal(await page.getAttribute(`#${id}`, "aria-invalid"), null, id);
+    }
+    // A scenario, a checkbox and the metrics still hold numbers after all of that.
+    await afterRun(page, () => page.selectOption("#scenario", "steady"));
+    await afterRun(page, () => page.check("#budget"));
+    const m = await readMetrics(page);
+    for (const name of METRICS) assert.match(m[name] ?? "", NUMBER_TEXT, `${name}: ${m[name]}`);
+    assert.ok(Number(m.budgetRejected) >= 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a bad shared link falls back per key, says so inline, and still draws", T, async () => {
+    const { page, problems } = await open("?clients=-5&speed=garbage&cap=10&seed=42");
+    // The first picture is there.
+    assert.ok(Number(await page.textContent('[data-metric="totalAttempts"]')) > 0);
+    // Checked by the page: the default, and a note beside the field.
+    assert.equal(await page.inputValue("#clients"), "1000");
+    assert.match((await page.textContent('[data-error-for="clients"]')) ?? "", /“-5”/);
+    assert.equal(await page.inputValue("#speed"), "1");
+    assert.match((await page.textContent("#link-note")) ?? "", /speed=garbage/);
+    // Refused by the package (a cap below the base): the default, and the package's reason.
+    assert.equal(await page.inputValue("#cap"), "30000");
+    assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /“10”.*capMs/);
+    // The good keys of the same link stand.
+    assert.equal(await page.inputValue("#seed"), "42");
+    // Notes are not errors; editing the field clears its note.
+    assert.equal(await page.getAttribute("#cap", "aria-invalid"), null);
+    assert.equal(await page.isVisible("#sim-error"), false);
+    await afterRun(page, () => page.fill("#cap", "20000"));
+    assert.equal(await page.isVisible('[data-error-for="cap"]'), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a link whose every number is nonsense opens on the defaults", T, async () => {
+    const { page, problems } = await open("?base=-1&cap=-1&attempts=NaN&multiplier=0&budget-capacity=-3&b-base=-9&retry-after=-1");
+    assert.equal(await page.inputValue("#base"), "2000");
+    assert.equal(await page.inputValue("#cap"), "30000");
+    assert.ok(Number(await page.textContent('[data-metric="totalAttempts"]')) > 0);
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…");
+    assert.equal(await page.inputValue("#b-base"), "2000");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("controls wait for the wasm module; the page is ready only with a real picture", T, async () => {
+    const page = await browser.context.newPage();
+    const problems = watchConsole(page);
+    let release;
+    const gate = new Promise((r) => (release = r));
+    await page.route("**/*.wasm", async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto(server.url);
+    await page.waitForSelector("#group-policy #base");
+    const state = () =>
+      page.evaluate(() => ({
+        ready: document.documentElement.dataset.ready ?? null,
+        base: document.getElementById("base").matches(":disabled"),
+        strategy: document.getElementById("strategy").matches(":disabled"),
+        budget: document.getElementById("budget").matches(":disabled"),
+        preset: document.querySelector("[data-preset]").disabled,
+        send: document.getElementById("live-send").disabled,
+        interactive: performance.getEntriesByName("stampede:interactive").length,
+      }));
+    assert.deepEqual(await state(), { ready: null, base: true, strategy: true, budget: true, preset: true, send: true, interactive: 0 });
+    // A keyboard user cannot slip an edit in either.
+    await page.focus("#base-range").catch(() => {});
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForTimeout(300);
+    assert.equal((await state()).ready, null);
+    release();
+    await waitReady(page);
+    // Nothing was edited: the default settings and the core's numbers for them.
+    assert.equal(await page.inputValue("#base"), "2000");
+    assert.equal(await page.textContent('[data-metric="totalAttempts"]'), String(cliSimulate().total_attempts));
+    assert.deepEqual(await state(), { ready: "1", base: false, strategy: false, budget: false, preset: false, send: false, interactive: 1 });
+    assert.ok(Number(await page.textContent('[data-metric="totalAttempts"]')) > 0);
+    await afterRun(page, () => page.fill("#base", "700"));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the herd gives every client a row of pixels and scrolls through 10,000 of them", T, async () => {
+    const { page, problems } = await open("?clients=10000");
+    assert.equal(await page.inputValue("#herd-rows"), "client");
+    const view = () =>
+      page.evaluate(() => {
+        const s = document.getElementById("timeline-scroll");
+        const c = document.getElementById("timeline");
+        return { scrollHeight: s.scrollHeight, clientHeight: s.clientHeight, canvasRows: c.height, cssRows: c.getBoundingClientRect().height };
+      });
+    const v = await view();
+    // One backing pixel row per client: the scroll height is 10,000 of them (in CSS px).
+    const ratio = v.canvasRows / v.cssRows;
+    assert.ok(Math.abs(v.scrollHeight * ratio - 10_000) <= 2 * ratio, JSON.stringify(v));
+    assert.match((await page.textContent("#timeline-rows")) ?? "", /^Clients 1–\d+ of 10,000/);
+    const top = await canvasHash(page, "timeline");
+    await page.evaluate(() => {
+      document.getElementById("timeline-scroll").scrollTop = 5000;
+    });
+    await page.waitForFunction(() => /^Clients 5,00\d–/.test(document.getElementById("timeline-rows").textContent ?? ""));
+    assert.notEqual(await canvasHash(page, "timeline"), top, "scrolling draws other clients");
+    // The overview: everyone folded into the view, nothing to scroll.
+    await page.selectOption("#herd-rows", "fit");
+    await page.waitForFunction(() => /^All 10,000 clients/.test(document.getElementById("timeline-rows").textContent ?? ""));
+    const f = await view();
+    assert.ok(f.scrollHeight <= f.clientHeight + 1, JSON.stringify(f));
+    await page.waitForFunction(() => location.search.includes("rows=fit"));
+    // A preset keeps the reader's layout.
+    await afterRun(page, () => page.click('[data-preset="jitter"]'));
+    assert.equal(await page.inputValue("#herd-rows"), "fit");
+    assert.match((await page.textContent("#timeline-rows")) ?? "", /^All 1,000 clients/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the live method and idempotency decide what is retried, and the snippet says the same", T, async () => {
+    const { page, problems } = await open();
+    const key = () => Math.random().toString(36).slice(2, 10);
+    // POST is not retried unless it is marked safe to repeat.
+    await page.selectOption("#live-method", "POST");
+    await page.fill("#live-url", `/api/flaky?key=${key()}&fail=2&status=503&retry_after=1`);
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.querySelectorAll("#live-log li").length >= 1 && !document.querySelector("#live-send")?.disabled, null, { timeout: 30_000 });
+    assert.deepEqual(await page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status)), ["503"]);
+    await page.check("#live-idempotent");
+    await page.fill("#live-headers", "Idempotency-Key: k-42");
+    await page.fill("#live-timeout", "4000");
+    await page.fill("#live-url", `/api/flaky?key=${key()}&fail=2&status=503&retry_after=1`);
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.querySelectorAll("#live-log li").length >= 3 && !document.querySelector("#live-send")?.disabled, null, { timeout: 30_000 });
+    assert.deepEqual(await page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status)), ["503", "503", "200"]);
+    const code = (await page.textContent("#embed-code")) ?? "";
+    assert.match(code, /\{ method: "POST", headers: \{ "Idempotency-Key": "k-42" \} \}/);
+    assert.match(code, /idempotent: true,/);
+    assert.match(code, /attemptTimeoutMs: 4000,/);
+    // A timeout that is not a number is flagged beside its field, and nothing is sent.
+    await page.fill("#live-timeout", "");
+    await page.locator("#live-timeout").pressSequentially("1e");
+    await page.locator("#live-timeout-error").waitFor({ state: "visible" });
+    assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
+    await page.close();
+  });
+
+  test("the live budget follows the settings on every Send, shows its tokens, and the snippet names the same call site", T, async () => {
+    const { page, problems } = await open();
+    const key = () => Math.random().toString(36).slice(2, 10);
+    // Short backoff: the server's Retry-After (1 s) sets the waits.
+    await afterRun(page, () => page.fill("#base", "100"));
+    await afterRun(page, () => page.fill("#cap", "1000"));
+    await afterRun(page, () => page.check("#budget"));
+    await afterRun(page, () => page.fill("#budget-capacity", "1"));
+    await afterRun(page, () => page.fill("#budget-refill", "0.01"));
+    const send = async () => {
+      await page.fill("#live-url", `/api/flaky?key=${key()}&fail=2&status=503&retry_after=1`);
+      await page.click("#live-send");
+      await page.waitForFunction(() => !document.querySelector("#live-send")?.disabled && document.querySelector("#live-status")?.textContent !== "Sending…", null, { timeout: 30_000 });
+      return page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status));
+    };
+    // One token: the first retry spends it, the second is refused — the call ends on a 503.
+    assert.deepEqual(await send(), ["503", "503"]);
+    const line = (await page.textContent("#live-budget")) ?? "";
+    assert.match(line, /GET http:\/\/127\.0\.0\.1:\d+\/api\/flaky/);
+    assert.match(line, /1 tokens/);
+    assert.match(line, /0(\.0\d)? tokens left/);
+    // The bucket is empty and refills at 0.01/s: the next call is not even sent.
+    assert.deepEqual(await send(), []);
+    assert.match((await page.textContent("#live-status")) ?? "", /Budget exhausted/);
+    // A faster refill goes with the next Send and reconfigures the bucket (its tokens are
+    // kept, so that very call may still be refused; the refill then works from there on).
+    await afterRun(page, () => page.fill("#budget-refill", "100"));
+    let statuses = await send();
+    if (statuses.length === 0) {
+      await page.waitForTimeout(100);
+      statuses = await send();
+    }
+    assert.deepEqual(statuses, ["503", "503", "200"]);
+    const tokens = await page.$$eval("#live-log li .a-tokens", (s) => s.map((e) => e.textContent));
+    assert.ok(tokens.length >= 2, tokens.join(" | "));
+    const site = /“([^”]+)”/.exec((await page.textContent("#live-budget")) ?? "")?.[1];
+    assert.ok(site, "the budget line names its call site");
+    assert.ok(((await page.textContent("#embed-code")) ?? "").includes(`callSite: ${JSON.stringify(site)}`), "the snippet uses the live call site");
+    assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
+    await page.close();
+  });
+
+  test("the Russian page words the package's errors with its own labels", T, async () => {
+    const { page, problems } = await open("?lang=ru");
+    await page.fill("#base", "-5");
+    const error = page.locator('[data-error-for="base"]');
+    await error.waitFor({ state: "visible" });
+    assert.match((await error.textContent()) ?? "", /^Базовая задержка \((policy\.)?baseMs\): ожидается/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a drag over worker runs longer than the gap between inputs still shows pictures as it goes", { timeout: 120_000 }, async () => {
+    // 1,000,000 steady requests from 100,000 clients: every run goes to the worker and takes
+    // several times the gap between two inputs of a drag.
+    const { page, problems } = await open("?scenario=steady&clients=100000&rate=0.1&duration=100000");
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…", null, { timeout: 60_000 });
+    await waitIdle(page, 60_000);
+    await page.waitForTimeout(300);
+    const runMs = await page.evaluate(() => Math.max(...performance.getEntriesByName("stampede:worker-a").map((e) => e.duration), 0));
+    const r = await page.evaluate(async (dragMs) => {
+      const html = document.documentElement;
+      const runs0 = Number(html.dataset.runs);
+      const slider = document.getElementById("base-range");
+      const start = Number(slider.value);
+      const t0 = performance.now();
+      let i = 0;
+      while (performance.now() - t0 < dragMs) {
+        slider.value = String(start - 100 + ((i++ * 37) % 200));
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      return { during: Number(html.dataset.runs) - runs0, inputs: i };
+    }, Math.max(4000, 4 * runMs));
+    assert.ok(r.during >= 1, `no picture during a ${r.inputs}-input drag (a run takes ${Math.round(runMs)} ms)`);
+    // The newest settings still land after the drag.
+    await waitIdle(page, 60_000);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.sim), "idle");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the compare panel draws its two herds when it comes on screen", T, async () => {
+    const { page, problems } = await open();
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…");
+    await page.locator("#compare").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => performance.getEntriesByName("stampede:compare-herd-b").length > 0, null, { timeout: 10_000 });
+    const a = await canvasHash(page, "compare-a");
+    const b = await canvasHash(page, "compare-b");
+    assert.notEqual(a, b, "A (exponential) and B (full jitter) draw different herds");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the aws-occ scenario names no fixed number of writers", T, async () => {
+    const { page, problems } = await open();
+    const label = await page.$eval('#scenario option[value="aws-occ"]', (o) => o.textContent);
+    assert.doesNotMatch(label ?? "", /\d/);
+    await afterRun(page, () => page.selectOption("#scenario", "aws-occ"));
+    await waitIdle(page);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
