@@ -5,36 +5,13 @@
 // budget and embed snippet.
 // Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { afterRun, cliSimulate, launchBrowser, missingPrerequisites, readMetrics, startServer, waitIdle, waitReady, watchConsole } from "./harness.mjs";
+import { afterRun, cliSimulate, readMetrics, waitIdle, usePlayground, waitReady, watchConsole } from "./harness.mjs";
 
-const missing = missingPrerequisites();
-if (missing) {
-  throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
-}
-
-let server;
-let browser;
+const pg = usePlayground();
+const { open } = pg;
 const T = { timeout: 90_000 };
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function open(query = "") {
-  const page = await browser.context.newPage();
-  const problems = watchConsole(page);
-  await page.goto(server.url + query);
-  await waitReady(page);
-  return { page, problems };
-}
 
 /** The issue's stable hooks. */
 const SELECTS = ["scenario", "strategy"];
@@ -175,7 +152,7 @@ describe("the page's contract", () => {
   });
 
   test("controls wait for the wasm module; the page is ready only with a real picture", T, async () => {
-    const page = await browser.context.newPage();
+    const page = await pg.browser.context.newPage();
     const problems = watchConsole(page);
     let release;
     const gate = new Promise((r) => (release = r));
@@ -183,7 +160,7 @@ describe("the page's contract", () => {
       await gate;
       await route.continue();
     });
-    await page.goto(server.url);
+    await page.goto(pg.server.url);
     await page.waitForSelector("#group-policy #base");
     const state = () =>
       page.evaluate(() => ({

@@ -2,6 +2,7 @@
 // loopback port with the built page, launches Debian's Chromium through playwright-core with a
 // fresh profile, and tears both down. Everything is bounded in time and stays on 127.0.0.1.
 
+import { after, before } from "node:test";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -150,4 +151,36 @@ export function readMetrics(page) {
 /** The core's own metrics for a simulation, from the CLI (`stampede simulate --json`). */
 export function cliSimulate(args = []) {
   return JSON.parse(execFileSync(SERVER_BIN, ["simulate", "--json", ...args], { cwd: ROOT, encoding: "utf8", timeout: 30_000 }));
+}
+
+/**
+ * Sets up one suite's playground: `stampede serve` and Chromium start before its tests
+ * and stop after them. Returns `{ server, browser, open }`, where `open(query)` is a fresh
+ * page on the playground (optionally with a query), its console watched, ready to use.
+ */
+export function usePlayground() {
+  const missing = missingPrerequisites();
+  if (missing) {
+    throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
+  }
+  const pg = {
+    server: undefined,
+    browser: undefined,
+    async open(query = "") {
+      const page = await pg.browser.context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(pg.server.url + query);
+      await waitReady(page);
+      return { page, problems };
+    },
+  };
+  before(async () => {
+    pg.server = await startServer();
+    pg.browser = await launchBrowser();
+  });
+  after(async () => {
+    await pg.browser?.close();
+    await pg.server?.stop();
+  });
+  return pg;
 }

@@ -2,47 +2,22 @@
 // on a free loopback port, driven in Debian's Chromium through playwright-core.
 // Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   afterRun,
   cliSimulate,
   launchBrowser,
-  missingPrerequisites,
   readMetrics,
-  startServer,
+  usePlayground,
   waitIdle,
   waitReady,
   watchConsole,
 } from "./harness.mjs";
 
-const missing = missingPrerequisites();
-if (missing) {
-  throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
-}
-
-let server;
-let browser;
+const pg = usePlayground();
+const { open } = pg;
 const T = { timeout: 90_000 };
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A fresh page on the playground (optionally with a query), its console watched. */
-async function open(query = "") {
-  const page = await browser.context.newPage();
-  const problems = watchConsole(page);
-  await page.goto(server.url + query);
-  await waitReady(page);
-  return { page, problems };
-}
 
 /** How much of a canvas is drawn: the share of pixels that are neither of its two commonest colours. */
 function inked(page, id) {
@@ -202,7 +177,7 @@ describe("the playground", () => {
   test("the live panel calls the flaky endpoint: two 503s, then 200, as the server logged", T, async () => {
     const { page, problems } = await open();
     const url = await page.inputValue("#live-url");
-    const key = new URL(url, server.url).searchParams.get("key");
+    const key = new URL(url, pg.server.url).searchParams.get("key");
     assert.ok(key, url);
     assert.match(url, /fail=2/);
     await page.click("#live-send");
@@ -216,7 +191,7 @@ describe("the playground", () => {
     const body = await page.locator("#live-body");
     assert.match((await body.textContent()) ?? "", /"attempt":\s*3/);
     assert.equal(await body.evaluate((e) => e.children.length), 0, "the body is text, not HTML");
-    const log = await (await fetch(new URL(`/api/log?key=${encodeURIComponent(key)}`, server.url))).json();
+    const log = await (await fetch(new URL(`/api/log?key=${encodeURIComponent(key)}`, pg.server.url))).json();
     assert.equal(log.entries.length, 3);
     assert.deepEqual(log.entries.map((e) => e.status), [503, 503, 200]);
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), [], "only the expected 503s are logged");
@@ -247,7 +222,7 @@ describe("the playground", () => {
     await page.waitForFunction(() => location.search.includes("seed=42") && location.search.includes("budget-capacity=20"));
     const link = page.url();
     const metrics = await readMetrics(page);
-    const again = await browser.context.newPage();
+    const again = await pg.browser.context.newPage();
     const problems2 = watchConsole(again);
     await again.goto(link);
     await waitReady(again);
@@ -286,7 +261,7 @@ describe("the playground", () => {
     );
     assert.deepEqual(empty, []);
     await page.waitForFunction(() => location.search.includes("lang=ru"));
-    const again = await browser.context.newPage();
+    const again = await pg.browser.context.newPage();
     await again.goto(page.url());
     await waitReady(again);
     assert.match((await again.textContent("#herd-h")) ?? "", /Стадо/);
@@ -300,7 +275,7 @@ describe("the playground", () => {
     try {
       const page = await still.context.newPage();
       const problems = watchConsole(page);
-      await page.goto(server.url);
+      await page.goto(pg.server.url);
       await waitReady(page);
       assert.equal(await page.isDisabled("#play"), true);
       assert.equal(await page.isVisible("#reduced-note"), true);

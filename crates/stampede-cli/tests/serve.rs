@@ -1146,22 +1146,7 @@ async fn shutdown_finishes_the_requests_in_flight() {
         async move { http.get(url).send().await }
     });
     // Wait until the slow request has arrived (it is logged on arrival).
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let log: Value = http
-            .get(format!("{base}/api/log?key=in-flight"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if !log["entries"].as_array().unwrap().is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the slow request never arrived");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    wait_until_logged(&http, &base, "in-flight").await;
     stop.send(()).unwrap();
 
     let response = in_flight.await.unwrap().unwrap();
