@@ -7,7 +7,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { afterRun, cliSimulate, readMetrics, waitIdle, usePlayground, waitReady, watchConsole } from "./harness.mjs";
+import { afterRun, cliSimulate, dragBase, readMetrics, waitIdle, usePlayground, waitReady, watchConsole } from "./harness.mjs";
 
 const pg = usePlayground();
 const { open } = pg;
@@ -312,21 +312,8 @@ describe("the page's contract", () => {
     await waitIdle(page, 60_000);
     await page.waitForTimeout(300);
     const runMs = await page.evaluate(() => Math.max(...performance.getEntriesByName("stampede:worker-a").map((e) => e.duration), 0));
-    const r = await page.evaluate(async (dragMs) => {
-      const html = document.documentElement;
-      const runs0 = Number(html.dataset.runs);
-      const slider = document.getElementById("base-range");
-      const start = Number(slider.value);
-      const t0 = performance.now();
-      let i = 0;
-      while (performance.now() - t0 < dragMs) {
-        slider.value = String(start - 100 + ((i++ * 37) % 200));
-        slider.dispatchEvent(new Event("input", { bubbles: true }));
-        await new Promise((res) => setTimeout(res, 50));
-      }
-      return { during: Number(html.dataset.runs) - runs0, inputs: i };
-    }, Math.max(4000, 4 * runMs));
-    assert.ok(r.during >= 1, `no picture during a ${r.inputs}-input drag (a run takes ${Math.round(runMs)} ms)`);
+    const r = await dragBase(page, Math.max(4000, 4 * runMs));
+    assert.ok(r.pictures >= 1, `no picture during a ${r.inputs}-input drag (a run takes ${Math.round(runMs)} ms)`);
     // The newest settings still land after the drag.
     await waitIdle(page, 60_000);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.sim), "idle");

@@ -154,6 +154,28 @@ export function cliSimulate(args = []) {
 }
 
 /**
+ * Drags the base slider back and forth for `ms`, an input every 50 ms as a hand would, and
+ * returns `{ inputs, pictures }`: the inputs sent and the pictures (finished runs) shown
+ * meanwhile.
+ */
+export function dragBase(page, ms) {
+  return page.evaluate(async (dragMs) => {
+    const html = document.documentElement;
+    const runs0 = Number(html.dataset.runs);
+    const slider = document.getElementById("base-range");
+    const start = Number(slider.value);
+    const t0 = performance.now();
+    let i = 0;
+    while (performance.now() - t0 < dragMs) {
+      slider.value = String(start - 100 + ((i++ * 37) % 200));
+      slider.dispatchEvent(new Event("input", { bubbles: true }));
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    return { inputs: i, pictures: Number(html.dataset.runs) - runs0 };
+  }, ms);
+}
+
+/**
  * Sets up one suite's playground: `stampede serve` and Chromium start before its tests
  * and stop after them. Returns `{ server, browser, open }`, where `open(query)` is a fresh
  * page on the playground (optionally with a query), its console watched, ready to use.

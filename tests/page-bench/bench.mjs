@@ -21,7 +21,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
-import { DIST, ROOT, afterRun, launchBrowser, missingPrerequisites, startServer, waitIdle, waitReady } from "../e2e/harness.mjs";
+import { DIST, ROOT, afterRun, dragBase, launchBrowser, missingPrerequisites, startServer, waitIdle, waitReady } from "../e2e/harness.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -286,22 +286,13 @@ async function main() {
     await waitReady(drag, 60_000);
     await drag.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…", null, { timeout: 60_000 });
     await waitIdle(drag, 60_000);
-    result.longDrag = await drag.evaluate(async () => {
+    await drag.evaluate(() => {
       window.__measures.length = 0;
-      const html = document.documentElement;
-      const runs0 = Number(html.dataset.runs);
-      const slider = document.getElementById("base-range");
-      const start = Number(slider.value);
-      const t0 = performance.now();
-      let i = 0;
-      while (performance.now() - t0 < 5000) {
-        slider.value = String(start - 100 + ((i++ * 37) % 200));
-        slider.dispatchEvent(new Event("input", { bubbles: true }));
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const runs = window.__measures.filter((e) => e.name === "stampede:worker-a").map((e) => e.duration);
-      return { dragMs: 5000, inputs: i, pictures: Number(html.dataset.runs) - runs0, workerRunMs: runs };
     });
+    result.longDrag = { dragMs: 5000, ...(await dragBase(drag, 5000)) };
+    result.longDrag.workerRunMs = await drag.evaluate(() =>
+      window.__measures.filter((e) => e.name === "stampede:worker-a").map((e) => e.duration),
+    );
     result.longDrag.workerRunMs = stats(result.longDrag.workerRunMs);
     await waitIdle(drag, 60_000);
     await drag.close();

@@ -25,10 +25,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
-use stampede::backoff::BackoffSettings;
 use stampede::budget::BudgetSettings;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
-use stampede::policy::{Decision, Policy, PolicySettings, StopReason};
+use stampede::policy::{Decision, Policy, StopReason};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -93,9 +92,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     let mut settings = policy_settings(&policy_opts)?;
     if let Some(deadline) = o.f64("deadlineMs")? {
         // The core's range for a deadline, under the caller's name for it.
-        PolicySettings::new(BackoffSettings::default(), 1)
-            .with_max_elapsed_ms(Some(deadline))
-            .build()
+        stampede::check_ms("deadline", deadline, 0.0)
             .map_err(|e| out_of_range("", "deadlineMs", &e.expected, &JsValue::from_str(&e.got)))?;
         // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
         let limit = settings

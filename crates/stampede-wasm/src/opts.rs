@@ -18,13 +18,15 @@ pub(crate) struct Opts<'a> {
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
-    /// `new TypeError("{prefix}{field}: expected {expected}, got {describe(value)}")`.
+    /// `TypeError`: `{prefix}{field}: expected {expected}, got {value, described}`.
     #[wasm_bindgen(js_name = typeError)]
-    fn type_error_js(prefix: &str, field: &str, expected: &str, value: &JsValue) -> JsValue;
-    /// `new RangeError("{prefix}{field}: expected {expected}, got {got}")`: `got` is shown
-    /// as JavaScript writes it (a string as it is).
+    pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue)
+    -> JsValue;
+    /// `RangeError`: `{prefix}{field}: expected {expected}, got {got}`; `got` is shown as
+    /// JavaScript writes it (a string as it is).
     #[wasm_bindgen(js_name = rangeError)]
-    fn range_error_js(prefix: &str, field: &str, expected: &str, got: &JsValue) -> JsValue;
+    pub(crate) fn out_of_range(prefix: &str, field: &str, expected: &str, got: &JsValue)
+    -> JsValue;
     /// `new RangeError("{prefix}{field}: expected a whole number from {min} to {max}, got {got}")`.
     #[wasm_bindgen(js_name = wholeError)]
     fn whole_error_js(prefix: &str, field: &str, min: f64, max: f64, got: f64) -> JsValue;
@@ -36,16 +38,6 @@ extern "C" {
 /// A `TypeError` with a message of its own.
 pub(crate) fn type_error(msg: &str) -> JsValue {
     js_sys::TypeError::new(msg).into()
-}
-
-/// `TypeError`: `{prefix}{field}: expected {expected}, got {value, described}`.
-pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue) -> JsValue {
-    type_error_js(prefix, field, expected, value)
-}
-
-/// `RangeError`: `{prefix}{field}: expected {expected}, got {got}`.
-pub(crate) fn out_of_range(prefix: &str, field: &str, expected: &str, got: &JsValue) -> JsValue {
-    range_error_js(prefix, field, expected, got)
 }
 
 /// The longest string taken from JavaScript (a setting, a call-site name, a header

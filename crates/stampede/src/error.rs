@@ -48,8 +48,14 @@ impl std::error::Error for ConfigError {}
 /// real client should plan a retry further away than this.
 pub const MAX_DURATION_MS: f64 = 86_400_000.0;
 
-/// Checks that `value` is a finite number of milliseconds in `[min, MAX_DURATION_MS]`.
-pub(crate) fn check_ms(field: &'static str, value: f64, min: f64) -> Result<f64, ConfigError> {
+/// Checks that `value` is a finite number of milliseconds in `[min, MAX_DURATION_MS]`, the
+/// range of every duration setting of the crate; the error names `field`.
+///
+/// ```
+/// assert_eq!(stampede::check_ms("deadline", 500.0, 0.0), Ok(500.0));
+/// assert_eq!(stampede::check_ms("deadline", -1.0, 0.0).unwrap_err().field, "deadline");
+/// ```
+pub fn check_ms(field: &'static str, value: f64, min: f64) -> Result<f64, ConfigError> {
     if value.is_finite() && value >= min && value <= MAX_DURATION_MS {
         Ok(value)
     } else {

@@ -34,7 +34,7 @@ pub mod policy;
 pub mod retry_after;
 pub mod sim;
 
-pub use error::{ConfigError, MAX_DURATION_MS, format_number};
+pub use error::{ConfigError, MAX_DURATION_MS, check_ms, format_number};
 
 /// The crate's seeded generator: PCG-XSH-RR 64/32 (`rand_pcg::Pcg32`).
 ///

@@ -77,7 +77,7 @@ impl<T> Ord for Far<T> {
 
 /// A bucket's list of chunks, 8 bytes, so the wheel's 32,768 buckets fit in 256 KiB of
 /// cache: the first chunk, and the last with how many of its events are filled, packed
-/// as `id << 4 | (filled - 1)` (a push then needs nothing else to find its place).
+/// as `id << FILL_BITS | (filled - 1)` (a push then needs nothing else to find its place).
 #[derive(Debug, Clone, Copy)]
 struct List {
     head: u32,
@@ -134,8 +134,8 @@ impl<T: Copy + Timed> Wheel<T> {
     /// with the system on every run of a program that runs many.)
     pub(crate) fn reserve(&mut self, events: usize) {
         // A chunk holds at least one event, and each bucket at most one partial chunk.
-        let chunks = events.min(events / CHUNK + SPAN as usize) + 1;
-        self.pool.reserve(chunks.saturating_sub(self.pool.len()));
+        self.pool
+            .reserve(events.min(events / CHUNK + SPAN as usize) + 1);
         self.batch.reserve(events.min(1 << 13));
     }
 
@@ -244,28 +244,13 @@ impl<T: Copy + Timed> Wheel<T> {
         const SMALL: usize = 32;
         let list = self.buckets[slot];
         self.buckets[slot] = EMPTY;
-        let filled = |id: u32| {
-            if id == list.tail >> FILL_BITS {
-                (list.tail & FILL_MASK) as usize + 1
-            } else {
-                CHUNK
-            }
-        };
-        let mut k = 0;
-        let mut id = list.head;
-        while id != NIL {
-            k += filled(id);
-            id = self.pool[id as usize].next;
-        }
+        let k: usize = chunk_slices(&self.pool, list).map(<[T]>::len).sum();
         self.in_wheel -= k;
         self.batch.clear();
         self.taken = 0;
         if k <= SMALL {
-            let mut id = list.head;
-            while id != NIL {
-                self.batch
-                    .extend_from_slice(&self.pool[id as usize].items[..filled(id)]);
-                id = self.pool[id as usize].next;
+            for items in chunk_slices(&self.pool, list) {
+                self.batch.extend_from_slice(items);
             }
         } else {
             let bins = k.next_power_of_two();
@@ -275,28 +260,18 @@ impl<T: Copy + Timed> Wheel<T> {
             let bin = |t: f64| (((t - from) * scale) as usize).min(bins - 1);
             self.counts.clear();
             self.counts.resize(bins + 1, 0);
-            let mut id = list.head;
-            while id != NIL {
-                let c = &self.pool[id as usize];
-                for e in &c.items[..filled(id)] {
-                    self.counts[bin(e.time()) + 1] += 1;
-                }
-                id = c.next;
+            for e in chunk_slices(&self.pool, list).flatten() {
+                self.counts[bin(e.time()) + 1] += 1;
             }
             for i in 1..=bins {
                 self.counts[i] += self.counts[i - 1];
             }
             let first = self.pool[list.head as usize].items[0];
             self.batch.resize(k, first);
-            let mut id = list.head;
-            while id != NIL {
-                let c = &self.pool[id as usize];
-                for e in &c.items[..filled(id)] {
-                    let at = &mut self.counts[bin(e.time())];
-                    self.batch[*at as usize] = *e;
-                    *at += 1;
-                }
-                id = c.next;
+            for e in chunk_slices(&self.pool, list).flatten() {
+                let at = &mut self.counts[bin(e.time())];
+                self.batch[*at as usize] = *e;
+                *at += 1;
             }
         }
         // Give the chunks back, then order each sub-bin by insertion.
@@ -342,6 +317,24 @@ impl<T: Copy + Timed> Wheel<T> {
         }
         Some(())
     }
+}
+
+/// The filled events of each chunk of `list`, in push order.
+fn chunk_slices<T>(pool: &[Chunk<T>], list: List) -> impl Iterator<Item = &[T]> {
+    let mut id = list.head;
+    std::iter::from_fn(move || {
+        if id == NIL {
+            return None;
+        }
+        let c = &pool[id as usize];
+        let filled = if id == list.tail >> FILL_BITS {
+            (list.tail & FILL_MASK) as usize + 1
+        } else {
+            CHUNK
+        };
+        id = c.next;
+        Some(&c.items[..filled])
+    })
 }
 
 #[cfg(test)]
