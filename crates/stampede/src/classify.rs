@@ -380,7 +380,10 @@ impl StatusSet {
 
     /// The set with every code in `lo..=hi` added.
     pub const fn with_range(mut self, lo: u16, hi: u16) -> Self {
-        let mut c = lo;
+        // Only 100..=599 can be in a set: clamp first, so `hi = u16::MAX` cannot overflow
+        // the counter (an endless loop in release builds, a panic in debug ones).
+        let mut c = if lo < 100 { 100 } else { lo };
+        let hi = if hi > 599 { 599 } else { hi };
         while c <= hi {
             self = self.with(c);
             c += 1;

@@ -264,3 +264,16 @@ fn grpc_pushback() {
     let v = with("3600000");
     assert!(matches!(v.reason, Reason::HintTooLong { .. }));
 }
+
+#[test]
+fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
+    // `hi = u16::MAX` used to overflow the loop counter: a panic in debug, an endless loop
+    // in release.
+    let all = StatusSet::empty().with_range(0, u16::MAX);
+    assert!(all.contains(100) && all.contains(599));
+    assert!(!all.contains(99) && !all.contains(600));
+    let top = StatusSet::empty().with_range(590, u16::MAX);
+    assert!(top.contains(590) && top.contains(599) && !top.contains(589));
+    assert_eq!(StatusSet::empty().with_range(600, u16::MAX), StatusSet::empty());
+    assert_eq!(StatusSet::empty().with_range(504, 500), StatusSet::empty());
+}
