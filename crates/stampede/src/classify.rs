@@ -406,10 +406,13 @@ impl StatusSet {
                 quoted(item),
             )
         };
+        // A status is three digits (RFC 9110 §15); `u16`'s parser alone also takes `+500`,
+        // `0500` and, through the class rule, `05xx`.
         let code = |s: &str| -> Result<u16, ConfigError> {
-            s.trim()
-                .parse::<u16>()
-                .ok()
+            let t = s.trim();
+            Some(t)
+                .filter(|t| t.len() == 3 && t.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|t| t.parse::<u16>().ok())
                 .filter(|c| (100..=599).contains(c))
                 .ok_or_else(|| bad(s))
         };

@@ -274,6 +274,29 @@ fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
     assert!(!all.contains(99) && !all.contains(600));
     let top = StatusSet::empty().with_range(590, u16::MAX);
     assert!(top.contains(590) && top.contains(599) && !top.contains(589));
-    assert_eq!(StatusSet::empty().with_range(600, u16::MAX), StatusSet::empty());
+    assert_eq!(
+        StatusSet::empty().with_range(600, u16::MAX),
+        StatusSet::empty()
+    );
     assert_eq!(StatusSet::empty().with_range(504, 500), StatusSet::empty());
+}
+
+#[test]
+fn status_set_parse_takes_three_digit_statuses_only() {
+    // Found by the `status_set` fuzz target: `u16`'s parser took a sign and leading zeros.
+    for bad in [
+        "+500",
+        "0500",
+        "000200",
+        "05xx",
+        "+5xx",
+        "500-+504",
+        "0500-0504",
+    ] {
+        assert!(StatusSet::parse(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        StatusSet::parse(" 500 - 504 ,5XX").unwrap(),
+        StatusSet::empty().with_range(500, 599)
+    );
 }
