@@ -1,5 +1,6 @@
 //! `stampede classify`: is this outcome retried, and why?
 
+use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args as ClapArgs;
@@ -11,6 +12,7 @@ use stampede_cli::args::{config_error, duration_ms, whole_in};
 use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::output::Failure;
 
 /// `stampede classify --status 503 --header 'Retry-After: 120' --json`
 #[derive(ClapArgs, Debug)]
@@ -80,7 +82,7 @@ fn parse_now(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(a: Args) -> Result<(), UsageError> {
+pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let now_ms = a.now_ms.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -101,7 +103,7 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             )
         }
         (None, Some(e)) => Outcome::Transport(e),
-        _ => return Err(UsageError("give either --status or --error".to_owned())),
+        _ => return Err(UsageError("give either --status or --error".to_owned()).into()),
     };
     let request = Request::new(a.method).idempotent(a.idempotent);
     let v = rules.classify(request, &outcome, now_ms);
@@ -111,21 +113,21 @@ pub fn run(a: Args) -> Result<(), UsageError> {
         Action::DoNotRetry => "do-not-retry",
     };
     if a.json {
-        let out = json!({
+        let report = json!({
             "retryable": v.is_retryable(),
             "reason": v.reason.to_string(),
             "retry_after_ms": v.hint_ms().map(num),
             "action": action,
             "ignored_hint": v.ignored_hint.map(|h| h.to_string()),
         });
-        println!("{out}");
+        writeln!(out, "{report}")?;
     } else {
-        println!("{action}: {}", v.reason);
+        writeln!(out, "{action}: {}", v.reason)?;
         if let Some(ms) = v.hint_ms() {
-            println!("server hint: {ms} ms");
+            writeln!(out, "server hint: {ms} ms")?;
         }
         if let Some(h) = v.ignored_hint {
-            println!("ignored: {h}");
+            writeln!(out, "ignored: {h}")?;
         }
     }
     Ok(())

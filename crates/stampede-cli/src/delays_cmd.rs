@@ -1,6 +1,6 @@
 //! `stampede delays`: the delays a strategy draws.
 
-use std::io::Write as _;
+use std::io::Write;
 
 use clap::Args as ClapArgs;
 use serde_json::json;
@@ -10,6 +10,7 @@ use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole
 use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::output::Failure;
 
 /// The most delays one command draws (samples × retries): 10 million, 80 MB of numbers.
 const MAX_DELAYS: u64 = 10_000_000;
@@ -52,7 +53,7 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
         .map_err(|e| format!("expected {}", e.expected))
 }
 
-pub fn run(a: Args) -> Result<(), UsageError> {
+pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(a.multiplier);
     let policy = PolicySettings::new(settings, a.attempts)
         .build()
@@ -64,7 +65,8 @@ pub fn run(a: Args) -> Result<(), UsageError> {
     if total > MAX_DELAYS {
         return Err(UsageError(format!(
             "--samples: expected at most {MAX_DELAYS} delays in all (samples × (attempts − 1)), got {total}"
-        )));
+        ))
+        .into());
     }
     if a.json {
         // Streamed, one sequence at a time: memory stays that of one sequence.
@@ -77,54 +79,47 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             "seed": a.seed,
         })
         .to_string();
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let body = (|| -> std::io::Result<()> {
-            write!(out, "{},\"sequences\":[", &head[..head.len() - 1])?;
-            for i in 0..a.samples {
-                let seq: Vec<serde_json::Value> =
-                    backoff.delays_ms(&mut rng).take(per).map(num).collect();
-                let sep = if i == 0 { "" } else { "," };
-                write!(out, "{sep}{}", serde_json::Value::Array(seq))?;
-            }
-            writeln!(out, "]}}")?;
-            out.flush()
-        })();
-        // A closed pipe (`| head`) is the reader's choice, not an error of ours.
-        return match body {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                Err(UsageError(format!("stdout: {e}")))
-            }
-            _ => Ok(()),
-        };
+        write!(out, "{},\"sequences\":[", &head[..head.len() - 1])?;
+        for i in 0..a.samples {
+            let seq: Vec<serde_json::Value> =
+                backoff.delays_ms(&mut rng).take(per).map(num).collect();
+            let sep = if i == 0 { "" } else { "," };
+            write!(out, "{sep}{}", serde_json::Value::Array(seq))?;
+        }
+        writeln!(out, "]}}")?;
+        return Ok(());
     }
     let sequences: Vec<Vec<f64>> = (0..a.samples)
         .map(|_| backoff.delays_ms(&mut rng).take(per).collect())
         .collect();
-    println!(
+    writeln!(
+        out,
         "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
         a.strategy, a.base, a.cap, a.multiplier, a.attempts, per, a.seed
-    );
+    )?;
     if per == 0 {
-        println!("one attempt: no retries, no delays");
+        writeln!(out, "one attempt: no retries, no delays")?;
         return Ok(());
     }
     if sequences.len() <= 20 {
         for s in &sequences {
             let cells: Vec<String> = s.iter().map(|d| format!("{d:>9.1}")).collect();
-            println!("{} ms", cells.join(" "));
+            writeln!(out, "{} ms", cells.join(" "))?;
         }
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "{:>5} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "retry", "min", "p50", "p90", "max", "mean"
-    );
+    )?;
     for n in 0..per {
         let mut col: Vec<f64> = sequences.iter().map(|s| s[n]).collect();
         col.sort_by(f64::total_cmp);
         let q = |p: f64| col[((col.len() - 1) as f64 * p).round() as usize];
         let mean = col.iter().sum::<f64>() / col.len() as f64;
-        println!(
+        writeln!(
+            out,
             "{:>5} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
             n + 1,
             col[0],
@@ -132,7 +127,7 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             q(0.9),
             col[col.len() - 1],
             mean
-        );
+        )?;
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! `stampede simulate` and `stampede sweep`: the simulator on the command line.
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 use rayon::prelude::*;
@@ -16,6 +17,7 @@ use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole
 use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::output::Failure;
 
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
@@ -290,35 +292,22 @@ fn csv_cell(v: &Value) -> String {
     }
 }
 
-pub fn simulate(a: SimulateArgs) -> Result<(), UsageError> {
+pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let settings = a.common.settings(a.clients, a.strategy);
     let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
     if let Some(path) = &a.series {
         let mut sim = Simulation::new(&settings).map_err(usage)?;
         sim.run();
-        let s = sim.series();
-        let mut csv = String::from("t_ms,offered,served,rejected,failed,blocked\n");
-        for i in 0..s.offered.len() {
-            let _ = writeln!(
-                csv,
-                "{},{},{},{},{},{}",
-                i as f64 * s.slot_ms,
-                s.offered[i],
-                s.served[i],
-                s.rejected[i],
-                s.failed[i],
-                s.blocked[i]
-            );
-        }
-        std::fs::write(path, csv)
+        write_series(path, &sim)
             .map_err(|e| UsageError(format!("--series {}: {e}", path.display())))?;
     }
     let map = metrics_json(a.common.scenario, a.clients, &metrics);
     let (base, cap) = a.common.base_cap();
     if a.json {
-        println!("{}", Value::Object(map));
+        writeln!(out, "{}", Value::Object(map))?;
     } else {
-        println!(
+        writeln!(
+            out,
             "{} · {} clients · {} base {} ms, cap {} ms, {} attempts · {} run(s), seed {}",
             a.common.scenario,
             a.clients,
@@ -328,15 +317,35 @@ pub fn simulate(a: SimulateArgs) -> Result<(), UsageError> {
             a.common.attempts,
             a.common.runs,
             a.common.seed
-        );
+        )?;
         for k in METRIC_COLUMNS {
-            println!("  {k:<18} {}", csv_cell(&map[k]));
+            writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;
         }
     }
     Ok(())
 }
 
-pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
+/// The run's per-slot series as CSV, streamed to `path`.
+fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
+    let s = sim.series();
+    let mut csv = BufWriter::new(File::create(path)?);
+    writeln!(csv, "t_ms,offered,served,rejected,failed,blocked")?;
+    for i in 0..s.offered.len() {
+        writeln!(
+            csv,
+            "{},{},{},{},{},{}",
+            i as f64 * s.slot_ms,
+            s.offered[i],
+            s.served[i],
+            s.rejected[i],
+            s.failed[i],
+            s.blocked[i]
+        )?;
+    }
+    csv.flush()
+}
+
+pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     let points: Vec<(Strategy, u32)> = a
         .strategy
         .0
@@ -358,14 +367,15 @@ pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
         })
         .collect();
     let rows = rows.map_err(usage)?;
-    let mut out = format!(
-        "scenario,strategy,clients,runs,{}\n",
+    writeln!(
+        out,
+        "scenario,strategy,clients,runs,{}",
         METRIC_COLUMNS.join(",")
-    );
+    )?;
     for (strategy, clients, m) in rows {
         let map = metrics_json(a.common.scenario, clients, &m);
         let cells: Vec<String> = METRIC_COLUMNS.iter().map(|k| csv_cell(&map[*k])).collect();
-        let _ = writeln!(
+        writeln!(
             out,
             "{},{},{},{},{}",
             a.common.scenario,
@@ -373,8 +383,7 @@ pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
             clients,
             a.common.runs,
             cells.join(",")
-        );
+        )?;
     }
-    print!("{out}");
     Ok(())
 }

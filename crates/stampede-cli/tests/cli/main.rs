@@ -1,12 +1,17 @@
 //! The command-line contract: names, JSON fields, exit codes. Tests outside this
-//! repository rely on these.
+//! repository rely on these. Newer concerns each have a module beside this file.
 
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod output;
+
+/// The binary under test.
+const BIN: &str = env!("CARGO_BIN_EXE_stampede");
+
 fn stampede(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stampede"))
+    Command::new(BIN)
         .args(args)
         .output()
         .expect("the binary runs")
