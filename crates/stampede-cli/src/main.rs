@@ -8,12 +8,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::output::Failure;
 
 mod classify_cmd;
 mod delays_cmd;
+mod non_utf8;
 mod output;
 mod serve_cmd;
 mod simulate_cmd;
@@ -73,6 +74,12 @@ fn clap_error(e: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
             return ExitCode::from(2);
+        }
+        ErrorKind::InvalidUtf8 => {
+            let args: Vec<_> = std::env::args_os().collect();
+            if let Some(line) = non_utf8::describe(&Cli::command(), &args) {
+                return output::exit(Err(Failure::Usage(line)));
+            }
         }
         _ => {}
     }

@@ -5,6 +5,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[cfg(unix)]
+mod arguments;
 mod output;
 
 /// The binary under test.
