@@ -22,7 +22,10 @@ use crate::output::Failure;
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct Common {
-    /// burst, steady or aws-occ.
+    /// burst, steady or aws-occ. aws-occ, the AWS contention experiment, reads only
+    /// --clients, --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and
+    /// --runs: its clients retry until their write wins, with no attempt limit and no budget,
+    /// so it rejects --attempts and --budget and ignores the rest.
     #[arg(long, default_value = "burst", value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -31,9 +34,10 @@ pub struct Common {
     /// No delay is longer than this [default: 30s; aws-occ: 2s].
     #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
-    /// Attempts in all, the first included (1 to 100). aws-occ retries until it wins.
-    #[arg(long, default_value_t = 6, value_parser = |s: &str| whole_in(s, 1, MAX_ATTEMPTS), allow_hyphen_values = true)]
-    attempts: u32,
+    /// Attempts in all, the first included (1 to 100) [default: 6]. Not for aws-occ, whose
+    /// clients retry until they win.
+    #[arg(long, value_parser = |s: &str| whole_in(s, 1, MAX_ATTEMPTS), allow_hyphen_values = true)]
+    attempts: Option<u32>,
     /// Growth per retry (1 to 1000).
     #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
     multiplier: f64,
@@ -68,7 +72,8 @@ pub struct Common {
     /// The server's Retry-After during the outage (sent in whole seconds).
     #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<f64>,
-    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second.
+    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second. Not for
+    /// aws-occ, whose clients retry until they win.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
     /// Who shares the budget: client (each its own) or shared (one for all).
@@ -134,18 +139,27 @@ fn parse_scope(s: &str) -> Result<BudgetScope, String> {
         .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
 }
 
-fn parse_strategies(s: &str) -> Result<StrategyList, String> {
-    let list: Result<Vec<_>, _> = s
-        .split(',')
-        .map(str::trim)
-        .filter(|x| !x.is_empty())
-        .map(parse_strategy)
-        .collect();
-    match list {
-        Ok(v) if !v.is_empty() => Ok(StrategyList(v)),
-        Ok(_) => Err("expected at least one strategy".to_owned()),
-        Err(e) => Err(e),
+/// The items of a comma-separated list, trimmed. An empty item (`full,,none`, a trailing
+/// comma) is an error, not something to skip: it is most likely a strategy or a count that
+/// went missing, and a sweep that silently runs one fewer point is a wrong result.
+fn list_items<'a>(s: &'a str, example: &str) -> Result<Vec<&'a str>, String> {
+    let items: Vec<&str> = s.split(',').map(str::trim).collect();
+    match items.iter().position(|x| x.is_empty()) {
+        Some(i) => Err(format!(
+            "item {} of {} is empty: expected a comma-separated list such as {example}",
+            i + 1,
+            items.len()
+        )),
+        None => Ok(items),
     }
+}
+
+fn parse_strategies(s: &str) -> Result<StrategyList, String> {
+    list_items(s, "none,full")?
+        .into_iter()
+        .map(parse_strategy)
+        .collect::<Result<_, _>>()
+        .map(StrategyList)
 }
 
 /// `C:R`: capacity and refill per second, both finite and non-negative.
@@ -157,6 +171,9 @@ fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
     BudgetSettings::new(c, r).validate().map_err(|_| bad())
 }
 
+/// The most points `--clients` may list.
+const MAX_POINTS: usize = 1000;
+
 /// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000; at most 1000 points.
 fn parse_clients(s: &str) -> Result<ClientList, String> {
     let bad = || {
@@ -164,8 +181,9 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
             "expected counts from 1 to {MAX_CLIENTS}: a list (100,200) or a range such as 10..190:10"
         )
     };
+    let too_many = || format!("expected at most {MAX_POINTS} points");
     let mut out = Vec::new();
-    for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+    for item in list_items(s, "100,200 or 10..190:10")? {
         if let Some((lo, rest)) = item.split_once("..") {
             let (hi, step) = rest.split_once(':').unwrap_or((rest, "1"));
             let lo = whole_in(lo, 1, MAX_CLIENTS).map_err(|_| bad())?;
@@ -174,21 +192,49 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
             if hi < lo {
                 return Err(bad());
             }
+            // Counted before it is expanded: 1..1000000 is one item, not a million pushes.
+            let points = ((hi - lo) / step + 1) as usize;
+            if out.len() + points > MAX_POINTS {
+                return Err(too_many());
+            }
             out.extend((lo..=hi).step_by(step as usize));
         } else {
             out.push(whole_in(item, 1, MAX_CLIENTS).map_err(|_| bad())?);
         }
-        if out.len() > 1000 {
-            return Err("expected at most 1000 points".to_owned());
+        if out.len() > MAX_POINTS {
+            return Err(too_many());
         }
-    }
-    if out.is_empty() {
-        return Err(bad());
     }
     Ok(ClientList(out))
 }
 
 impl Common {
+    /// Rejects the flags `aws-occ` has no use for and that a reader would expect to matter:
+    /// its clients drive the backoff directly and retry until their write wins, so an
+    /// attempt limit or a budget would be silently ignored.
+    fn check_scenario(&self) -> Result<(), UsageError> {
+        if self.scenario != Scenario::AwsOcc {
+            return Ok(());
+        }
+        let unused = if self.attempts.is_some() {
+            "--attempts"
+        } else if self.budget.is_some() {
+            "--budget"
+        } else {
+            return Ok(());
+        };
+        Err(UsageError(format!(
+            "{unused}: not used by --scenario aws-occ, whose clients retry until their write wins; \
+             drop {unused} or pick burst or steady"
+        )))
+    }
+
+    /// Attempts in all: as given, else the core's default.
+    fn attempts(&self) -> u32 {
+        self.attempts
+            .unwrap_or(SimSettings::default().policy.max_attempts)
+    }
+
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s
     /// for aws-occ; the article's 2 s and 30 s otherwise).
     fn base_cap(&self) -> (f64, f64) {
@@ -205,7 +251,7 @@ impl Common {
         SimSettings {
             scenario: self.scenario,
             clients,
-            policy: PolicySettings::new(backoff, self.attempts),
+            policy: PolicySettings::new(backoff, self.attempts()),
             outage_ms: self.outage,
             outage_start_ms: self.outage_start,
             capacity_rps: self.capacity,
@@ -293,6 +339,7 @@ fn csv_cell(v: &Value) -> String {
 }
 
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    a.common.check_scenario()?;
     let settings = a.common.settings(a.clients, a.strategy);
     let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
     if let Some(path) = &a.series {
@@ -314,7 +361,7 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             a.strategy,
             base,
             cap,
-            a.common.attempts,
+            a.common.attempts(),
             a.common.runs,
             a.common.seed
         )?;
@@ -346,6 +393,7 @@ fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
 }
 
 pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
+    a.common.check_scenario()?;
     let points: Vec<(Strategy, u32)> = a
         .strategy
         .0

@@ -1,11 +1,12 @@
-//! Odd arguments: bytes that are not UTF-8. Each exits 2 with one line on stderr naming
-//! the flag, and writes nothing to stdout.
+//! Odd arguments: bytes that are not UTF-8, empty list items, and flags a scenario does not
+//! use. Each exits 2 with one line on stderr naming the flag (or, for a stray argument, its
+//! position), and writes nothing to stdout.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::process::{Command, Output};
 
-use super::BIN;
+use super::{BIN, stampede};
 
 fn stampede_bytes(args: &[&[u8]]) -> Output {
     Command::new(BIN)
@@ -92,5 +93,52 @@ fn a_path_may_be_any_bytes() {
         written
             .expect("the series file")
             .starts_with("t_ms,offered,")
+    );
+}
+
+#[test]
+fn an_empty_list_item_is_named_not_skipped() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sweep", "--strategy", "full,,none"],
+            "stampede: invalid value 'full,,none' for '--strategy <STRATEGY>': item 2 of 3 is \
+             empty: expected a comma-separated list such as none,full",
+        ),
+        (
+            &["sweep", "--strategy", "full,"],
+            "stampede: invalid value 'full,' for '--strategy <STRATEGY>': item 2 of 2 is \
+             empty: expected a comma-separated list such as none,full",
+        ),
+        (
+            &["sweep", "--clients", "10,,20"],
+            "stampede: invalid value '10,,20' for '--clients <CLIENTS>': item 2 of 3 is \
+             empty: expected a comma-separated list such as 100,200 or 10..190:10",
+        ),
+    ];
+    for (args, want) in cases {
+        rejected(&stampede(args), want, args);
+    }
+}
+
+#[test]
+fn aws_occ_rejects_the_flags_it_would_ignore() {
+    for cmd in ["simulate", "sweep"] {
+        for (flag, value) in [("--attempts", "3"), ("--budget", "10:1")] {
+            let args = [cmd, "--scenario", "aws-occ", "--clients", "10", flag, value];
+            let want = format!(
+                "stampede: {flag}: not used by --scenario aws-occ, whose clients retry until \
+                 their write wins; drop {flag} or pick burst or steady"
+            );
+            rejected(&stampede(&args), &want, &args);
+            // The other scenarios use them.
+            let args = [cmd, "--scenario", "burst", "--clients", "10", flag, value];
+            let out = stampede(&args);
+            assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
+        }
+    }
+    let help = String::from_utf8(stampede(&["simulate", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("so it rejects --attempts and --budget"),
+        "{help}"
     );
 }
