@@ -255,10 +255,16 @@ pub async fn serve_with(
             static_dir.display()
         );
     }
-    println!(
-        "stampede serve: http://{addr}/ (static: {})",
-        static_dir.display()
-    );
+    {
+        // Not println!, which panics when stdout fails (`> /dev/full`): the banner is a
+        // courtesy, and the server runs without it.
+        use std::io::Write as _;
+        let _ = writeln!(
+            io::stdout(),
+            "stampede serve: http://{addr}/ (static: {})",
+            static_dir.display()
+        );
+    }
     let (draining, drain_started) = oneshot::channel::<()>();
     let mut server = pin!(
         axum::serve(listener, app(static_dir))
