@@ -76,7 +76,7 @@ pub fn describe(cmd: &Command, args: &[OsString]) -> Option<String> {
     None
 }
 
-/// The argument of `cmd` (or a global one) whose long name is `long`.
+/// The argument of `cmd` whose long name is `long`.
 fn find_long<'a>(cmd: &'a Command, long: &str) -> Option<&'a Arg> {
     cmd.get_arguments().find(|a| a.get_long() == Some(long))
 }
