@@ -8,7 +8,8 @@
 // disabled (an edit then would have nothing to run on); html[data-ready] and the
 // "stampede:interactive" mark are set only once a real picture is up.
 
-import { displayBinMs, ensureCapacity, rebinRate } from "./logic/series.js";
+import { displayBinMs, rebinRate } from "./logic/series.js";
+import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "./logic/rates.js";
 import { delayHistograms } from "./logic/histogram.js";
 import { errorMessage, localizeError, locateError } from "./logic/errors.js";
 import { fieldById } from "./logic/fields.js";
@@ -63,25 +64,6 @@ function byId<E extends HTMLElement>(id: string): E {
   return e as E;
 }
 
-/** The time the figures span: the whole run and the outage, with a little air. */
-function timeDomain(s: State, r: SimResult): number {
-  const series = r.offered.length * r.slotMs;
-  const outage = outageWindow(s);
-  return Math.max(1, series, r.metrics.completionMs, outage ? outage[1] : 0) * 1.02;
-}
-
-interface Buffers {
-  x: Float64Array;
-  y1: Float64Array;
-  y2: Float64Array;
-  y3: Float64Array;
-  cum: Float64Array;
-}
-
-function newBuffers(): Buffers {
-  return { x: new Float64Array(0), y1: new Float64Array(0), y2: new Float64Array(0), y3: new Float64Array(0), cum: new Float64Array(0) };
-}
-
 export class App {
   private lang: Lang;
   private t: T;
@@ -103,8 +85,8 @@ export class App {
   private readonly live: LivePanel;
   private readonly keepA = new ResultKeeper((r) => this.runner.recycle(r));
   private readonly keepB = new ResultKeeper((r) => this.runner.recycle(r));
-  private bufA = newBuffers();
-  private bufB = newBuffers();
+  private readonly bufA = newRateBuffers();
+  private readonly bufB = newRateBuffers();
   private binMs = 100;
   private cumBins = 0;
   private tEndMs = 1;
@@ -612,32 +594,14 @@ export class App {
     return this.loadChart;
   }
 
-  /** Rebins a run's offered and served (aws-occ: conflicting) series into `buf`, as rates. */
-  private rebin(r: SimResult, buf: Buffers, occ: boolean, binMs: number, bins: number, capacity: number): Buffers {
-    buf.x = ensureCapacity(buf.x, bins);
-    buf.y1 = ensureCapacity(buf.y1, bins);
-    buf.y2 = ensureCapacity(buf.y2, bins);
-    buf.y3 = ensureCapacity(buf.y3, bins);
-    for (let b = 0; b < bins; b++) buf.x[b] = (b * binMs) / 1000;
-    rebinRate(r.offered, r.slotMs, binMs, buf.y1, bins);
-    rebinRate(occ ? r.rejected : r.served, r.slotMs, binMs, buf.y2, bins);
-    buf.y3.fill(capacity, 0, bins);
-    return buf;
-  }
-
   private drawLoad(r: SimResult, outage: [number, number] | null): void {
     const occ = this.good.scenario === "aws-occ";
     const chart = this.ensureLoadChart(occ);
     this.binMs = displayBinMs(r.slotMs, Math.ceil(this.tEndMs / r.slotMs));
     const bins = Math.ceil(this.tEndMs / this.binMs);
-    const b = this.rebin(r, this.bufA, occ, this.binMs, bins, this.good.capacityRps);
+    const b = rebinRun(r, this.bufA, occ, this.binMs, bins, this.good.capacityRps);
     // The running total of attempts, for the playhead's counter.
-    b.cum = ensureCapacity(b.cum, bins);
-    let acc = 0;
-    for (let i = 0; i < bins; i++) {
-      acc += ((b.y1[i] ?? 0) * this.binMs) / 1000;
-      b.cum[i] = acc;
-    }
+    runningTotal(b, this.binMs, bins);
     this.cumBins = bins;
     const ys = occ ? [b.y1.subarray(0, bins), b.y2.subarray(0, bins)] : [b.y1.subarray(0, bins), b.y2.subarray(0, bins), b.y3.subarray(0, bins)];
     chart.setData(b.x.subarray(0, bins), ys, outage, this.tEndMs);
@@ -658,8 +622,7 @@ export class App {
     const scrub = byId<HTMLInputElement>("scrub");
     const pos = String(Math.round((1000 * tMs) / endMs));
     if (scrub.value !== pos) scrub.value = pos;
-    const bin = Math.min(this.cumBins - 1, Math.floor(tMs / this.binMs));
-    const soFar = bin >= 0 ? (this.bufA.cum[bin] ?? 0) : 0;
+    const soFar = attemptsBy(this.bufA, this.binMs, this.cumBins, tMs);
     byId("so-far").textContent = this.t("play.soFar", { n: formatNumber(Math.round(soFar), this.lang) });
     const atEnd = tMs >= endMs;
     if (atEnd !== this.atEnd) {
@@ -818,7 +781,7 @@ export class App {
     }
     const binMs = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
     const bins = Math.ceil(tEnd / binMs);
-    const ba = this.rebin(a, this.bufB, occ, binMs, bins, s.capacityRps);
+    const ba = rebinRun(a, this.bufB, occ, binMs, bins, s.capacityRps);
     // B's offered into y2 (A's second series is not needed here).
     rebinRate(b.offered, b.slotMs, binMs, ba.y2, bins);
     const ys = [ba.y1.subarray(0, bins), ba.y2.subarray(0, bins)];
