@@ -1,8 +1,7 @@
 // The playground's controller: reads the form, runs the simulator (main thread or worker),
-// hands results to the figures, keeps the URL in step. Each input is coalesced into one
-// update per animation frame: the main picture (herd, load, metrics) first, the secondary
-// figures in frames of their own (the compare panel, then the delay histograms and the
-// snippet), so that while a slider moves every frame spends its time on the main picture.
+// hands results to the figures, keeps the URL in step. The scheduler (app/scheduler.ts)
+// coalesces each input into one update per animation frame: the main picture first, the
+// compare panel and then the delay histograms and snippet in frames of their own.
 //
 // Until the wasm module has loaded and the first picture is drawn, the settings are
 // disabled (an edit then would have nothing to run on); html[data-ready] and the
@@ -43,6 +42,7 @@ import { Controls, type PackageError } from "./ui/controls.js";
 import { applyTranslations, translator, type T } from "./ui/i18n-dom.js";
 import { LivePanel } from "./ui/live.js";
 import { measure } from "./timing.js";
+import { Scheduler } from "./app/scheduler.js";
 import { CompareTable, showMetrics } from "./ui/metrics.js";
 
 /** Delay sequences sampled for the histograms. */
@@ -98,16 +98,10 @@ export class App {
   private keyB = "";
   private keyDelays = "";
 
-  private frame = 0;
-  private dirtyMain = false;
-  private dirtyCompare = false;
-  private dirtyDelays = false;
-  private restartNext = false;
+  private readonly scheduler: Scheduler;
   private urlTimer = 0;
   private runs = 0;
   private presetId: string | null = null;
-  /** The wasm module has loaded (App.start). */
-  private started = false;
   /** The first real picture is drawn. */
   private pictured = false;
   private enabled = true;
@@ -123,9 +117,6 @@ export class App {
   /** Whether the compare panel's herds are on screen (or nearly); off screen they wait. */
   private compareOnScreen = false;
   private minisDirty = false;
-  /** Figure draws that wait for frames of their own, one per frame (see runLater). */
-  private readonly later = new Map<string, () => void>();
-  private laterFrame = 0;
   /** The same for the delay histograms. */
   private delaysOnScreen = false;
   private delaysWaiting = false;
@@ -138,11 +129,26 @@ export class App {
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
     this.palette = readPalette();
 
+    this.scheduler = new Scheduler(
+      {
+        main: (restart) => this.updateMain(restart),
+        compareWaits: () => this.runner.busy("a"),
+        compare: () => this.updateCompare(),
+        delays: () => {
+          const started = performance.now();
+          this.renderEmbed();
+          if (this.delaysOnScreen) this.drawDelays(this.good);
+          else this.delaysWaiting = true;
+          measure("stampede:delays", started);
+        },
+      },
+      (callback) => requestAnimationFrame(callback),
+    );
     this.controls = new Controls(this.t, lang, () => {
       this.presetId = null;
       this.linkPhase = false;
       this.markPreset();
-      this.request(false);
+      this.scheduler.request(false);
     });
     this.table = new CompareTable(byId<HTMLTableElement>("compare-table"));
     this.buildPresets();
@@ -174,9 +180,9 @@ export class App {
     new IntersectionObserver(
       (entries) => {
         this.delaysOnScreen = entries.some((e) => e.isIntersecting);
-        if (this.delaysOnScreen && this.delaysWaiting && this.started) {
+        if (this.delaysOnScreen && this.delaysWaiting && this.scheduler.started) {
           this.delaysWaiting = false;
-          this.runLater("delays", () => this.drawDelays(this.good));
+          this.scheduler.later("delays", () => this.drawDelays(this.good));
         }
       },
       { rootMargin: "300px 0px" },
@@ -212,8 +218,7 @@ export class App {
 
   /** The wasm module is ready: the first picture is drawn, then the controls work. */
   start(): void {
-    this.started = true;
-    this.request(true);
+    this.scheduler.start();
   }
 
   /** Enables or disables every control that would run the simulator. */
@@ -283,7 +288,7 @@ export class App {
     this.controls.show(fixed);
     this.good = fixed;
     this.showErrors();
-    this.request(true);
+    this.scheduler.request(true);
     return true;
   }
 
@@ -371,8 +376,7 @@ export class App {
       this.delays.clear();
       this.keyDelays = "";
       this.redrawKept();
-      this.dirtyCompare = true;
-      this.schedule();
+      this.scheduler.followUp();
     });
     if (this.reducedMotion) {
       const play = byId<HTMLButtonElement>("play");
@@ -382,51 +386,6 @@ export class App {
   }
 
   // --- Updating -----------------------------------------------------------------------------
-
-  /** The form changed (or a preset, or the start): one update in the next frame. */
-  request(restart: boolean): void {
-    this.dirtyMain = true;
-    this.restartNext ||= restart;
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.onFrame());
-  }
-
-  private onFrame(): void {
-    this.frame = 0;
-    // Before the wasm module is ready nothing runs; App.start requests the first picture.
-    if (!this.started) return;
-    if (this.dirtyMain) {
-      this.dirtyMain = false;
-      const restart = this.restartNext;
-      this.restartNext = false;
-      this.updateMain(restart);
-      // The secondary figures wait for frames of their own.
-      if (this.dirtyCompare || this.dirtyDelays) this.schedule();
-      return;
-    }
-    // Policy B waits while policy A's worker run is still catching up with a drag: they share
-    // the worker, and B's picture is not the one the reader is steering.
-    if (this.dirtyCompare && this.runner.busy("a")) return;
-    if (this.dirtyCompare) {
-      this.dirtyCompare = false;
-      this.updateCompare();
-      // The histograms and the snippet wait for the frame after.
-      this.dirtyDelays = true;
-      this.schedule();
-      return;
-    }
-    if (this.dirtyDelays) {
-      this.dirtyDelays = false;
-      const started = performance.now();
-      this.renderEmbed();
-      if (this.delaysOnScreen) this.drawDelays(this.good);
-      else this.delaysWaiting = true;
-      measure("stampede:delays", started);
-    }
-  }
 
   private updateMain(restart: boolean): void {
     const { state, ok } = this.controls.read(this.good);
@@ -451,7 +410,7 @@ export class App {
       this.showErrors();
       if (!this.enabled) this.setEnabled(true);
       // A compare run held back while A was busy can go now.
-      if (this.dirtyCompare) this.schedule();
+      this.scheduler.resume();
       return;
     }
     this.errA = null;
@@ -470,8 +429,7 @@ export class App {
     measure(name, started);
     this.scheduleUrl();
     this.live.refreshPolicy();
-    this.dirtyCompare = true;
-    this.schedule();
+    this.scheduler.followUp();
   }
 
   /** Once: the first picture is up and every control works. */
@@ -704,28 +662,6 @@ export class App {
     });
   }
 
-  /**
-   * Runs `draw` in a frame of its own: one waiting draw per frame, in order, the latest for
-   * each key. A figure that comes into view with others (a scroll can bring the compare
-   * herds and the histograms at once), or that is slow the first time, then never makes a
-   * long task together with another.
-   */
-  private runLater(key: string, draw: () => void): void {
-    this.later.delete(key);
-    this.later.set(key, draw);
-    if (this.laterFrame === 0) this.laterFrame = requestAnimationFrame(() => this.drainLater());
-  }
-
-  private drainLater(): void {
-    this.laterFrame = 0;
-    const next = this.later.entries().next();
-    if (next.done) return;
-    const [key, draw] = next.value;
-    this.later.delete(key);
-    draw();
-    if (this.later.size > 0) this.laterFrame = requestAnimationFrame(() => this.drainLater());
-  }
-
   /** The compare panel's herds from the kept runs, each in a frame of its own; off screen they wait. */
   private drawMinis(): void {
     if (!this.compareOnScreen) {
@@ -733,8 +669,8 @@ export class App {
       return;
     }
     this.minisDirty = false;
-    this.runLater("mini-a", () => this.drawMini("a"));
-    this.runLater("mini-b", () => this.drawMini("b"));
+    this.scheduler.later("mini-a", () => this.drawMini("a"));
+    this.scheduler.later("mini-b", () => this.drawMini("b"));
   }
 
   private drawMini(side: "a" | "b"): void {
@@ -858,7 +794,7 @@ export class App {
     this.controls.show(s);
     this.good = s;
     this.markPreset();
-    this.request(true);
+    this.scheduler.request(true);
     document.getElementById("herd")?.scrollIntoView({ block: "nearest", behavior: this.reducedMotion ? "auto" : "smooth" });
   }
 
@@ -879,8 +815,7 @@ export class App {
     this.keyDelays = "";
     this.redrawKept();
     this.showErrors();
-    this.dirtyCompare = true;
-    this.schedule();
+    this.scheduler.followUp();
     this.scheduleUrl();
   }
 
