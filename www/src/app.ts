@@ -1,22 +1,21 @@
 // The playground's controller: reads the form, runs the simulator (main thread or worker),
-// hands results to the figures, keeps the URL in step. The scheduler (app/scheduler.ts)
+// hands results to the figures. The scheduler (app/scheduler.ts)
 // coalesces each input into one update per animation frame: the main picture first, the
 // compare panel and then the delay histograms and snippet in frames of their own.
 //
 // Until the wasm module has loaded and the first picture is drawn, the settings are
 // disabled (an edit then would have nothing to run on); html[data-ready] and the
-// "stampede:interactive" mark are set only once a real picture is up.
+// "stampede:interactive" mark are set only once a real picture is up. A bad link's values
+// fall back to their defaults (app/link.ts); the address follows the state (app/share.ts).
 
 import { displayBinMs, rebinRate } from "./logic/series.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "./logic/rates.js";
 import { delayHistograms } from "./logic/histogram.js";
 import { errorMessage, localizeError, locateError } from "./logic/errors.js";
-import { fieldById } from "./logic/fields.js";
 import { formatDuration, formatNumber, formatClock } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
 import { embedSnippet } from "./logic/snippet.js";
 import {
-  DEFAULT_STATE,
   SPEEDS,
   budgetOptions,
   cloneState,
@@ -27,7 +26,6 @@ import {
   type Lang,
   type State,
 } from "./logic/state.js";
-import { encodeState } from "./logic/url.js";
 import type { Key } from "./logic/i18n.js";
 import { DelayFigure, MAX_PANELS } from "./figures/delays.js";
 import { HerdFigure } from "./figures/herd.js";
@@ -42,27 +40,16 @@ import { Controls, type PackageError } from "./ui/controls.js";
 import { applyTranslations, translator, type T } from "./ui/i18n-dom.js";
 import { LivePanel } from "./ui/live.js";
 import { measure } from "./timing.js";
+import { LinkRepair, type LinkProblems } from "./app/link.js";
 import { Scheduler } from "./app/scheduler.js";
+import { ShareLink } from "./app/share.js";
+import { byId, type View } from "./panels/panel.js";
 import { CompareTable, showMetrics } from "./ui/metrics.js";
+
+export type { LinkProblems } from "./app/link.js";
 
 /** Delay sequences sampled for the histograms. */
 const DELAY_SAMPLES = 4000;
-/** The address bar follows the state at most this often (browsers throttle history calls). */
-const URL_EVERY_MS = 250;
-/** A link whose values the package keeps refusing is repaired at most this many times. */
-const MAX_REPAIRS = 8;
-
-/** What the link had that the page could not use (see logic/url.ts). */
-export interface LinkProblems {
-  ignored: string[];
-  given: Record<string, string>;
-}
-
-function byId<E extends HTMLElement>(id: string): E {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`#${id} is missing`);
-  return e as E;
-}
 
 export class App {
   private lang: Lang;
@@ -99,20 +86,13 @@ export class App {
   private keyDelays = "";
 
   private readonly scheduler: Scheduler;
-  private urlTimer = 0;
+  private readonly link: LinkRepair;
+  private readonly shareLink: ShareLink;
   private runs = 0;
   private presetId: string | null = null;
   /** The first real picture is drawn. */
   private pictured = false;
   private enabled = true;
-  /**
-   * Until both policies have run once and the reader has touched nothing, a refused value
-   * came from the link: it falls back to its default (with a note) instead of blanking the page.
-   */
-  private linkPhase = true;
-  private repairs = 0;
-  /** Notes about the link that belong to no single field, re-worded on a language switch. */
-  private linkNotes: ((t: T, lang: Lang) => string)[] = [];
   private scrollFrame = 0;
   /** Whether the compare panel's herds are on screen (or nearly); off screen they wait. */
   private compareOnScreen = false;
@@ -146,10 +126,12 @@ export class App {
     );
     this.controls = new Controls(this.t, lang, () => {
       this.presetId = null;
-      this.linkPhase = false;
+      this.link.end();
       this.markPreset();
       this.scheduler.request(false);
     });
+    this.link = new LinkRepair(this.controls, () => this.view());
+    this.shareLink = new ShareLink(() => ({ state: this.good, lang: this.lang, t: this.t }));
     this.table = new CompareTable(byId<HTMLTableElement>("compare-table"));
     this.buildPresets();
     this.buildSpeeds();
@@ -211,7 +193,8 @@ export class App {
     this.controls.show(this.good);
     byId<HTMLSelectElement>("herd-rows").value = this.good.rows;
     this.markPreset();
-    this.noteLink(link);
+    this.link.note(link);
+    this.showErrors();
     // Nothing can run before the wasm module is there.
     this.setEnabled(false);
   }
@@ -219,6 +202,10 @@ export class App {
   /** The wasm module is ready: the first picture is drawn, then the controls work. */
   start(): void {
     this.scheduler.start();
+  }
+
+  private view(): View {
+    return { t: this.t, lang: this.lang, palette: this.palette, logScale: this.logScale() };
   }
 
   /** Enables or disables every control that would run the simulator. */
@@ -230,75 +217,6 @@ export class App {
     byId<HTMLSelectElement>("speed").disabled = !on;
     byId<HTMLInputElement>("scrub").disabled = !on;
     if (on) this.live.enable();
-  }
-
-  // --- A link's unusable values --------------------------------------------------------------
-
-  /** Shows, next to each field, what the link had that could not be used (the default is shown). */
-  private noteLink(link: LinkProblems): void {
-    const general: string[] = [];
-    for (const key of link.ignored) {
-      const value = link.given[key] ?? "";
-      const span = document.getElementById(`${key}-error`);
-      if (span && !span.closest<HTMLElement>(".field")?.hidden) {
-        this.controls.setNotice(key, (t) => t("link.field", { value }));
-      } else {
-        general.push(`${key}=${value}`);
-      }
-    }
-    if (general.length > 0) {
-      const list = general.join(", ");
-      this.linkNotes.push((t) => t("link.general", { list }));
-    }
-    this.renderLinkNotes();
-    this.showErrors();
-  }
-
-  private renderLinkNotes(): void {
-    const el = byId("link-note");
-    const text = this.linkNotes.map((n) => n(this.t, this.lang)).join(" ");
-    if (el.textContent !== text) el.textContent = text;
-    el.hidden = text === "";
-  }
-
-  /**
-   * A value only the package could refuse (a cap below the base, a negative seed…) came
-   * with the link: the field it names falls back to its default, with a note beside it, and
-   * the run goes again — so a bad link still opens with a picture. Returns whether it did.
-   */
-  private repairFromLink(state: State, err: PackageError): boolean {
-    if (!this.linkPhase || this.repairs >= MAX_REPAIRS) return false;
-    this.repairs++;
-    const f = err.control ? fieldById(err.control) : undefined;
-    const message = err.message;
-    let fixed: State;
-    if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
-      fixed = cloneState(state);
-      f.set(fixed, f.get(DEFAULT_STATE));
-      const value = String(f.get(state));
-      this.controls.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(message, lang) }));
-    } else {
-      // Nothing to single out: the whole picture falls back to the defaults.
-      fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
-      this.linkNotes.push((t, lang) => t("link.reset", { message: localizeError(message, lang) }));
-      this.renderLinkNotes();
-    }
-    this.errA = null;
-    this.errB = null;
-    this.controls.show(fixed);
-    this.good = fixed;
-    this.showErrors();
-    this.scheduler.request(true);
-    return true;
-  }
-
-  /** The reader acted: notes about the link are done with. */
-  private forgetLink(): void {
-    this.linkPhase = false;
-    if (this.linkNotes.length > 0) {
-      this.linkNotes = [];
-      this.renderLinkNotes();
-    }
   }
 
   // --- Setup --------------------------------------------------------------------------------
@@ -345,7 +263,7 @@ export class App {
     speed.addEventListener("change", () => {
       this.good.speed = Number(speed.value);
       this.playback.setSpeed(this.good.speed);
-      this.scheduleUrl();
+      this.shareLink.follow();
     });
     const scrub = byId<HTMLInputElement>("scrub");
     scrub.addEventListener("input", () => this.playback.seek((Number(scrub.value) / 1000) * this.playback.duration));
@@ -357,14 +275,13 @@ export class App {
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-lang]")) {
       b.addEventListener("click", () => this.setLang(b.dataset["lang"] === "ru" ? "ru" : "en"));
     }
-    byId("share").addEventListener("click", () => void this.share());
     byId("embed-copy").addEventListener("click", () => void this.copyEmbed());
     const rows = byId<HTMLSelectElement>("herd-rows");
     rows.addEventListener("change", () => {
       if (!isRowMode(rows.value)) return;
       this.good.rows = rows.value;
       this.redrawHerd();
-      this.scheduleUrl();
+      this.shareLink.follow();
     });
 
     // Resizes and theme changes redraw what is kept; nothing is simulated again.
@@ -383,6 +300,19 @@ export class App {
       play.disabled = true;
       byId("reduced-note").hidden = false;
     }
+  }
+
+  /** A value from the link was refused: runs again with it at its default. Returns whether it did. */
+  private repairFromLink(state: State, err: PackageError): boolean {
+    const fixed = this.link.repair(state, err);
+    if (!fixed) return false;
+    this.errA = null;
+    this.errB = null;
+    this.controls.show(fixed);
+    this.good = fixed;
+    this.showErrors();
+    this.scheduler.request(true);
+    return true;
   }
 
   // --- Updating -----------------------------------------------------------------------------
@@ -427,7 +357,7 @@ export class App {
     this.markInteractive();
     const name = o.viaWorker ? "stampede:update-async" : "stampede:update";
     measure(name, started);
-    this.scheduleUrl();
+    this.shareLink.follow();
     this.live.refreshPolicy();
     this.scheduler.followUp();
   }
@@ -780,13 +710,13 @@ export class App {
     });
   }
 
-  // --- Presets, language, sharing ------------------------------------------------------------
+  // --- Presets and language ------------------------------------------------------------
 
   private applyPreset(p: Preset): void {
     this.presetId = p.id;
     this.errA = null;
     this.errB = null;
-    this.forgetLink();
+    this.link.forget();
     this.controls.clearNotices();
     const s = cloneState(p.state);
     // The row layout is the reader's choice, not the story's.
@@ -816,7 +746,7 @@ export class App {
     this.redrawKept();
     this.showErrors();
     this.scheduler.followUp();
-    this.scheduleUrl();
+    this.shareLink.follow();
   }
 
   private relabel(): void {
@@ -826,7 +756,7 @@ export class App {
     }
     this.controls.relabel(this.t, this.lang, this.good);
     this.live.relabel(this.t, this.lang);
-    this.renderLinkNotes();
+    this.link.render();
     this.renderPlaying(this.playback.active);
   }
 
@@ -842,27 +772,6 @@ export class App {
       parts.push(`${this.t("group.budget")}: ${formatNumber(s.budgetCapacity, this.lang)} + ${formatNumber(s.budgetRefill, this.lang, 2)}${this.t("unit.perSec")}`);
     }
     return parts.join(", ");
-  }
-
-  private scheduleUrl(): void {
-    if (this.urlTimer !== 0) return;
-    this.urlTimer = window.setTimeout(() => {
-      this.urlTimer = 0;
-      const q = encodeState(this.good, this.lang);
-      if (location.search.slice(1) !== q) history.replaceState(null, "", `?${q}${location.hash}`);
-    }, URL_EVERY_MS);
-  }
-
-  private async share(): Promise<void> {
-    const q = encodeState(this.good, this.lang);
-    history.replaceState(null, "", `?${q}`);
-    const status = byId("share-status");
-    try {
-      await navigator.clipboard.writeText(location.href);
-      status.textContent = this.t("share.copied");
-    } catch {
-      status.textContent = this.t("share.failed");
-    }
   }
 
   private async copyEmbed(): Promise<void> {
