@@ -1,55 +1,37 @@
-// The playground's controller: reads the form, runs the simulator (main thread or worker),
-// hands results to the figures. The scheduler (app/scheduler.ts)
-// coalesces each input into one update per animation frame: the main picture first, the
-// compare panel and then the delay histograms and snippet in frames of their own.
+// The playground's wiring. It owns the state (the last good settings), the language and the
+// colours, runs policy A, and hands what each panel needs to it; the panels own their DOM
+// and figures (panels/), the scheduler the frame cadence (app/scheduler.ts), and the link's
+// way in and out of the page lives in app/link.ts and app/share.ts.
+//
+// State flows one way: the form, a preset or a link gives a new state; policy A runs; when
+// its picture is drawn the state becomes `good`, and the panels read it (and the view: words,
+// colours, scale) through their context. What a reader does inside a panel that belongs to
+// the state (speed, row layout) comes back here as an event.
 //
 // Until the wasm module has loaded and the first picture is drawn, the settings are
 // disabled (an edit then would have nothing to run on); html[data-ready] and the
-// "stampede:interactive" mark are set only once a real picture is up. A bad link's values
-// fall back to their defaults (app/link.ts); the address follows the state (app/share.ts).
+// "stampede:interactive" mark are set only once a real picture is up.
 
-import { displayBinMs, rebinRate } from "./logic/series.js";
-import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "./logic/rates.js";
-import { delayHistograms } from "./logic/histogram.js";
-import { errorMessage, localizeError, locateError } from "./logic/errors.js";
-import { formatDuration, formatNumber, formatClock } from "./logic/format.js";
+import { localizeError, locateError } from "./logic/errors.js";
+import { formatNumber } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
-import { embedSnippet } from "./logic/snippet.js";
-import {
-  SPEEDS,
-  budgetOptions,
-  cloneState,
-  isRowMode,
-  outageWindow,
-  policyOptions,
-  simOptions,
-  type Lang,
-  type State,
-} from "./logic/state.js";
-import type { Key } from "./logic/i18n.js";
-import { DelayFigure, MAX_PANELS } from "./figures/delays.js";
-import { HerdFigure } from "./figures/herd.js";
+import { cloneState, simOptions, type Lang, type State } from "./logic/state.js";
 import { readPalette, type Palette } from "./figures/palette.js";
-import type { RowMap } from "./figures/raster.js";
-import { Playback } from "./figures/playback.js";
-import { RateChart } from "./figures/rates.js";
-import { sampleDelays, type SimResult } from "./wasm/bridge.js";
 import { ResultKeeper } from "./wasm/keep.js";
 import { SimRunner, type Outcome } from "./wasm/runner.js";
 import { Controls, type PackageError } from "./ui/controls.js";
 import { applyTranslations, translator, type T } from "./ui/i18n-dom.js";
-import { LivePanel } from "./ui/live.js";
 import { measure } from "./timing.js";
 import { LinkRepair, type LinkProblems } from "./app/link.js";
 import { Scheduler } from "./app/scheduler.js";
 import { ShareLink } from "./app/share.js";
-import { byId, type View } from "./panels/panel.js";
-import { CompareTable, showMetrics } from "./ui/metrics.js";
+import { ComparePanel } from "./panels/compare.js";
+import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
+import { HerdPanel } from "./panels/herd.js";
+import { LiveSection } from "./panels/live.js";
+import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 
 export type { LinkProblems } from "./app/link.js";
-
-/** Delay sequences sampled for the histograms. */
-const DELAY_SAMPLES = 4000;
 
 export class App {
   private lang: Lang;
@@ -57,49 +39,25 @@ export class App {
   private palette: Palette;
   private good: State;
   private readonly reducedMotion: boolean;
+  /** The rate charts' log-scale box (a view setting, not part of the state). */
+  private readonly logBox = byId<HTMLInputElement>("load-log");
   private readonly runner = new SimRunner();
-  private readonly controls: Controls;
-  private readonly herd: HerdFigure;
-  private readonly miniA: HerdFigure;
-  private readonly miniB: HerdFigure;
-  private loadChart: RateChart | null = null;
-  private loadKey = "";
-  private compareChart: RateChart | null = null;
-  private compareKey = "";
-  private readonly delays: DelayFigure;
-  private readonly table: CompareTable;
-  private readonly playback: Playback;
-  private readonly live: LivePanel;
   private readonly keepA = new ResultKeeper((r) => this.runner.recycle(r));
-  private readonly keepB = new ResultKeeper((r) => this.runner.recycle(r));
-  private readonly bufA = newRateBuffers();
-  private readonly bufB = newRateBuffers();
-  private binMs = 100;
-  private cumBins = 0;
-  private tEndMs = 1;
-  private errA: PackageError | null = null;
-  private errB: PackageError | null = null;
-  private resultB: SimResult | null = null;
-  private stateB: State | null = null;
-  /** What the kept B run and the drawn histograms were made from. */
-  private keyB = "";
-  private keyDelays = "";
-
   private readonly scheduler: Scheduler;
+  private readonly controls: Controls;
   private readonly link: LinkRepair;
   private readonly shareLink: ShareLink;
+  private readonly herd: HerdPanel;
+  private readonly compare: ComparePanel;
+  private readonly delays: DelaysPanel;
+  private readonly live: LiveSection;
+  private errA: PackageError | null = null;
+  private errB: PackageError | null = null;
   private runs = 0;
   private presetId: string | null = null;
   /** The first real picture is drawn. */
   private pictured = false;
   private enabled = true;
-  private scrollFrame = 0;
-  /** Whether the compare panel's herds are on screen (or nearly); off screen they wait. */
-  private compareOnScreen = false;
-  private minisDirty = false;
-  /** The same for the delay histograms. */
-  private delaysOnScreen = false;
-  private delaysWaiting = false;
 
   constructor(initial: State, lang: Lang, presetId: string | null, link: LinkProblems = { ignored: [], given: {} }) {
     this.good = cloneState(initial);
@@ -113,12 +71,11 @@ export class App {
       {
         main: (restart) => this.updateMain(restart),
         compareWaits: () => this.runner.busy("a"),
-        compare: () => this.updateCompare(),
+        compare: () => this.compare.update(),
         delays: () => {
           const started = performance.now();
-          this.renderEmbed();
-          if (this.delaysOnScreen) this.drawDelays(this.good);
-          else this.delaysWaiting = true;
+          this.live.renderEmbed();
+          this.delays.update();
           measure("stampede:delays", started);
         },
       },
@@ -132,66 +89,40 @@ export class App {
     });
     this.link = new LinkRepair(this.controls, () => this.view());
     this.shareLink = new ShareLink(() => ({ state: this.good, lang: this.lang, t: this.t }));
-    this.table = new CompareTable(byId<HTMLTableElement>("compare-table"));
+
+    const ctx: PanelContext = {
+      state: () => this.good,
+      view: () => this.view(),
+      resultA: () => this.keepA.result,
+      resized: oncePerFrame(() => {
+        this.herd.resize();
+        this.compare.resize();
+        this.redrawKept();
+      }),
+      frames: this.scheduler,
+    };
+    this.compare = new ComparePanel(ctx, this.runner, (s, message) => this.onResultB(s, message));
     this.buildPresets();
-    this.buildSpeeds();
-
-    const onResize = () => this.scheduleRedraw();
-    this.herd = new HerdFigure({
-      canvas: byId<HTMLCanvasElement>("timeline"),
-      curtain: byId("timeline-curtain"),
-      playhead: byId("timeline-playhead"),
-      axis: byId("timeline-axis"),
-      scroller: byId("timeline-scroll"),
-      spacer: byId("timeline-spacer"),
-      onScroll: () => this.scheduleHerd(),
-      onResize,
-    });
-    this.miniA = new HerdFigure({ canvas: byId<HTMLCanvasElement>("compare-a"), axis: byId("compare-a-axis"), onResize });
-    this.miniB = new HerdFigure({ canvas: byId<HTMLCanvasElement>("compare-b"), axis: byId("compare-b-axis"), onResize });
-    this.delays = new DelayFigure(byId("delays"));
-    // The compare panel's two herds are drawn only when they can be seen: off screen (while
-    // the reader drags a slider above, say) they cost nothing, and are drawn on arrival.
-    new IntersectionObserver(
-      (entries) => {
-        this.compareOnScreen = entries.some((e) => e.isIntersecting);
-        if (this.compareOnScreen && this.minisDirty) this.drawMinis();
-      },
-      { rootMargin: "300px 0px" },
-    ).observe(byId("compare"));
-    new IntersectionObserver(
-      (entries) => {
-        this.delaysOnScreen = entries.some((e) => e.isIntersecting);
-        if (this.delaysOnScreen && this.delaysWaiting && this.scheduler.started) {
-          this.delaysWaiting = false;
-          this.scheduler.later("delays", () => this.drawDelays(this.good));
-        }
-      },
-      { rootMargin: "300px 0px" },
-    ).observe(byId("distributions"));
-
-    this.playback = new Playback(
+    this.herd = new HerdPanel(
+      ctx,
       {
-        render: (t, end) => this.renderPlayhead(t, end),
-        playing: (on) => this.renderPlaying(on),
+        speed: (speed) => {
+          this.good.speed = speed;
+          this.shareLink.follow();
+        },
+        rows: (rows) => {
+          this.good.rows = rows;
+          this.shareLink.follow();
+        },
       },
-      byId("herd-figure"),
       this.reducedMotion,
     );
-    this.live = new LivePanel(
-      () => ({
-        policy: policyOptions(this.good.a),
-        budget: this.good.a.budget ? budgetOptions(this.good) : null,
-        description: this.describePolicy(this.good),
-      }),
-      this.t,
-      lang,
-      () => this.renderEmbed(),
-    );
-    this.wire();
+    this.delays = new DelaysPanel(ctx);
+    this.live = new LiveSection(ctx);
+    this.wire(ctx);
     this.relabel();
     this.controls.show(this.good);
-    byId<HTMLSelectElement>("herd-rows").value = this.good.rows;
+    this.herd.showRows(this.good.rows);
     this.markPreset();
     this.link.note(link);
     this.showErrors();
@@ -205,7 +136,7 @@ export class App {
   }
 
   private view(): View {
-    return { t: this.t, lang: this.lang, palette: this.palette, logScale: this.logScale() };
+    return { t: this.t, lang: this.lang, palette: this.palette, logScale: this.logBox.checked };
   }
 
   /** Enables or disables every control that would run the simulator. */
@@ -213,109 +144,36 @@ export class App {
     this.enabled = on;
     this.controls.setEnabled(on);
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-preset]")) b.disabled = !on;
-    byId<HTMLButtonElement>("play").disabled = !on || this.reducedMotion;
-    byId<HTMLSelectElement>("speed").disabled = !on;
-    byId<HTMLInputElement>("scrub").disabled = !on;
+    this.herd.setEnabled(on);
     if (on) this.live.enable();
   }
 
-  // --- Setup --------------------------------------------------------------------------------
-
-  private buildPresets(): void {
-    const host = byId("presets");
-    for (const p of PRESETS) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "preset";
-      b.dataset["preset"] = p.id;
-      const title = document.createElement("span");
-      title.className = "preset-title";
-      title.dataset["i18n"] = p.title;
-      const blurb = document.createElement("span");
-      blurb.className = "preset-blurb";
-      blurb.dataset["i18n"] = p.blurb;
-      b.append(title, blurb);
-      b.addEventListener("click", () => this.applyPreset(p));
-      host.append(b);
-    }
-  }
-
-  private buildSpeeds(): void {
-    const sel = byId<HTMLSelectElement>("speed");
-    for (const s of SPEEDS) {
-      const o = document.createElement("option");
-      o.value = String(s);
-      o.textContent = `${s}×`;
-      sel.append(o);
-    }
-  }
-
-  private wire(): void {
+  private wire(ctx: PanelContext): void {
     // Enter in a field must not submit (and reload) a settings form.
     for (const f of document.querySelectorAll<HTMLFormElement>("form.controls")) {
       f.addEventListener("submit", (e) => e.preventDefault());
     }
-    byId("play").addEventListener("click", () => {
-      if (!this.playback.active && this.playback.time >= this.playback.duration) this.playback.seek(0);
-      this.playback.toggle();
-    });
-    const speed = byId<HTMLSelectElement>("speed");
-    speed.addEventListener("change", () => {
-      this.good.speed = Number(speed.value);
-      this.playback.setSpeed(this.good.speed);
-      this.shareLink.follow();
-    });
-    const scrub = byId<HTMLInputElement>("scrub");
-    scrub.addEventListener("input", () => this.playback.seek((Number(scrub.value) / 1000) * this.playback.duration));
-    byId<HTMLInputElement>("load-log").addEventListener("change", () => {
-      this.loadKey = "";
-      this.compareKey = "";
+    this.logBox.addEventListener("change", () => {
+      this.herd.invalidate();
+      this.compare.invalidate();
       this.redrawKept();
     });
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-lang]")) {
       b.addEventListener("click", () => this.setLang(b.dataset["lang"] === "ru" ? "ru" : "en"));
     }
-    byId("embed-copy").addEventListener("click", () => void this.copyEmbed());
-    const rows = byId<HTMLSelectElement>("herd-rows");
-    rows.addEventListener("change", () => {
-      if (!isRowMode(rows.value)) return;
-      this.good.rows = rows.value;
-      this.redrawHerd();
-      this.shareLink.follow();
-    });
-
     // Resizes and theme changes redraw what is kept; nothing is simulated again.
-    new ResizeObserver(() => this.scheduleRedraw()).observe(byId("figures"));
+    new ResizeObserver(() => ctx.resized()).observe(byId("figures"));
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.palette = readPalette();
-      this.loadKey = "";
-      this.compareKey = "";
-      this.delays.clear();
-      this.keyDelays = "";
+      this.herd.invalidate();
+      this.compare.invalidate();
+      this.delays.invalidate();
       this.redrawKept();
       this.scheduler.followUp();
     });
-    if (this.reducedMotion) {
-      const play = byId<HTMLButtonElement>("play");
-      play.disabled = true;
-      byId("reduced-note").hidden = false;
-    }
   }
 
-  /** A value from the link was refused: runs again with it at its default. Returns whether it did. */
-  private repairFromLink(state: State, err: PackageError): boolean {
-    const fixed = this.link.repair(state, err);
-    if (!fixed) return false;
-    this.errA = null;
-    this.errB = null;
-    this.controls.show(fixed);
-    this.good = fixed;
-    this.showErrors();
-    this.scheduler.request(true);
-    return true;
-  }
-
-  // --- Updating -----------------------------------------------------------------------------
+  // --- Policy A: the run behind every panel -----------------------------------------------------
 
   private updateMain(restart: boolean): void {
     const { state, ok } = this.controls.read(this.good);
@@ -347,7 +205,7 @@ export class App {
     // The row layout is a view setting changed outside the form: the latest choice stands.
     state.rows = this.good.rows;
     this.good = state;
-    this.drawMain(o.result, restart);
+    this.herd.draw(o.result, restart);
     this.keepA.keep(o.result);
     this.showErrors();
     this.runs++;
@@ -360,6 +218,33 @@ export class App {
     this.shareLink.follow();
     this.live.refreshPolicy();
     this.scheduler.followUp();
+  }
+
+  /** Policy B ran (message null) or was refused, for the state `s`. */
+  private onResultB(s: State, message: string | null): void {
+    if (message !== null) {
+      const err = locateError(message, "b");
+      // Policy B's fields from a bad link fall back like policy A's.
+      if (this.repairFromLink(s, err)) return;
+      this.errB = err;
+      this.showErrors();
+      return;
+    }
+    this.errB = null;
+    this.showErrors();
+  }
+
+  /** A value from the link was refused: runs again with it at its default. Returns whether it did. */
+  private repairFromLink(state: State, err: PackageError): boolean {
+    const fixed = this.link.repair(state, err);
+    if (!fixed) return false;
+    this.errA = null;
+    this.errB = null;
+    this.controls.show(fixed);
+    this.good = fixed;
+    this.showErrors();
+    this.scheduler.request(true);
+    return true;
   }
 
   /** Once: the first picture is up and every control works. */
@@ -385,332 +270,33 @@ export class App {
     general.hidden = messages.length === 0;
   }
 
-  // --- The main picture ---------------------------------------------------------------------
-
-  private drawMain(r: SimResult, restart: boolean): void {
-    const s = this.good;
-    const outage = outageWindow(s);
-    this.tEndMs = timeDomain(s, r);
-    // The load chart first: it sets the plot area that the herd lines up with.
-    const t0 = performance.now();
-    this.drawLoad(r, outage);
-    const t1 = performance.now();
-    measure("stampede:draw-load", t0);
-    const stats = this.herd.draw(r, this.tEndMs, outage, this.palette.herd, this.lang, s.rows);
-    measure("stampede:draw-herd", t1);
-    this.renderRowsLabel(r, stats.map);
-    showMetrics(r.metrics, s.capacityRps, s.scenario, this.t, this.lang);
-    byId<HTMLSelectElement>("speed").value = String(s.speed);
-    this.playback.setSpeed(s.speed);
-    this.playback.load(this.tEndMs, restart);
-  }
-
-  /** The herd alone, from the kept run (a scroll, or the row layout changed). */
-  private scheduleHerd(): void {
-    if (this.scrollFrame !== 0) return;
-    this.scrollFrame = requestAnimationFrame(() => {
-      this.scrollFrame = 0;
-      this.redrawHerd();
-    });
-  }
-
-  private redrawHerd(): void {
-    const a = this.keepA.result;
-    if (!a) return;
-    const started = performance.now();
-    const stats = this.herd.draw(a, this.tEndMs, outageWindow(this.good), this.palette.herd, this.lang, this.good.rows);
-    this.renderRowsLabel(a, stats.map);
-    measure("stampede:draw-herd-view", started);
-  }
-
-  private renderRowsLabel(r: SimResult, map: RowMap): void {
-    const rows = formatNumber(r.logRows, this.lang);
-    let text: string;
-    if (map.virtualHeight > map.height) {
-      text = this.t("herd.rowsScroll", {
-        from: formatNumber(map.first + 1, this.lang),
-        to: formatNumber(map.first + map.cells, this.lang),
-        rows,
-      });
-    } else if (map.folded) {
-      text = this.t("herd.rowsMany", { rows, per: formatNumber(map.perCell, this.lang, 1) });
-    } else {
-      text = this.t("herd.rowsOne", { rows });
-    }
-    if (r.logStride > 1) {
-      text += ` (${this.t("herd.sampled", { stride: r.logStride, clients: formatNumber(this.good.clients, this.lang) })})`;
-    }
-    byId("timeline-rows").textContent = text;
-    const legendConflict = document.querySelector<HTMLElement>("[data-legend=rejected] [data-i18n]");
-    if (legendConflict) legendConflict.textContent = this.t(this.good.scenario === "aws-occ" ? "legend.conflict" : "legend.rejected");
-  }
-
-  private logScale(): boolean {
-    return byId<HTMLInputElement>("load-log").checked;
-  }
-
-  private ensureLoadChart(occ: boolean): RateChart {
-    const key = `${occ}|${this.logScale()}|${this.lang}|${this.palette.offered}`;
-    if (this.loadChart && key === this.loadKey) return this.loadChart;
-    this.loadChart?.destroy();
-    const p = this.palette;
-    this.loadKey = key;
-    this.loadChart = new RateChart(byId("load-chart"), {
-      height: 220,
-      // Room on the right for the herd's scrollbar, which sits beside the plot area above.
-      minPadRight: this.herd.gutter,
-      canvasId: "load",
-      ariaLabel: this.t("load.aria"),
-      timeLabel: this.t("load.time"),
-      log: this.logScale(),
-      lang: this.lang,
-      grid: p.grid,
-      text: p.text,
-      outageFill: p.outageFill,
-      series: occ
-        ? [
-            { label: this.t("load.writes"), stroke: p.offered, width: 1.5 },
-            // Dashed as well as orange: it must not read as the vermillion line without hue.
-            { label: this.t("load.conflicts"), stroke: p.rejected, width: 1.5, dash: [4, 3] },
-          ]
-        : [
-            { label: this.t("load.offered"), stroke: p.offered, width: 1.5 },
-            { label: this.t("load.served"), stroke: p.served, fill: p.servedFill, width: 1 },
-            { label: this.t("load.capacity"), stroke: p.capacity, dash: [6, 4], width: 1.5 },
-          ],
-    });
-    return this.loadChart;
-  }
-
-  private drawLoad(r: SimResult, outage: [number, number] | null): void {
-    const occ = this.good.scenario === "aws-occ";
-    const chart = this.ensureLoadChart(occ);
-    this.binMs = displayBinMs(r.slotMs, Math.ceil(this.tEndMs / r.slotMs));
-    const bins = Math.ceil(this.tEndMs / this.binMs);
-    const b = rebinRun(r, this.bufA, occ, this.binMs, bins, this.good.capacityRps);
-    // The running total of attempts, for the playhead's counter.
-    runningTotal(b, this.binMs, bins);
-    this.cumBins = bins;
-    const ys = occ ? [b.y1.subarray(0, bins), b.y2.subarray(0, bins)] : [b.y1.subarray(0, bins), b.y2.subarray(0, bins), b.y3.subarray(0, bins)];
-    chart.setData(b.x.subarray(0, bins), ys, outage, this.tEndMs);
-    chart.setPlayhead(this.playback.time);
-    // The herd above shares the chart's time axis: line their plot areas up.
-    const inset = chart.plotInset();
-    const fig = byId("herd-figure");
-    const left = `${inset.left}px`;
-    const right = `${Math.max(0, inset.right - this.herd.gutter)}px`;
-    if (fig.style.paddingLeft !== left) fig.style.paddingLeft = left;
-    if (fig.style.paddingRight !== right) fig.style.paddingRight = right;
-  }
-
-  private renderPlayhead(tMs: number, endMs: number): void {
-    this.herd.setPlayhead(tMs);
-    this.loadChart?.setPlayhead(tMs >= endMs ? Infinity : tMs);
-    byId("clock").textContent = formatClock(Math.min(tMs, endMs), this.lang);
-    const scrub = byId<HTMLInputElement>("scrub");
-    const pos = String(Math.round((1000 * tMs) / endMs));
-    if (scrub.value !== pos) scrub.value = pos;
-    const soFar = attemptsBy(this.bufA, this.binMs, this.cumBins, tMs);
-    byId("so-far").textContent = this.t("play.soFar", { n: formatNumber(Math.round(soFar), this.lang) });
-    const atEnd = tMs >= endMs;
-    if (atEnd !== this.atEnd) {
-      this.atEnd = atEnd;
-      if (!this.playback.active) this.renderPlaying(false);
-    }
-  }
-
-  private renderPlaying(on: boolean): void {
-    const play = byId<HTMLButtonElement>("play");
-    const atEnd = this.playback.time >= this.playback.duration;
-    play.textContent = this.t(on ? "play.pause" : atEnd && !this.reducedMotion ? "play.replay" : "play.play");
-    play.setAttribute("aria-pressed", String(on));
-  }
-
-  private redrawFrame = 0;
-  private atEnd = true;
-
-  /** A redraw from the kept results in the next frame (once, however many resizes). */
-  private scheduleRedraw(): void {
-    if (this.redrawFrame !== 0) return;
-    this.redrawFrame = requestAnimationFrame(() => {
-      this.redrawFrame = 0;
-      this.loadChart?.resize();
-      this.compareChart?.resize();
-      this.redrawKept();
-    });
-  }
-
-  /** Redraws from the kept results (resize, theme, language, log scale). */
+  /** Redraws every panel from the kept runs (resize, theme, language, log scale). */
   private redrawKept(): void {
-    const a = this.keepA.result;
-    if (a) {
-      const t = this.playback.time;
-      const playing = this.playback.active;
-      this.drawMain(a, false);
-      if (playing) this.playback.play();
-      else if (t < this.tEndMs) this.playback.seek(t);
-    }
-    if (this.resultB && this.stateB) this.drawCompare(this.stateB, a, this.resultB);
+    this.herd.redraw();
+    this.compare.redraw();
     this.delays.resize();
   }
 
-  // --- Secondary figures -------------------------------------------------------------------------
+  // --- Presets and language -------------------------------------------------------------------
 
-  private updateCompare(): void {
-    const started = performance.now();
-    const s = this.good;
-    const opts = simOptions(s, "b");
-    const key = JSON.stringify(opts);
-    // Policy B's run depends only on its own options: tuning policy A reuses it.
-    if (key === this.keyB && this.resultB && !this.runner.busy("b")) {
-      this.stateB = s;
-      this.drawCompare(s, this.keepA.result, this.resultB);
-      measure("stampede:compare", started);
-      return;
+  private buildPresets(): void {
+    const host = byId("presets");
+    for (const p of PRESETS) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "preset";
+      b.dataset["preset"] = p.id;
+      const title = document.createElement("span");
+      title.className = "preset-title";
+      title.dataset["i18n"] = p.title;
+      const blurb = document.createElement("span");
+      blurb.className = "preset-blurb";
+      blurb.dataset["i18n"] = p.blurb;
+      b.append(title, blurb);
+      b.addEventListener("click", () => this.applyPreset(p));
+      host.append(b);
     }
-    this.runner.run("b", opts, (o) => {
-      if (s !== this.good) {
-        // A moved on; a newer B will follow.
-        if (o.ok) this.runner.recycle(o.result);
-        return;
-      }
-      if (!o.ok) {
-        const err = locateError(o.error.message, "b");
-        // Policy B's fields from a bad link fall back like policy A's.
-        if (this.repairFromLink(s, err)) return;
-        this.errB = err;
-        this.showErrors();
-        return;
-      }
-      this.errB = null;
-      this.showErrors();
-      this.resultB = this.keepB.keep(o.result);
-      this.keyB = key;
-      this.stateB = s;
-      this.drawCompare(s, this.keepA.result, this.resultB);
-      measure("stampede:compare", started);
-    });
   }
-
-  /** The compare panel's herds from the kept runs, each in a frame of its own; off screen they wait. */
-  private drawMinis(): void {
-    if (!this.compareOnScreen) {
-      this.minisDirty = true;
-      return;
-    }
-    this.minisDirty = false;
-    this.scheduler.later("mini-a", () => this.drawMini("a"));
-    this.scheduler.later("mini-b", () => this.drawMini("b"));
-  }
-
-  private drawMini(side: "a" | "b"): void {
-    const a = this.keepA.result;
-    const b = this.resultB;
-    const s = this.stateB;
-    if (!a || !b || !s) return;
-    const started = performance.now();
-    const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
-    (side === "a" ? this.miniA : this.miniB).draw(side === "a" ? a : b, tEnd, outageWindow(s), this.palette.herd, this.lang);
-    measure(`stampede:compare-herd-${side}`, started);
-  }
-
-  private drawCompare(s: State, a: SimResult | null, b: SimResult): void {
-    if (!a) return;
-    const outage = outageWindow(s);
-    const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
-    this.drawMinis();
-    this.table.show(a.metrics, b.metrics, s.capacityRps, s.scenario, this.lang);
-    byId("compare-a-title").textContent = this.t(`strategy.${s.a.strategy}` as Key) + (s.a.budget ? ` + ${this.t("group.budget").toLowerCase()}` : "");
-    byId("compare-b-title").textContent = this.t(`strategy.${s.b.strategy}` as Key) + (s.b.budget ? ` + ${this.t("group.budget").toLowerCase()}` : "");
-
-    const occ = s.scenario === "aws-occ";
-    const key = `${occ}|${this.logScale()}|${this.lang}|${this.palette.policyA}`;
-    if (!this.compareChart || key !== this.compareKey) {
-      this.compareChart?.destroy();
-      this.compareKey = key;
-      const p = this.palette;
-      this.compareChart = new RateChart(byId("compare-chart"), {
-        height: 180,
-        ariaLabel: this.t("compare.loadAria"),
-        timeLabel: this.t("load.time"),
-        log: this.logScale(),
-        lang: this.lang,
-        grid: p.grid,
-        text: p.text,
-        outageFill: p.outageFill,
-        series: [
-          { label: this.t("compare.offeredA"), stroke: p.policyA, width: 1.5 },
-          { label: this.t("compare.offeredB"), stroke: p.policyB, width: 1.5, dash: [5, 3] },
-          ...(occ ? [] : [{ label: this.t("load.capacity"), stroke: p.capacity, dash: [2, 3], width: 1 }]),
-        ],
-      });
-    }
-    const binMs = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
-    const bins = Math.ceil(tEnd / binMs);
-    const ba = rebinRun(a, this.bufB, occ, binMs, bins, s.capacityRps);
-    // B's offered into y2 (A's second series is not needed here).
-    rebinRate(b.offered, b.slotMs, binMs, ba.y2, bins);
-    const ys = [ba.y1.subarray(0, bins), ba.y2.subarray(0, bins)];
-    if (!occ) ys.push(ba.y3.subarray(0, bins));
-    this.compareChart.setData(ba.x.subarray(0, bins), ys, outage, tEnd);
-  }
-
-  private drawDelays(s: State): void {
-    const retries = s.a.maxAttempts - 1;
-    const note = byId("delays-note");
-    if (retries < 1) {
-      this.keyDelays = "";
-      this.delays.clear();
-      note.textContent = this.t("delays.none");
-      return;
-    }
-    note.textContent = retries > MAX_PANELS ? this.t("delays.more", { shown: MAX_PANELS, n: retries }) : "";
-    // The histograms depend on policy A and the seed only.
-    const key = `${JSON.stringify(policyOptions(s.a, s.seed))}|${this.lang}|${this.palette.histogram}`;
-    if (key === this.keyDelays) return;
-    this.keyDelays = key;
-    let samples: Float64Array;
-    try {
-      samples = sampleDelays(policyOptions(s.a, s.seed), DELAY_SAMPLES);
-    } catch (e) {
-      note.textContent = errorMessage(e);
-      this.keyDelays = "";
-      return;
-    }
-    const h = delayHistograms(samples, retries);
-    this.delays.draw(h, {
-      fill: this.palette.histogram,
-      stroke: this.palette.histogram,
-      grid: this.palette.grid,
-      text: this.palette.text,
-      lang: this.lang,
-      title: (n) => this.t("delays.retry", { n }),
-      median: (v) => this.t("delays.median", { v }),
-    });
-  }
-
-  /** The snippet repeats the live panel's call exactly (same URL, headers, options, call site). */
-  private renderEmbed(): void {
-    const s = this.good;
-    const call = this.live.call();
-    byId("embed-code").textContent = embedSnippet({
-      policy: s.a,
-      budget: s.a.budget ? budgetOptions(s) : null,
-      url: call.url,
-      method: call.method,
-      headers: call.headers,
-      idempotent: call.idempotent,
-      attemptTimeoutMs: call.attemptTimeoutMs,
-      callSite: call.callSite,
-      comments: {
-        init: this.t("embed.comment.init"),
-        seed: this.t("embed.comment.seed"),
-        budget: this.t("embed.comment.budget"),
-      },
-    });
-  }
-
-  // --- Presets and language ------------------------------------------------------------
 
   private applyPreset(p: Preset): void {
     this.presetId = p.id;
@@ -739,10 +325,9 @@ export class App {
     this.lang = lang;
     this.t = translator(lang);
     this.relabel();
-    this.loadKey = "";
-    this.compareKey = "";
-    this.delays.clear();
-    this.keyDelays = "";
+    this.herd.invalidate();
+    this.compare.invalidate();
+    this.delays.invalidate();
     this.redrawKept();
     this.showErrors();
     this.scheduler.followUp();
@@ -755,38 +340,8 @@ export class App {
       b.setAttribute("aria-pressed", String(b.dataset["lang"] === this.lang));
     }
     this.controls.relabel(this.t, this.lang, this.good);
-    this.live.relabel(this.t, this.lang);
+    this.live.relabel();
     this.link.render();
-    this.renderPlaying(this.playback.active);
-  }
-
-  private describePolicy(s: State): string {
-    const a = s.a;
-    const parts = [
-      this.t(`strategy.${a.strategy}` as Key),
-      `${formatDuration(a.baseMs, this.lang)} … ${formatDuration(a.capMs, this.lang)}`,
-      `×${formatNumber(a.multiplier, this.lang, 2)}`,
-      `${this.t("field.attempts")}: ${a.maxAttempts}`,
-    ];
-    if (a.budget) {
-      parts.push(`${this.t("group.budget")}: ${formatNumber(s.budgetCapacity, this.lang)} + ${formatNumber(s.budgetRefill, this.lang, 2)}${this.t("unit.perSec")}`);
-    }
-    return parts.join(", ");
-  }
-
-  private async copyEmbed(): Promise<void> {
-    const status = byId("embed-status");
-    try {
-      await navigator.clipboard.writeText(byId("embed-code").textContent ?? "");
-      status.textContent = this.t("embed.copied");
-    } catch {
-      // Select the code so that the reader can copy it by hand.
-      const range = document.createRange();
-      range.selectNodeContents(byId("embed-code"));
-      const sel = getSelection();
-      sel?.removeAllRanges();
-      sel?.addRange(range);
-      status.textContent = this.t("share.failed");
-    }
+    this.herd.relabel();
   }
 }
