@@ -25,7 +25,7 @@ import { measure } from "./timing.js";
 import { LinkRepair, type LinkProblems } from "./app/link.js";
 import { Scheduler } from "./app/scheduler.js";
 import { ShareLink } from "./app/share.js";
-import { ComparePanel } from "./panels/compare.js";
+import { ComparePanel, type RunError } from "./panels/compare.js";
 import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
@@ -101,7 +101,7 @@ export class App {
       }),
       frames: this.scheduler,
     };
-    this.compare = new ComparePanel(ctx, this.runner, (s, message) => this.onResultB(s, message));
+    this.compare = new ComparePanel(ctx, this.runner, (s, error) => this.onResultB(s, error));
     this.buildPresets();
     this.herd = new HerdPanel(
       ctx,
@@ -220,10 +220,10 @@ export class App {
     this.scheduler.followUp();
   }
 
-  /** Policy B ran (message null) or was refused, for the state `s`. */
-  private onResultB(s: State, message: string | null): void {
-    if (message !== null) {
-      const err = locateError(message, "b");
+  /** Policy B ran (error null) or was refused, for the state `s`. */
+  private onResultB(s: State, error: RunError | null): void {
+    if (error !== null) {
+      const err = locateError(error.message, "b");
       // Policy B's fields from a bad link fall back like policy A's.
       if (this.repairFromLink(s, err)) return;
       this.errB = err;

@@ -14,14 +14,17 @@ import { measure } from "../timing.js";
 import { CompareTable } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
 import { ResultKeeper } from "../wasm/keep.js";
-import type { SimRunner } from "../wasm/runner.js";
+import type { Outcome, SimRunner } from "../wasm/runner.js";
 import { byId, type PanelContext } from "./panel.js";
+
+/** A run's failure as the runner delivers it. */
+export type RunError = Extract<Outcome, { ok: false }>["error"];
 
 /**
  * How policy B's run went, for the state `s` it ran: `null` when it ran, else the package's
- * message (the app places it, or repairs a link with it).
+ * error (the app places it, or repairs a link with it).
  */
-export type CompareReport = (s: State, error: string | null) => void;
+export type CompareReport = (s: State, error: RunError | null) => void;
 
 export class ComparePanel {
   private readonly table: CompareTable;
@@ -78,7 +81,7 @@ export class ComparePanel {
         return;
       }
       if (!o.ok) {
-        this.report(s, o.error.message);
+        this.report(s, o.error);
         return;
       }
       this.report(s, null);

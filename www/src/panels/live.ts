@@ -10,7 +10,7 @@ import { LivePanel } from "../ui/live.js";
 import { byId, type PanelContext, type View } from "./panel.js";
 
 /** Policy A in a line: "full jitter, 2 s … 30 s, ×2, attempts: 6". */
-export function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
+function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
   const a = s.a;
   const parts = [
     t(`strategy.${a.strategy}` as Key),
