@@ -91,11 +91,16 @@ hostile("init getters run once: one that throws names init, one that counts is r
   assert.equal(reads, 1, "the getter ran once, for the copy every attempt sends");
 });
 
-hostile("an options getter that throws names its field", ok200, async (calls) => {
+hostile("an options, policy or budget getter that throws names its field", ok200, async (calls) => {
   const e = await rejects(retryFetch(URL_, undefined, { get policy() { throw boom; } }), TypeError, /^policy: threw an exception: boom$/);
   assert.equal(e.cause, boom);
   await rejects(retryFetch(URL_, undefined, { policy: fast, get onAttempt() { throw boom; } }), TypeError, /^onAttempt: threw an exception: boom$/);
   await rejects(retryFetch(URL_, undefined, new Proxy({}, { get: throwing })), TypeError, /^policy: threw an exception: boom$/);
+  // Nested settings objects too, under their prefixed names.
+  const n = await rejects(retryFetch(URL_, undefined, { policy: { get baseMs() { throw boom; } } }), TypeError, /^policy\.baseMs: threw an exception: boom$/);
+  assert.equal(n.cause, boom);
+  await rejects(retryFetch(URL_, undefined, { policy: new Proxy({}, { get: throwing }) }), TypeError, /^policy\.strategy: threw an exception: boom$/);
+  await rejects(retryFetch(URL_, undefined, { callSite: "hostile", budget: { get capacity() { throw boom; } } }), TypeError, /^budget\.capacity: threw an exception: boom$/);
   assert.equal(calls.n, 0);
 });
 
@@ -295,6 +300,7 @@ const points = [
   ["init", (thrown) => ({ init: new Proxy({}, { ownKeys: () => { throw thrown; } }) })],
   ["init", (thrown) => ({ init: { get headers() { throw thrown; } } })],
   ["policy", (thrown) => ({ options: { get policy() { throw thrown; } } })],
+  ["policy.capMs", (thrown) => ({ options: { policy: { ...fast, get capMs() { throw thrown; } } } })],
   ["signal", (thrown) => ({ options: { policy: fast, get signal() { throw thrown; } } })],
   ["signal.aborted", (thrown) => ({ options: { policy: fast, signal: signalLike({ get aborted() { throw thrown; } }) } })],
   ["init.signal.addEventListener", (thrown) => ({ init: { signal: signalLike({ addEventListener: () => { throw thrown; } }) } })],

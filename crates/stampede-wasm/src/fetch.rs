@@ -43,7 +43,7 @@ use wasm_bindgen::prelude::*;
 
 use self::abort::{Signal, sleep};
 use self::attempt::{Attempted, Call, Last};
-use self::js::{get, threw};
+use self::js::{get, named, threw};
 use crate::budget::{budget_settings, exhausted_error, with_bucket};
 use crate::opts::{Opts, config_error, out_of_range, set, text, type_error, wrong_type};
 use crate::policy::policy_settings;
@@ -66,36 +66,11 @@ struct FetchOptions {
     on_attempt: Option<Function>,
 }
 
-/// Every field of `retryFetch`'s options, in the order they are read.
-const OPTION_FIELDS: [&str; 8] = [
-    "policy",
-    "deadlineMs",
-    "callSite",
-    "budget",
-    "attemptTimeoutMs",
-    "onAttempt",
-    "idempotent",
-    "signal",
-];
-
-/// The options object read once, field by field (each getter or Proxy trap runs once, and an
-/// exception names its field), into a plain object the settings readers read without running
-/// the caller's code. Anything but an object is returned as it is, for [`Opts::new`] to judge.
-fn snapshot_options(options: &JsValue) -> Result<JsValue, JsValue> {
-    if !options.is_object() {
-        return Ok(options.clone());
-    }
-    let copy = Object::new();
-    for field in OPTION_FIELDS {
-        set(&copy, field, get(options, "", field)?);
-    }
-    Ok(copy.into())
-}
-
 fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
-    let options = snapshot_options(options)?;
+    // Every getter or Proxy trap the settings readers run names its field if it throws.
+    let options = named(options, "");
     let o = Opts::new(&options, "retryFetch options", "")?;
-    let policy_value = o.raw("policy")?.unwrap_or(JsValue::UNDEFINED);
+    let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
     let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
     let mut settings = policy_settings(&policy_opts)?;
     if let Some(deadline) = o.f64("deadlineMs")? {
@@ -111,7 +86,10 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
     let call_site = o.string("callSite")?;
     let budget = match o.raw("budget")? {
-        Some(b) => Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?),
+        Some(b) => {
+            let b = named(&b, "budget.");
+            Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?)
+        }
         None => None,
     };
     if budget.is_some() && call_site.is_none() {

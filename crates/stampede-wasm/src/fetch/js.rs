@@ -61,7 +61,8 @@ pub(super) fn threw<'a>(prefix: &'a str, name: &'a str) -> impl FnOnce(JsValue) 
 
 // Written in JavaScript, as the settings errors' messages are (see opts.rs): every call into
 // the caller's code is inside a `try`, which costs nothing in wasm where the same checks in
-// Rust cost kilobytes. None of these functions throws.
+// Rust cost kilobytes. None of these functions throws (`named`'s trap throws on purpose, into
+// a `catch` binding).
 #[wasm_bindgen(inline_js = r#"
 export function threwError(prefix, name, thrown) {
   let m;
@@ -110,6 +111,18 @@ export function readResponse(v, maxText) {
     return threwError("response.headers.", "get", e);
   }
 }
+export function named(obj, prefix) {
+  if (!isObject(obj)) return obj;
+  return new Proxy(obj, {
+    get(target, key, receiver) {
+      try {
+        return Reflect.get(target, key, receiver);
+      } catch (e) {
+        throw threwError(prefix, String(key), e);
+      }
+    },
+  });
+}
 const ignore = () => {};
 export function discardBody(response) {
   try {
@@ -125,6 +138,10 @@ extern "C" {
     /// Best effort: whatever fails is ignored (the call's outcome is already known).
     #[wasm_bindgen(js_name = discardBody)]
     pub(super) fn discard_body(response: &JsValue);
+    /// A settings object whose property reads (by the shared settings readers, through
+    /// `Reflect.get`, a `catch` binding) turn an exception into a `TypeError` naming
+    /// `{prefix}{key}`; anything but an object as it is.
+    pub(super) fn named(obj: &JsValue, prefix: &str) -> JsValue;
     #[wasm_bindgen(js_name = threwError)]
     fn threw_error(prefix: &str, name: &str, thrown: &JsValue) -> JsValue;
     /// `promise.then(resolve, reject)`: `undefined` once done, `false` if `promise` is not a
