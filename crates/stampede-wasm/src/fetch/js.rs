@@ -5,8 +5,9 @@
 //! JavaScript exception thrown by an import that is not declared `catch` unwinds straight
 //! through the wasm frames: no Rust destructor runs, the poll never returns, the exception
 //! escapes the microtask uncaught (which ends a Node process), the returned promise never
-//! settles, and the executor's queue is left in the middle of a run. Nothing on the Rust side
-//! can catch it afterwards.
+//! settles, and the executor's queue is left in the middle of a run: another `retryFetch`
+//! started in the same tick never settles either (tests/js/fetch-hostile.test.mjs checks
+//! both; the build before this module failed them). Nothing on the Rust side can catch it.
 //!
 //! So the rule for everything under `fetch`: whatever the caller controls — getters and Proxy
 //! traps on `input`, `init`, `options` and signals, `fetch` and the `then` of what it returns,
