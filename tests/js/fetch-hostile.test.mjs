@@ -104,6 +104,21 @@ hostile("an options, policy or budget getter that throws names its field", ok200
   assert.equal(calls.n, 0);
 });
 
+hostile("settings objects read through getters still work: a class with private fields, an inherited option", async () => ok(503), async (calls) => {
+  class Settings {
+    #attempts = 2;
+    get maxAttempts() { return this.#attempts; }
+  }
+  const policy = Object.assign(new Settings(), { strategy: "full", baseMs: 1, seed: 3 });
+  const options = Object.create({ policy });
+  const seen = [];
+  options.onAttempt = (a) => seen.push(a.number);
+  const o = await settle(retryFetch(URL_, undefined, options));
+  assert.equal(o.value.status, 503);
+  assert.deepEqual(seen, [1, 2], "maxAttempts came from the private field, policy from the prototype");
+  assert.equal(calls.n, 2);
+});
+
 hostile("whatever is thrown, the message stays readable and the cause is what was thrown", ok200, async () => {
   const hostileError = new Proxy({}, { get: throwing });
   for (const [thrown, pattern] of [

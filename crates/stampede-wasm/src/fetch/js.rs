@@ -115,9 +115,10 @@ export function readResponse(v, maxText) {
 export function named(obj, prefix) {
   if (!isObject(obj)) return obj;
   return new Proxy(obj, {
-    get(target, key, receiver) {
+    // Getters run on the object itself (not on this Proxy), so private fields still work.
+    get(target, key) {
       try {
-        return Reflect.get(target, key, receiver);
+        return Reflect.get(target, key);
       } catch (e) {
         throw threwError(prefix, String(key), e);
       }
