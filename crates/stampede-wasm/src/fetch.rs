@@ -21,8 +21,9 @@
 //! the promise pending and end a Node process), so whatever they throw rejects the promise
 //! with a `TypeError` naming the culprit (`init: threw an exception: …`, the thrown value as
 //! its `cause`). `fetch` is held to the real one's contract: a promise of a Response, else a
-//! `TypeError` naming `fetch`. Each attempt waits for `fetch` only until its own timeout or
-//! the caller's abort, so a `fetch` that ignores its signal cannot hold the call past them.
+//! `TypeError` naming `fetch`. Each attempt waits for `fetch` only until its own timeout
+//! (`attemptTimeoutMs`, or what is left before the deadline) or the caller's abort, so a
+//! `fetch` that ignores its signal cannot hold the call past them.
 //!
 //! Two things a browser hides from script: a cross-origin response's `Retry-After`
 //! unless the server sends `Access-Control-Expose-Headers: Retry-After`, and the
@@ -202,7 +203,9 @@ fn attempt_info(
 /// `RetryError` (`attempts`, `reason`) when it gives up on a transport failure, with a
 /// `BudgetExhaustedError` at once, calling nothing, when the call site's budget is spent,
 /// and with the signal's reason when the caller aborts (`options.signal` or
-/// `init.signal`), at whatever point that happens.
+/// `init.signal`), at whatever point that happens. It always settles: whatever the
+/// caller's code throws (a getter, a Proxy trap, a signal, `fetch`, `onAttempt`) rejects it
+/// with a `TypeError` naming the culprit.
 #[wasm_bindgen(js_name = retryFetch)]
 pub async fn retry_fetch(
     input: JsValue,
