@@ -18,7 +18,8 @@
 //! `Result` (or an error value), `?` carries an error up to `retry_fetch`'s `Err`, and
 //! wasm-bindgen turns that into the promise's rejection. [`threw`] names the culprit in that
 //! rejection. Only our own objects (the controllers, plain objects we build) go through
-//! infallible bindings.
+//! infallible bindings: the platform's globals (`AbortController`, `Promise`) are trusted,
+//! the caller's values never are.
 
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
