@@ -224,9 +224,13 @@ export interface RetryFetchOptions {
   idempotent?: boolean;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
-   *  init.signal (and a Request input's own signal) do exactly the same. */
+   *  init.signal (and a Request input's own signal) do exactly the same. An object like an
+   *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
+   *  not true or false is a TypeError naming it (`signal.aborted`). */
   signal?: AbortSignal;
-  /** Called after each attempt with what happened and what the policy decided. */
+  /** Called after each attempt with what happened and what the policy decided. If it throws,
+   *  the call ends there: the promise rejects with a TypeError naming `onAttempt` (the thrown
+   *  value as `cause`) and nothing more is sent. */
   onAttempt?: (attempt: AttemptInfo) => void;
 }
 
@@ -254,7 +258,22 @@ export class BudgetExhaustedError extends Error {
 /** fetch with retries decided by the core policy. Resolves with the first success or, when
  *  it gives up on an HTTP status, the last Response (like fetch, a 503 does not throw);
  *  rejects with RetryError, BudgetExhaustedError (at once, nothing sent), or the signal's
- *  reason on abort.
+ *  reason on abort. The promise always settles, whatever the arguments hold.
+ *
+ *  The caller's code: `init` is copied once (its getters run once) and each option read once.
+ *  Whatever the caller's code throws — a getter or Proxy trap on `init`, `input`, `options`,
+ *  `policy` or `budget`, a signal's `aborted`/`reason`/`addEventListener`, `fetch`, the `then`
+ *  of what it returns, the response's `status`/`headers`/`headers.get`, `onAttempt` — rejects
+ *  the promise with a TypeError whose message names it (`init: threw an exception: …`,
+ *  `policy.baseMs: …`, `signal.aborted: …`, `response.headers.get: …`, `onAttempt: …`) and
+ *  whose `cause` is what was thrown.
+ *
+ *  `fetch` is `globalThis.fetch`, looked up at every attempt, and held to its contract: it must
+ *  return a promise (a thenable) of a Response (a whole-number `status` from 0 to 999 and
+ *  `headers.get`), else a TypeError naming `fetch`, with no retry; a rejection is a transport
+ *  failure, retried as one. Each attempt waits for `fetch` only until `attemptTimeoutMs`,
+ *  `deadlineMs` or the caller's abort, even if `fetch` ignores its signal; with none of them, a
+ *  `fetch` that never settles leaves retryFetch pending, as it would leave `fetch` itself.
  *
  *  Bodies: a Request input is cloned for every attempt, so its body is sent whole each time.
  *  A body that cannot be sent again is refused up front with a TypeError, before anything is
