@@ -1,4 +1,5 @@
 use super::*;
+use crate::retry_after::HintError;
 
 fn status(code: u16) -> HttpStatus {
     HttpStatus::new(code).unwrap()
@@ -274,6 +275,9 @@ fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
     assert!(!all.contains(99) && !all.contains(600));
     let top = StatusSet::empty().with_range(590, u16::MAX);
     assert!(top.contains(590) && top.contains(599) && !top.contains(589));
-    assert_eq!(StatusSet::empty().with_range(600, u16::MAX), StatusSet::empty());
+    assert_eq!(
+        StatusSet::empty().with_range(600, u16::MAX),
+        StatusSet::empty()
+    );
     assert_eq!(StatusSet::empty().with_range(504, 500), StatusSet::empty());
 }
