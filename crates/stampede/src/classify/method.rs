@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{ConfigError, quoted};
+use crate::error::{ConfigError, Expected, Field, Got};
 
 /// An HTTP request method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -86,8 +86,9 @@ impl FromStr for Method {
             Method::Patch,
             Method::Connect,
         ];
-        if let Some(m) = known.into_iter().find(|m| m.name().eq_ignore_ascii_case(s)) {
-            return Ok(m);
+        let names = known.map(Method::name);
+        if let Some(i) = crate::error::find_name(&names, s) {
+            return Ok(known[i]);
         }
         let is_token = !s.is_empty()
             && s.bytes()
@@ -96,9 +97,9 @@ impl FromStr for Method {
             Ok(Method::Other)
         } else {
             Err(ConfigError::new(
-                "method",
-                "an HTTP method such as GET or POST",
-                quoted(s),
+                Field::Method,
+                Expected::Syntax("an HTTP method such as GET or POST"),
+                Got::Text(s.to_owned()),
             ))
         }
     }

@@ -39,7 +39,7 @@ mod verdict;
 
 pub use method::{Method, Request};
 pub use outcome::Outcome;
-pub use rules::{DEFAULT_MAX_RETRY_AFTER_MS, RetryRules};
+pub use rules::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_ON, RetryRules};
 pub use status::{HttpStatus, StatusSet};
 pub use transport::{TransportError, TransportSet};
 pub use verdict::{Action, Reason, ServerHint, Verdict};

@@ -3,8 +3,12 @@
 use super::{
     Action, Outcome, Reason, Request, ServerHint, StatusSet, TransportError, TransportSet, Verdict,
 };
-use crate::error::{ConfigError, check_ms};
+use crate::error::{ConfigError, Field};
 use crate::retry_after::{HintError, Pushback, parse_pushback, parse_retry_after};
+
+/// The statuses the default rules retry, in [`StatusSet::parse`]'s syntax: what a front
+/// end shows as the default of a "retry on" setting.
+pub const DEFAULT_RETRY_ON: &str = "5xx,408,429";
 
 /// The default maximum `Retry-After` a request will wait: 60 s.
 pub const DEFAULT_MAX_RETRY_AFTER_MS: f64 = 60_000.0;
@@ -62,7 +66,7 @@ impl RetryRules {
 
     /// The same rules with another maximum hint, validated (0 ms to 1 day).
     pub fn with_max_retry_after_ms(mut self, ms: f64) -> Result<Self, ConfigError> {
-        self.max_retry_after_ms = check_ms("max_retry_after", ms, 0.0)?;
+        self.max_retry_after_ms = Field::MaxRetryAfter.check(ms)?;
         Ok(self)
     }
 

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::error::{ConfigError, quoted};
+use crate::error::{ConfigError, Expected, Field, Got};
 
 /// An HTTP status code, 100–599.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,15 +16,8 @@ impl HttpStatus {
 
     /// Checks that `code` is in 100–599.
     pub fn new(code: u16) -> Result<Self, ConfigError> {
-        if (100..=599).contains(&code) {
-            Ok(HttpStatus(code))
-        } else {
-            Err(ConfigError::new(
-                "status",
-                "an HTTP status from 100 to 599",
-                code,
-            ))
-        }
+        Field::Status.check(f64::from(code))?;
+        Ok(HttpStatus(code))
     }
 
     /// The numeric code.
@@ -115,9 +108,11 @@ impl StatusSet {
     pub fn parse(spec: &str) -> Result<Self, ConfigError> {
         let bad = |item: &str| {
             ConfigError::new(
-                "retry_on",
-                "a comma-separated list of statuses (100-599), classes like 5xx, or ranges like 500-504",
-                quoted(item),
+                Field::RetryOn,
+                Expected::Syntax(
+                    "a comma-separated list of statuses (100-599), classes like 5xx, or ranges like 500-504",
+                ),
+                Got::Text(item.to_owned()),
             )
         };
         let code = |s: &str| -> Result<u16, ConfigError> {

@@ -41,7 +41,7 @@ fn statuses_outside_100_to_599_are_rejected() {
         assert_eq!(e.field, "status");
         assert_eq!(
             e.to_string(),
-            format!("status: expected an HTTP status from 100 to 599, got {code}")
+            format!("status: expected a whole number from 100 to 599, got {code}")
         );
     }
 }
@@ -280,4 +280,12 @@ fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
         StatusSet::empty()
     );
     assert_eq!(StatusSet::empty().with_range(504, 500), StatusSet::empty());
+}
+
+#[test]
+fn the_default_retry_on_text_is_the_default_set() {
+    assert_eq!(
+        StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
+        RetryRules::default().statuses()
+    );
 }

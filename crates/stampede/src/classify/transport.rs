@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{ConfigError, quoted};
+use crate::error::{ConfigError, Field};
 
 /// A failure below HTTP: no status came back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,15 +30,12 @@ impl TransportError {
         TransportError::Abort,
     ];
 
+    /// Every transport error's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    pub const NAMES: [&'static str; 5] = ["timeout", "connect", "reset", "dns", "abort"];
+
     /// The name used on the command line and in JS: `timeout`, `connect`, `reset`, `dns`, `abort`.
     pub const fn name(self) -> &'static str {
-        match self {
-            TransportError::Timeout => "timeout",
-            TransportError::Connect => "connect",
-            TransportError::Reset => "reset",
-            TransportError::Dns => "dns",
-            TransportError::Abort => "abort",
-        }
+        TransportError::NAMES[self as usize]
     }
 
     pub(super) const fn describe(self) -> &'static str {
@@ -60,16 +57,8 @@ impl FromStr for TransportError {
     type Err = ConfigError;
 
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        TransportError::ALL
-            .into_iter()
-            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                ConfigError::new(
-                    "error",
-                    "one of timeout, connect, reset, dns, abort",
-                    quoted(s),
-                )
-            })
+        crate::error::lookup(Field::Error, &TransportError::NAMES, s)
+            .map(|i| TransportError::ALL[i])
     }
 }
 
