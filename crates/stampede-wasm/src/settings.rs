@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::opts::{Group, group, js_name, names_array, prefix_of, set};
 
 /// `{ policy, budget, simulation }`: the core's defaults under the options' JavaScript
-/// names, and `simulation.scenarioBackoff[scenario] = { baseMs, capMs }`, the backoff a
+/// names (`null` for an option whose default is none), and `simulation.scenarioBackoff[scenario] = { baseMs, capMs }`, the backoff a
 /// scenario's own experiment uses.
 #[wasm_bindgen]
 pub fn defaults() -> Object {
@@ -30,6 +30,7 @@ fn policy_defaults(p: &PolicySettings) -> Object {
     backoff_defaults(&o, &p.backoff);
     set(&o, js_name(Field::Multiplier), p.backoff.multiplier);
     set(&o, js_name(Field::MaxAttempts), p.max_attempts);
+    set(&o, js_name(Field::MaxElapsed), opt(p.max_elapsed_ms));
     let rules = RetryRules::default();
     set(
         &o,
@@ -38,6 +39,11 @@ fn policy_defaults(p: &PolicySettings) -> Object {
     );
     set(&o, js_name(Field::RetryOn), DEFAULT_RETRY_ON);
     o
+}
+
+/// A number, or `null` for none.
+fn opt(v: Option<f64>) -> JsValue {
+    v.map_or(JsValue::NULL, JsValue::from)
 }
 
 fn backoff_defaults(o: &Object, b: &BackoffSettings) {
@@ -72,6 +78,9 @@ fn sim_defaults(s: &SimSettings) -> Object {
     for (field, v) in numbers {
         set(&o, js_name(field), v);
     }
+    // `null`: none (no Retry-After), or derived (the latency's sd is latencyMs / 5).
+    set(&o, js_name(Field::LatencySd), opt(s.latency_sd_ms));
+    set(&o, js_name(Field::RetryAfter), opt(s.retry_after_ms));
     set(&o, js_name(Field::BudgetScope), s.budget_scope.name());
     // Seeds are u64 in the core; the default (1) is exact as a JavaScript number.
     set(&o, js_name(Field::Seed), s.seed as f64);
