@@ -436,6 +436,9 @@ test("wrong types: TypeError with field, code wrong_type, and got when it is a p
     [() => Budget.forCallSite(42), "name", 42],
     [() => new RetryPolicy({ seed: 1 }).sample("10"), "n", "10"],
     [() => classify({ status: 503, idempotent: "yes" }), "idempotent", "yes"],
+    [() => classify({}), "status", undefined],
+    [() => classify({ status: 503, error: "timeout" }), "error", "timeout"],
+    [() => classify({ status: 503, headers: 42 }), "headers", 42],
   ];
   for (const [f, field, got] of cases) {
     assert.throws(f, (e) => e instanceof TypeError && e.field === field && e.code === "wrong_type" && Object.is(e.got, got)

@@ -10,7 +10,7 @@ use stampede::policy::{Policy, PolicySettings};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, type_error, wrong_type};
+use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, wrong_type};
 
 /// Reads `PolicyOptions` into validated core settings; missing fields take the core's
 /// defaults (`PolicySettings::default()`).
@@ -180,7 +180,7 @@ pub(crate) fn hint_headers(
         return Ok((None, None));
     };
     if !h.is_object() {
-        return Err(type_error("headers: expected an object or a Headers"));
+        return Err(wrong_type("", "headers", "an object or a Headers", &h));
     }
     let get = js_sys::Reflect::get(&h, &JsValue::from_str("get"))?;
     if let Some(f) = get.dyn_ref::<js_sys::Function>() {
@@ -262,13 +262,22 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
                 .map_err(|e| config_error("", &e))?,
         ),
         (Some(_), Some(_)) => {
-            return Err(type_error(
-                "classify: give either status or error, not both",
+            // The call's shape, not a value: a TypeError naming the second of the two.
+            let error = o.raw("error")?.unwrap_or(JsValue::UNDEFINED);
+            return Err(wrong_type(
+                "",
+                "error",
+                "no error when a status is given",
+                &error,
             ));
         }
         (None, None) => {
-            return Err(type_error(
-                "classify: expected a status (100-599) or an error",
+            let v = JsValue::UNDEFINED;
+            return Err(wrong_type(
+                "",
+                "status",
+                "a status (100-599) or an error",
+                &v,
             ));
         }
     };
