@@ -366,6 +366,12 @@ impl<'a> Opts<'a> {
         }
     }
 
+    /// The string for `field`, under its JavaScript name (at most [`MAX_TEXT_CHARS`]
+    /// characters).
+    pub(crate) fn text(&self, field: Field) -> Result<Option<String>, JsValue> {
+        self.string(js_name(field))
+    }
+
     /// A boolean field.
     pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, JsValue> {
         match self.raw(key)? {

@@ -15,7 +15,7 @@ use crate::policy::policy_settings;
 /// missing fields take the core's defaults (`SimSettings::default()`).
 pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     let mut s = SimSettings::default();
-    if let Some(v) = opts.string("scenario")? {
+    if let Some(v) = opts.text(Field::Scenario)? {
         s.scenario = v.parse::<Scenario>().map_err(|e| config_error("", &e))?;
     }
     if let Some(v) = opts.checked(Field::Clients)? {
@@ -55,7 +55,7 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
         let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
         s.budget = Some(budget_settings(&budget)?);
     }
-    if let Some(v) = opts.string("budgetScope")? {
+    if let Some(v) = opts.text(Field::BudgetScope)? {
         s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
     }
     Ok(s)
