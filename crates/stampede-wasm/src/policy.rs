@@ -10,7 +10,8 @@ use stampede::policy::{Policy, PolicySettings};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, wrong_type};
+use crate::errors::{config_error, wrong_type};
+use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
 /// Reads `PolicyOptions` into validated core settings; missing fields take the core's
 /// defaults (`PolicySettings::default()`).

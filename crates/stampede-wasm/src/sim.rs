@@ -1,14 +1,13 @@
 //! `Simulation`: the core simulator behind one handle; series are views into wasm memory.
 
+use stampede::Field;
 use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation as CoreSim};
 use wasm_bindgen::prelude::*;
 
 use crate::budget::budget_settings;
-use stampede::Field;
-
-use crate::opts::{
-    Group, Opts, config_error, group, number_arg, out_of_range, prefix_of, set, wrong_type,
-};
+use crate::errors::{config_error, out_of_range, wrong_type};
+use crate::fields::{Group, group, prefix_of};
+use crate::opts::{Opts, number_arg, set};
 use crate::policy::policy_settings;
 
 /// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`);
