@@ -86,25 +86,27 @@
 //! status 0.
 
 mod api;
+mod logging;
+mod signals;
 mod state;
 mod static_files;
 
 use std::future::{Future, IntoFuture};
-use std::io::{self, IsTerminal};
+use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::Request;
-use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::middleware;
 use tokio::net::TcpListener;
-use tokio::sync::{oneshot, watch};
+use tokio::sync::oneshot;
 use tower_http::compression::CompressionLayer;
 
+use self::logging::{init_tracing, log_request};
+use self::signals::{count_signals, nth_signal};
 use self::state::Store;
 pub use self::state::{ENTRY_BYTES, MAX_METHOD_BYTES};
 
@@ -290,106 +292,4 @@ pub async fn serve_with(
         }
     }
     Ok(())
-}
-
-/// Installs the stderr log subscriber, unless one is installed already.
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Fails only if a subscriber is set already, which is fine.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .with_ansi(io::stderr().is_terminal())
-        .try_init();
-}
-
-/// Counts SIGINT (Ctrl-C) and SIGTERM signals, from now on, into a watch
-/// channel, logging each.
-fn count_signals() -> io::Result<watch::Receiver<u32>> {
-    let (count, counted) = watch::channel(0u32);
-    let note = move |name: &str| {
-        let mut n = 0;
-        count.send_modify(|count| {
-            *count = count.saturating_add(1);
-            n = *count;
-        });
-        if n == 1 {
-            tracing::info!(
-                "{name}: shutting down; the requests in flight get up to {} s \
-                 (Ctrl-C or SIGTERM again stops at once)",
-                SHUTDOWN_GRACE.as_secs()
-            );
-        } else {
-            tracing::info!("{name} again: stopping at once");
-        }
-    };
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut interrupt = signal(SignalKind::interrupt())?;
-        let mut terminate = signal(SignalKind::terminate())?;
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    Some(()) = interrupt.recv() => note("SIGINT"),
-                    Some(()) = terminate.recv() => note("SIGTERM"),
-                    else => break,
-                }
-            }
-        });
-    }
-    #[cfg(not(unix))]
-    {
-        tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                note("Ctrl-C");
-            }
-        });
-    }
-    Ok(counted)
-}
-
-/// Completes once `signals` has counted `n` signals (never, if it stops
-/// counting first).
-async fn nth_signal(mut signals: watch::Receiver<u32>, n: u32) {
-    if signals.wait_for(|count| *count >= n).await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
-/// Logs one line per request: method, path and query, status, latency (to
-/// the response head). Overlong methods and URIs are cut short, so that one
-/// line stays short.
-async fn log_request(request: Request, next: Next) -> Response {
-    let method = clip(request.method().as_str(), 2 * MAX_METHOD_BYTES);
-    let uri = clip(&request.uri().to_string(), 1024);
-    let start = Instant::now();
-    let response = next.run(request).await;
-    tracing::info!(
-        "{method} {uri} {} {:.1?}",
-        response.status().as_u16(),
-        start.elapsed()
-    );
-    response
-}
-
-/// `text`, or its first `max` characters and an ellipsis.
-fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clip_cuts_long_text_only() {
-        assert_eq!(clip("GET", 4), "GET");
-        assert_eq!(clip("ABCDE", 4), "ABCD…");
-        assert_eq!(clip("ééééé", 2), "éé…");
-    }
 }
