@@ -14,9 +14,25 @@ pub struct Args {
     /// The address to listen on. Loopback unless you say otherwise.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The built page to serve.
-    #[arg(long = "static", default_value = "www/dist", value_name = "DIR")]
+    /// The built page to serve: an existing directory (`make dist` builds it).
+    #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = existing_dir)]
     static_dir: PathBuf,
+}
+
+/// Parses `--static`: a directory that exists. A missing or mistyped one would
+/// serve nothing but the "not built yet" page, hiding the mistake, so it is
+/// refused before anything is bound.
+fn existing_dir(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => Ok(path),
+        Ok(_) => Err("not a directory; expected the directory holding the built page".to_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(
+            "no such directory; build the page with `make dist`, or name the directory holding it"
+                .to_owned(),
+        ),
+        Err(e) => Err(format!("cannot read it: {e}")),
+    }
 }
 
 pub fn run(a: Args) -> Result<(), UsageError> {

@@ -155,6 +155,30 @@ fn a_malformed_addr_is_refused_before_binding() {
     }
 }
 
+/// `--static` must name an existing directory: a missing one or a file is
+/// refused with status 2 and one line naming the flag, before anything is
+/// bound or announced.
+#[test]
+fn a_static_that_is_not_a_directory_is_refused_before_binding() {
+    let site = Site::built();
+    let file = site.dir.join("index.html");
+    let missing = site.dir.join("no-such-dir");
+    for (bad, why) in [(&missing, "no such directory"), (&file, "not a directory")] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_stampede"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--static"])
+            .arg(bad)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{bad:?}: one line: {stderr}");
+        assert!(stderr.contains("--static"), "{bad:?}: {stderr}");
+        assert!(stderr.contains(why), "{bad:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{bad:?}: nothing was served");
+    }
+}
+
 /// Another address is bound when given: all of 127.0.0.0/8 is loopback on
 /// Linux, so 127.0.0.2 tells an explicit address from the default one without
 /// leaving the machine.
