@@ -35,7 +35,9 @@
 //! (a signed 32-bit integer). A malformed hint is a `400` even where it would
 //! not be sent.
 //!
-//! Bad input is a `400` with `{"error":"NAME: ..."}` naming the parameter; an
+//! Bad input is a `400` with `{"error":"NAME: ..."}` naming the parameter (a
+//! value that is not UTF-8 once percent-decoded, such as `key=%FF`, included:
+//! it is refused, never decoded lossily into another key); an
 //! unknown path under `/api` is a `404`, a body over [`MAX_BODY_BYTES`] a `413`,
 //! both with the same JSON shape. The request method counts as a parameter
 //! too: `flaky`, `status`, `outage` and `slow` answer a method longer than

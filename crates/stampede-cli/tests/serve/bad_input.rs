@@ -81,6 +81,24 @@ async fn bad_parameters_are_json_400s_naming_the_parameter() {
         (format!("/api/log?key={long_key}"), "key"),
         ("/api/reset".into(), "key"),
         ("/api/reset?key=".into(), "key"),
+        // Not UTF-8 once percent-decoded.
+        ("/api/flaky?key=%FF&fail=1".into(), "key"),
+        ("/api/flaky?key=bad&fail=%FF".into(), "fail"),
+        ("/api/flaky?key=bad&fail=1&status=%FF".into(), "status"),
+        (
+            "/api/flaky?key=bad&fail=1&retry_after=%FF".into(),
+            "retry_after",
+        ),
+        (
+            "/api/flaky?key=bad&fail=1&pushback_ms=%FF".into(),
+            "pushback_ms",
+        ),
+        ("/api/status/503?key=%FF".into(), "key"),
+        ("/api/outage?key=%C3&down_ms=5".into(), "key"),
+        ("/api/slow?ms=%FF".into(), "ms"),
+        ("/api/slow?ms=1&key=%FF".into(), "key"),
+        ("/api/log?key=%FF".into(), "key"),
+        ("/api/reset?key=%FE".into(), "key"),
     ];
     for (path, parameter) in &cases {
         let answer = server.get(path).await;
@@ -101,6 +119,31 @@ async fn bad_parameters_are_json_400s_naming_the_parameter() {
         server.log("bad").await.is_empty(),
         "rejected requests are not recorded"
     );
+}
+
+/// `%FF` and `%FE` used to be decoded lossily, both to U+FFFD, so that two
+/// different keys shared one counter and one log.
+#[tokio::test]
+async fn keys_that_are_not_utf8_are_refused_not_merged() {
+    let server = Server::start().await;
+    for key in ["%FF", "%FE", "%C3%28", "%ED%A0%80"] {
+        let answer = server.get(&format!("/api/flaky?key={key}&fail=5")).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{key}");
+        assert_eq!(
+            answer.json["error"],
+            format!("key: expected UTF-8 text once percent-decoded, got \"{key}\""),
+            "{key}"
+        );
+    }
+    assert!(
+        server.log("\u{FFFD}").await.is_empty(),
+        "nothing was recorded under the replacement character"
+    );
+    // The replacement character itself, sent as UTF-8, is a key like any other.
+    let answer = server.get("/api/flaky?key=%EF%BF%BD&fail=5").await;
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(answer.json["key"], "\u{FFFD}");
+    assert_eq!(answer.json["attempt"], 1);
 }
 
 #[tokio::test]

@@ -42,7 +42,7 @@ impl Params {
     /// `pushback_ms` (a signed 32-bit integer).
     pub(super) fn hints(&self) -> Result<Hints, ApiError> {
         let retry_after = self
-            .get("retry_after")
+            .get("retry_after")?
             .map(|raw| {
                 let valid = parse_whole(raw).is_some() || httpdate::parse_http_date(raw).is_ok();
                 valid
@@ -61,7 +61,7 @@ impl Params {
             })
             .transpose()?;
         let pushback_ms = self
-            .get("pushback_ms")
+            .get("pushback_ms")?
             .map(|raw| {
                 raw.parse::<i32>().map(HeaderValue::from).map_err(|_| {
                     ApiError::bad(
@@ -105,6 +105,18 @@ mod tests {
             assert!(
                 error.message.starts_with("retry_after: "),
                 "{bad:?}: {error:?}"
+            );
+        }
+        for (name, query) in [
+            ("retry_after", "retry_after=%FF"),
+            ("pushback_ms", "pushback_ms=%FF"),
+        ] {
+            let error = Params::parse(query).hints().unwrap_err();
+            assert!(
+                error
+                    .message
+                    .starts_with(&format!("{name}: expected UTF-8")),
+                "{query}: {error:?}"
             );
         }
         for bad in ["", "2147483648", "1.0", "x"] {
