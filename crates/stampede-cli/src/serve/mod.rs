@@ -78,6 +78,26 @@
 //! for 10,000: about 13 MB in the worst case, on top of the requests in flight
 //! (each buffers a body of at most [`MAX_BODY_BYTES`], 64 KiB).
 //!
+//! # Connections
+//!
+//! The server holds up under clients that open connections and never finish
+//! a request (the limits are [`Limits`], set by `stampede serve`'s flags):
+//!
+//! - a connection that has not sent a whole request header
+//!   [`HEADER_TIMEOUT`] (5 s, `--header-timeout`) after it opened, or after
+//!   its previous answer when kept alive, is closed unanswered: the same
+//!   bound closes idle keep-alive connections;
+//! - at most [`MAX_CONNECTIONS`] (512, `--max-connections`) connections are
+//!   served at once; one more is answered at once with `503` and
+//!   `{"error":"connections: ..."}`, `Retry-After: 1` and `Connection: close`,
+//!   and closed (past 64 such refusals under way, it is closed unanswered);
+//! - when `accept` fails for want of file descriptors or memory, the server
+//!   waits 100 ms and goes on accepting.
+//!
+//! The request body and the answer are not timed: a client that sends its
+//! body slowly, or reads the answer slowly, keeps its connection, and counts
+//! against the cap.
+//!
 //! # Shutdown
 //!
 //! On Ctrl-C or SIGTERM the server stops accepting connections and gives the
@@ -88,25 +108,30 @@
 //! status 0.
 
 mod api;
+mod limits;
 mod logging;
+mod refuse;
+mod server;
 mod signals;
 mod state;
 mod static_files;
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::middleware;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 use tower_http::compression::CompressionLayer;
 
+pub use self::limits::{
+    HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE,
+    SHUTDOWN_GRACE,
+};
 use self::logging::{init_tracing, log_request};
 use self::signals::{count_signals, nth_signal};
 use self::state::Store;
@@ -124,9 +149,6 @@ pub const MAX_LOG_ENTRIES: usize = 1_000;
 /// least recently created key (other than the one being recorded) is forgotten.
 pub const MAX_TOTAL_LOG_ENTRIES: usize = 100_000;
 
-/// How long the requests in flight get to finish once a shutdown starts.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-
 /// The largest request body the demo API accepts, in bytes (64 KiB); a larger
 /// one is answered `413 Payload Too Large`.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -138,6 +160,8 @@ pub struct ServeOptions {
     pub addr: SocketAddr,
     /// The directory holding the built page (`index.html`, `assets/`, ...).
     pub static_dir: PathBuf,
+    /// The limits on connections.
+    pub limits: Limits,
 }
 
 /// Limits of the demo API's state; [`AppConfig::default`] has the real ones.
@@ -180,9 +204,10 @@ pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
 }
 
 /// Binds `opts.addr`, prints `stampede serve: http://ADDR/ (static: DIR)` to
-/// stdout, and serves [`app`] until Ctrl-C or SIGTERM, then shuts down
-/// gracefully: the requests in flight get up to [`SHUTDOWN_GRACE`] to finish,
-/// and a second Ctrl-C or SIGTERM stops the server at once.
+/// stdout, and serves [`app`] within `opts.limits` until Ctrl-C or SIGTERM,
+/// then shuts down gracefully: the requests in flight get up to
+/// `opts.limits.grace` to finish, and a second Ctrl-C or SIGTERM stops the
+/// server at once.
 ///
 /// Logs one line per request to stderr, filtered by `RUST_LOG` (default
 /// `info`).
@@ -199,22 +224,23 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
     let listener = TcpListener::bind(opts.addr)
         .await
         .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", opts.addr)))?;
-    serve_with(
+    announce(&listener, &opts.static_dir)?;
+    serve_app(
         listener,
-        &opts.static_dir,
+        app(&opts.static_dir),
+        opts.limits,
         nth_signal(signals.clone(), 1),
         nth_signal(signals, 2),
-        SHUTDOWN_GRACE,
     )
     .await
 }
 
-/// Serves [`app`] on `listener` until `shutdown` completes, then gives the
-/// requests in flight up to [`SHUTDOWN_GRACE`] to finish and returns. Prints
-/// the same line as [`run`] first.
+/// Serves [`app`] on `listener` with the default [`Limits`] until `shutdown`
+/// completes, then gives the requests in flight up to [`SHUTDOWN_GRACE`] to
+/// finish and returns. Prints the same line as [`run`] first.
 ///
-/// [`run`] is [`serve_with`] with a bound address and Ctrl-C/SIGTERM as
-/// `shutdown`; tests use this to stop a server at a chosen moment.
+/// [`run`] is this with a bound address and Ctrl-C/SIGTERM as `shutdown`;
+/// tests use this to stop a server at a chosen moment.
 ///
 /// # Errors
 ///
@@ -223,7 +249,7 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
 pub async fn serve(
     listener: TcpListener,
     static_dir: &Path,
-    shutdown: impl Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     serve_with(
         listener,
@@ -238,9 +264,8 @@ pub async fn serve(
 /// Like [`serve`], with the grace period `grace`, and stopping at once when
 /// `force` completes after `shutdown` did.
 ///
-/// When the grace period ends (or `force` completes) first, this returns
-/// without waiting for the connections still open: they are dropped with the
-/// runtime (at once, in `stampede serve`, which then exits).
+/// When the grace period ends (or `force` completes) first, the connections
+/// still open are closed unanswered, and this returns.
 ///
 /// # Errors
 ///
@@ -248,10 +273,41 @@ pub async fn serve(
 pub async fn serve_with(
     listener: TcpListener,
     static_dir: &Path,
-    shutdown: impl Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()>,
     force: impl Future<Output = ()>,
     grace: Duration,
 ) -> io::Result<()> {
+    announce(&listener, static_dir)?;
+    let limits = Limits {
+        grace,
+        ..Limits::default()
+    };
+    serve_app(listener, app(static_dir), limits, shutdown, force).await
+}
+
+/// Serves `router` (usually [`app`] or [`app_with`]) on `listener` within
+/// `limits` until `shutdown` completes, then shuts down gracefully, stopping
+/// at once when `force` completes after `shutdown` did; see
+/// [Connections](self#connections). Prints nothing.
+///
+/// # Errors
+///
+/// None so far: failures of single connections, or of accepting one, do not
+/// stop the server. The `Result` leaves room for setup that can fail.
+pub async fn serve_app(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: impl Future<Output = ()>,
+    force: impl Future<Output = ()>,
+) -> io::Result<()> {
+    server::serve_router(listener, router, limits, shutdown, force).await;
+    Ok(())
+}
+
+/// Prints the line that says where the server listens, and warns when there
+/// is no page to serve.
+fn announce(listener: &TcpListener, static_dir: &Path) -> io::Result<()> {
     let addr = listener.local_addr()?;
     if !static_dir.join("index.html").is_file() {
         tracing::warn!(
@@ -263,35 +319,5 @@ pub async fn serve_with(
         "stampede serve: http://{addr}/ (static: {})",
         static_dir.display()
     );
-    let (draining, drain_started) = oneshot::channel::<()>();
-    let mut server = pin!(
-        axum::serve(listener, app(static_dir))
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                let _ = draining.send(());
-            })
-            .into_future()
-    );
-    tokio::select! {
-        result = &mut server => {
-            // Only an error ends the server before a shutdown.
-            result?;
-            tracing::info!("stopped");
-            return Ok(());
-        }
-        _ = drain_started => {}
-    }
-    tokio::select! {
-        result = &mut server => {
-            result?;
-            tracing::info!("stopped");
-        }
-        () = tokio::time::sleep(grace) => {
-            tracing::warn!("stopped with requests still in flight after {grace:?}");
-        }
-        () = force => {
-            tracing::warn!("stopped at once, without the requests in flight");
-        }
-    }
     Ok(())
 }

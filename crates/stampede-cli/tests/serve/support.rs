@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use reqwest::header::HeaderMap;
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
-use stampede_cli::serve::{AppConfig, app, app_with};
+use stampede_cli::serve::{AppConfig, Limits, app, app_with, serve_app};
 use tokio::net::TcpListener;
 
 /// The built page's files, as the test site holds them.
@@ -65,7 +65,8 @@ impl Drop for Site {
     }
 }
 
-/// A running app on `127.0.0.1:0`; it stops with the test's runtime.
+/// A running app on `127.0.0.1:0`, served by the hardened server loop with
+/// the default limits; it stops with the test's runtime.
 pub(crate) struct Server {
     pub(crate) base: String,
     pub(crate) addr: std::net::SocketAddr,
@@ -97,7 +98,13 @@ impl Server {
     pub(crate) async fn on(router: axum::Router, site: Option<Site>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        tokio::spawn(serve_app(
+            listener,
+            router,
+            Limits::default(),
+            std::future::pending(),
+            std::future::pending(),
+        ));
         Self {
             base: format!("http://{addr}"),
             addr,

@@ -1,0 +1,107 @@
+//! The answer to a connection past the cap: a short `503` with
+//! `Retry-After: 1` and `Connection: close`, written before the request is
+//! read, then the connection is closed.
+//!
+//! A retrying client (this project's own, for one) reads the `503` and the
+//! hint and comes back later, instead of hanging in the kernel's accept queue
+//! until its own timeout.
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::OwnedSemaphorePermit;
+
+/// How long a refusal may take in all: writing the answer, then reading what
+/// the client sent until it closes. Past it the connection is dropped.
+pub(super) const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+
+/// How much of the client's request a refusal reads and throws away at most.
+const MAX_DRAIN_BYTES: usize = 64 * 1024;
+
+/// The refusal's bytes, built once per server.
+#[derive(Debug, Clone)]
+pub(super) struct Refusal {
+    response: Arc<[u8]>,
+}
+
+impl Refusal {
+    /// The answer for a server that serves `cap` connections at once.
+    pub(super) fn new(cap: usize) -> Self {
+        let body = format!(
+            "{{\"error\":\"connections: the server is at its limit of {cap} connections; \
+             retry later\"}}"
+        );
+        let head = format!(
+            "HTTP/1.1 503 Service Unavailable\r\n\
+             content-type: application/json\r\n\
+             content-length: {}\r\n\
+             retry-after: 1\r\n\
+             cache-control: no-store\r\n\
+             access-control-allow-origin: *\r\n\
+             access-control-expose-headers: retry-after, grpc-retry-pushback-ms\r\n\
+             connection: close\r\n\
+             \r\n",
+            body.len()
+        );
+        Self {
+            response: format!("{head}{body}").into_bytes().into(),
+        }
+    }
+
+    /// Sends the refusal on `stream` and closes it, within [`REFUSAL_LINGER`];
+    /// `slot` is held until then (it bounds the refusals under way).
+    pub(super) async fn send(self, stream: TcpStream, slot: OwnedSemaphorePermit) {
+        let _slot = slot;
+        match tokio::time::timeout(REFUSAL_LINGER, refuse(stream, &self.response)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::debug!("refusal: {error}"),
+            Err(_) => {
+                tracing::debug!("refusal: the client did not close within {REFUSAL_LINGER:?}")
+            }
+        }
+    }
+}
+
+/// Writes `response`, ends the write side, then reads (and throws away) what
+/// the client sent until it closes: closing a socket with unread data sends a
+/// reset, which can destroy the answer before the client has read it.
+async fn refuse(mut stream: TcpStream, response: &[u8]) -> io::Result<()> {
+    stream.write_all(response).await?;
+    stream.shutdown().await?;
+    let mut sink = [0u8; 4096];
+    let mut drained = 0;
+    while drained < MAX_DRAIN_BYTES {
+        match stream.read(&mut sink).await? {
+            0 => break,
+            n => drained += n,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_is_a_complete_503_that_closes() {
+        let refusal = Refusal::new(7);
+        let text = std::str::from_utf8(&refusal.response).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+            "{head}"
+        );
+        assert!(head.contains("\r\nretry-after: 1\r\n"), "{head}");
+        assert!(head.contains("\r\nconnection: close\r\n"), "{head}");
+        assert!(head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())));
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(
+            json["error"],
+            "connections: the server is at its limit of 7 connections; retry later"
+        );
+    }
+}
