@@ -91,6 +91,7 @@ mod tests {
         let refusal = Refusal::new(7);
         let text = std::str::from_utf8(&refusal.response).unwrap();
         let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        let head = format!("{head}\r\n");
         assert!(
             head.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
             "{head}"
