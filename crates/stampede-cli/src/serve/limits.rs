@@ -29,6 +29,18 @@ pub const MAX_CONNECTIONS: usize = 512;
 /// The connection caps `--max-connections` accepts.
 pub const MAX_CONNECTIONS_RANGE: RangeInclusive<usize> = 1..=100_000;
 
+/// How many connections past the cap may be getting their refusal (a `503`)
+/// at once; past that, one more is closed unanswered.
+pub const MAX_REFUSING: usize = 64;
+
+/// How long a refusal may take in all: writing the `503`, then reading what
+/// the client sent until it closes. Past it the connection is dropped.
+pub const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+
+/// How long the server waits after `accept` failed for want of a resource
+/// (file descriptors, memory) before it tries again.
+pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
 /// How long the requests in flight get to finish once a shutdown starts.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 

@@ -88,11 +88,13 @@
 //!   its previous answer when kept alive, is closed unanswered: the same
 //!   bound closes idle keep-alive connections;
 //! - at most [`MAX_CONNECTIONS`] (512, `--max-connections`) connections are
-//!   served at once; one more is answered at once with `503` and
-//!   `{"error":"connections: ..."}`, `Retry-After: 1` and `Connection: close`,
-//!   and closed (past 64 such refusals under way, it is closed unanswered);
+//!   served at once; one more is answered, as soon as it has sent its request
+//!   head, with `503` and `{"error":"connections: ..."}`, `Retry-After: 1`
+//!   and `Connection: close`, and closed. A refusal gets [`REFUSAL_LINGER`]
+//!   (1 s) at most, and at most [`MAX_REFUSING`] (64) are under way at once:
+//!   past them, a connection is closed unanswered;
 //! - when `accept` fails for want of file descriptors or memory, the server
-//!   waits 100 ms and goes on accepting.
+//!   waits [`ACCEPT_BACKOFF`] (100 ms) and goes on accepting.
 //!
 //! The request body and the answer are not timed: a client that sends its
 //! body slowly, or reads the answer slowly, keeps its connection, and counts
@@ -129,8 +131,8 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 
 pub use self::limits::{
-    HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE,
-    SHUTDOWN_GRACE,
+    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS,
+    MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE,
 };
 use self::logging::{init_tracing, log_request};
 use self::signals::{count_signals, nth_signal};

@@ -1,25 +1,29 @@
-//! The answer to a connection past the cap: a short `503` with
-//! `Retry-After: 1` and `Connection: close`, written before the request is
-//! read, then the connection is closed.
+//! The answer to a connection past the cap: once the client has sent its
+//! request head, a short `503` with `Retry-After: 1` and `Connection: close`,
+//! then the connection is closed.
 //!
 //! A retrying client (this project's own, for one) reads the `503` and the
 //! hint and comes back later, instead of hanging in the kernel's accept queue
-//! until its own timeout.
+//! until its own timeout. The answer waits for the request head because a
+//! client that gets an answer before it has sent its request may take it for
+//! a broken connection (hyper's client does); a client that sends nothing
+//! within [`REFUSAL_LINGER`] is closed unanswered.
 
 use std::io;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::OwnedSemaphorePermit;
 
-/// How long a refusal may take in all: writing the answer, then reading what
-/// the client sent until it closes. Past it the connection is dropped.
-pub(super) const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+use super::limits::REFUSAL_LINGER;
 
-/// How much of the client's request a refusal reads and throws away at most.
+/// How much of the client's request a refusal reads and throws away at most,
+/// before the answer (looking for the end of the head) and after it.
 const MAX_DRAIN_BYTES: usize = 64 * 1024;
+
+/// The end of a request head.
+const HEAD_END: &[u8] = b"\r\n\r\n";
 
 /// The refusal's bytes, built once per server.
 #[derive(Debug, Clone)]
@@ -65,16 +69,32 @@ impl Refusal {
     }
 }
 
-/// Writes `response`, ends the write side, then reads (and throws away) what
-/// the client sent until it closes: closing a socket with unread data sends a
-/// reset, which can destroy the answer before the client has read it.
+/// Reads the request head, writes `response`, ends the write side, then
+/// reads (and throws away) what the client still sends until it closes:
+/// closing a socket with unread data sends a reset, which can destroy the
+/// answer before the client has read it.
 async fn refuse(mut stream: TcpStream, response: &[u8]) -> io::Result<()> {
+    let mut buf = [0u8; 4096];
+    // The last bytes read, to find a head end split across two reads.
+    let mut tail = Vec::with_capacity(buf.len() + HEAD_END.len());
+    let mut drained = 0;
+    loop {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            return Ok(()); // the client left without a request
+        }
+        drained += n;
+        let keep = tail.len().saturating_sub(HEAD_END.len() - 1);
+        tail.drain(..keep);
+        tail.extend_from_slice(&buf[..n]);
+        if tail.windows(HEAD_END.len()).any(|w| w == HEAD_END) || drained >= MAX_DRAIN_BYTES {
+            break;
+        }
+    }
     stream.write_all(response).await?;
     stream.shutdown().await?;
-    let mut sink = [0u8; 4096];
-    let mut drained = 0;
-    while drained < MAX_DRAIN_BYTES {
-        match stream.read(&mut sink).await? {
+    while drained < 2 * MAX_DRAIN_BYTES {
+        match stream.read(&mut buf).await? {
             0 => break,
             n => drained += n,
         }

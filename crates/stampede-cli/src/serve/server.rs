@@ -14,10 +14,12 @@
 //!   idle keep-alive connections; a client trickling a header byte by byte
 //!   gets no more time than one that sends nothing.
 //! - **Connection cap.** At most [`Limits::max_connections`] connections are
-//!   served at once. One past the cap is accepted and answered at once with a
-//!   short `503` carrying `Retry-After: 1` and `Connection: close` (see
-//!   [`Refusal`]), by at most [`MAX_REFUSING`] refusals at a time, each given
-//!   [`REFUSAL_LINGER`](super::refuse::REFUSAL_LINGER) at most; past those too, it is closed at once. Either
+//!   served at once. One past the cap is accepted, and once it has sent its
+//!   request head it is answered with a short `503` carrying
+//!   `Retry-After: 1` and `Connection: close` (see [`Refusal`]), by at most
+//!   [`MAX_REFUSING`] refusals at a time, each given
+//!   [`REFUSAL_LINGER`](super::REFUSAL_LINGER) at most; past those too, it
+//!   is closed at once. Either
 //!   way the accept queue keeps draining, so a client that arrives when a slot
 //!   frees up is served, not stuck behind the ones that were refused.
 //! - **Accept errors.** Running out of file descriptors (`EMFILE`, `ENFILE`)
@@ -43,13 +45,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 
 use super::Limits;
+use super::limits::{ACCEPT_BACKOFF, MAX_REFUSING};
 use super::refuse::Refusal;
-
-/// How long the loop waits after `accept` failed for want of a resource.
-pub(super) const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
-
-/// How many connections past the cap may be getting their refusal at once.
-pub(super) const MAX_REFUSING: usize = 64;
 
 /// How often a burst of refusals or accept errors is logged at most.
 const REPORT_EVERY: Duration = Duration::from_secs(1);

@@ -8,6 +8,7 @@ mod binary;
 mod body_limit;
 mod bounded_state;
 mod caching;
+mod connections;
 mod cors;
 mod shutdown;
 mod static_files;
