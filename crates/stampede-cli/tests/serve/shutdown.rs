@@ -53,18 +53,21 @@ async fn shutdown_finishes_the_requests_in_flight() {
     );
 }
 
-/// Starts `serve_with` on a loopback port with a slow request in flight;
-/// returns the server's task, its shutdown and force triggers, and the slow
-/// request's task.
-async fn serve_with_a_slow_request(
+/// A request in flight, as a task.
+type InFlight = tokio::task::JoinHandle<reqwest::Result<reqwest::Response>>;
+
+/// Starts `serve_with` on a loopback port with one `/api/slow` request in
+/// flight per entry of `slow_ms`; returns the server's task, its shutdown and
+/// force triggers, and the requests' tasks.
+async fn serve_with_slow_requests(
     site: &Site,
     grace: Duration,
-    slow_ms: u64,
+    slow_ms: &[u64],
 ) -> (
     tokio::task::JoinHandle<std::io::Result<()>>,
     tokio::sync::oneshot::Sender<()>,
     tokio::sync::oneshot::Sender<()>,
-    tokio::task::JoinHandle<reqwest::Result<reqwest::Response>>,
+    Vec<InFlight>,
 ) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -86,39 +89,63 @@ async fn serve_with_a_slow_request(
         .await
     });
     let http = client();
-    let in_flight = tokio::spawn({
+    let mut in_flight = Vec::new();
+    for (i, ms) in slow_ms.iter().enumerate() {
         let http = http.clone();
-        let url = format!("{base}/api/slow?ms={slow_ms}&key=slow");
-        async move { http.get(url).send().await }
-    });
-    wait_until_logged(&http, &base, "slow").await;
+        let url = format!("{base}/api/slow?ms={ms}&key=slow-{i}");
+        in_flight.push(tokio::spawn(async move { http.get(url).send().await }));
+    }
+    for i in 0..slow_ms.len() {
+        wait_until_logged(&http, &base, &format!("slow-{i}")).await;
+    }
     (server, stop, force, in_flight)
 }
 
+/// A request in flight, once its connection is closed unanswered: it fails
+/// within `limit`.
+async fn cut_off_within(request: InFlight, limit: Duration, what: &str) {
+    let result = tokio::time::timeout(limit, request)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: still waiting {limit:?} later"))
+        .unwrap();
+    assert!(result.is_err(), "{what}: answered: {result:?}");
+}
+
+/// During the grace period the server waits for the requests in flight (the
+/// short one is answered); when it ends, the server returns and the
+/// connections still open are closed (the long one fails at once, not after
+/// its 10 s).
 #[tokio::test]
 async fn shutdown_stops_waiting_for_requests_in_flight_after_the_grace_period() {
     let site = Site::built();
-    let grace = Duration::from_millis(300);
-    let (server, stop, _force, in_flight) = serve_with_a_slow_request(&site, grace, 10_000).await;
+    let grace = Duration::from_millis(800);
+    let (server, stop, _force, mut in_flight) =
+        serve_with_slow_requests(&site, grace, &[300, 10_000]).await;
+    let long = in_flight.pop().unwrap();
+    let short = in_flight.pop().unwrap();
     let start = Instant::now();
     stop.send(()).unwrap();
+    let response = short.await.unwrap().expect("the short request is answered");
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.json::<Value>().await.unwrap(),
+        json!({"slept_ms": 300})
+    );
     let result = tokio::time::timeout(Duration::from_secs(5), server)
         .await
         .expect("the server stops after its grace period, not after the slow request");
     result.unwrap().unwrap();
     let elapsed = start.elapsed();
     assert!(elapsed >= grace - Duration::from_millis(20), "{elapsed:?}");
-    assert!(
-        !in_flight.is_finished(),
-        "the slow request was not answered"
-    );
+    assert!(elapsed < grace + Duration::from_secs(2), "{elapsed:?}");
+    cut_off_within(long, Duration::from_secs(1), "the 10 s request").await;
 }
 
 #[tokio::test]
 async fn force_stops_the_server_at_once_during_the_grace_period() {
     let site = Site::built();
-    let (server, stop, force, _in_flight) =
-        serve_with_a_slow_request(&site, Duration::from_secs(60), 10_000).await;
+    let (server, stop, force, mut in_flight) =
+        serve_with_slow_requests(&site, Duration::from_secs(60), &[10_000]).await;
     stop.send(()).unwrap();
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(!server.is_finished(), "still draining");
@@ -133,4 +160,6 @@ async fn force_stops_the_server_at_once_during_the_grace_period() {
         "{:?}",
         start.elapsed()
     );
+    let request = in_flight.pop().unwrap();
+    cut_off_within(request, Duration::from_secs(1), "the 10 s request").await;
 }
