@@ -41,6 +41,13 @@ pub const REFUSAL_LINGER: Duration = Duration::from_secs(1);
 /// (file descriptors, memory) before it tries again.
 pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
+/// How many connections the kernel may hold for `stampede serve` before it
+/// accepts them (the `listen` backlog; Linux caps it at `net.core.somaxconn`).
+/// The standard library and tokio ask for 128, which a burst of clients
+/// overflows while the server is busy; a dropped SYN is sent again only a
+/// second later.
+pub const LISTEN_BACKLOG: u32 = 1024;
+
 /// How long the requests in flight get to finish once a shutdown starts.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 

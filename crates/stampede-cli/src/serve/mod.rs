@@ -94,7 +94,11 @@
 //!   (1 s) at most, and at most [`MAX_REFUSING`] (64) are under way at once:
 //!   past them, a connection is closed unanswered;
 //! - when `accept` fails for want of file descriptors or memory, the server
-//!   waits [`ACCEPT_BACKOFF`] (100 ms) and goes on accepting.
+//!   waits [`ACCEPT_BACKOFF`] (100 ms) and goes on accepting;
+//! - `stampede serve` listens with a backlog of [`LISTEN_BACKLOG`] (1,024),
+//!   not the usual 128, so that a burst of connections waits for the accept
+//!   loop instead of losing its SYNs (which clients send again a second
+//!   later).
 //!
 //! The request body and the answer are not timed: a client that sends its
 //! body slowly, or reads the answer slowly, keeps its connection, and counts
@@ -127,11 +131,11 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::middleware;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tower_http::compression::CompressionLayer;
 
 pub use self::limits::{
-    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS,
+    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits, MAX_CONNECTIONS,
     MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE,
 };
 use self::logging::{init_tracing, log_request};
@@ -223,8 +227,7 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
     // Listen for the signals before announcing the address, so that a
     // supervisor that reads the line and then signals gets a graceful stop.
     let signals = count_signals()?;
-    let listener = TcpListener::bind(opts.addr)
-        .await
+    let listener = listen(opts.addr)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", opts.addr)))?;
     announce(&listener, &opts.static_dir)?;
     serve_app(
@@ -305,6 +308,21 @@ pub async fn serve_app(
 ) -> io::Result<()> {
     server::serve_router(listener, router, limits, shutdown, force).await;
     Ok(())
+}
+
+/// Binds `addr` and listens with a backlog of [`LISTEN_BACKLOG`], with
+/// `SO_REUSEADDR` on Unix as [`TcpListener::bind`] sets it (a restarted server
+/// can bind again at once).
+fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 /// Prints the line that says where the server listens, and warns when there

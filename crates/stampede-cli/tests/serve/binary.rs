@@ -9,10 +9,10 @@ use crate::support::{Site, client, wait_until_logged};
 
 /// `stampede serve` as a child process, killed on drop if still running.
 #[cfg(unix)]
-struct Binary {
-    child: std::process::Child,
+pub(crate) struct Binary {
+    pub(crate) child: std::process::Child,
     /// The address it announced on stdout.
-    addr: std::net::SocketAddr,
+    pub(crate) addr: std::net::SocketAddr,
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
     _site: Site,
 }
@@ -21,13 +21,31 @@ struct Binary {
 impl Binary {
     /// Starts `stampede serve --static SITE --addr ADDR` and waits for the
     /// address it announces.
-    fn start(addr: &str) -> Self {
+    pub(crate) fn start(addr: &str) -> Self {
+        Self::start_with(addr, &[], None)
+    }
+
+    /// Like [`Binary::start`], with `extra` flags, and with its limit of open
+    /// files set to `fd_limit` (through the shell's `ulimit -n`) if given.
+    pub(crate) fn start_with(addr: &str, extra: &[&str], fd_limit: Option<u32>) -> Self {
         use std::io::BufRead;
         use std::process::{Command, Stdio};
         let site = Site::built();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        let bin = env!("CARGO_BIN_EXE_stampede");
+        let mut command = match fd_limit {
+            Some(limit) => {
+                let mut sh = Command::new("sh");
+                sh.arg("-c")
+                    .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
+                    .arg(bin);
+                sh
+            }
+            None => Command::new(bin),
+        };
+        let mut child = command
             .args(["serve", "--addr", addr, "--static"])
             .arg(&site.dir)
+            .args(extra)
             .env("RUST_LOG", "info")
             .env_remove("NO_COLOR")
             .stdin(Stdio::null())
@@ -69,15 +87,15 @@ impl Binary {
         binary
     }
 
-    fn base(&self) -> String {
+    pub(crate) fn base(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    fn stderr(&self) -> String {
+    pub(crate) fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
 
-    fn signal(&self, name: &str) {
+    pub(crate) fn signal(&self, name: &str) {
         let status = std::process::Command::new("kill")
             .args(["-s", name, &self.child.id().to_string()])
             .status()
@@ -86,7 +104,10 @@ impl Binary {
     }
 
     /// Waits up to `limit` for the process to exit.
-    async fn exit_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+    pub(crate) async fn exit_within(
+        &mut self,
+        limit: Duration,
+    ) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -98,7 +119,7 @@ impl Binary {
     }
 
     /// Waits up to `limit` for stderr to contain `needle`.
-    async fn logged(&self, needle: &str, limit: Duration) -> bool {
+    pub(crate) async fn logged(&self, needle: &str, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
             if self.stderr().contains(needle) {

@@ -10,6 +10,8 @@ mod bounded_state;
 mod caching;
 mod connections;
 mod cors;
+#[cfg(target_os = "linux")]
+mod hostile;
 mod shutdown;
 mod static_files;
 mod support;
