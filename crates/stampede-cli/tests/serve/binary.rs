@@ -200,6 +200,35 @@ fn a_static_that_is_not_a_directory_is_refused_before_binding() {
     }
 }
 
+/// The connection limits are flags with ranges: a value out of range is
+/// refused with status 2 and one line naming the flag and the range.
+#[test]
+fn connection_limits_out_of_range_are_refused_naming_the_flag() {
+    let site = Site::built();
+    for (flag, bad, expected) in [
+        ("--header-timeout", "0", "from 10ms to 600s"),
+        ("--header-timeout", "11m", "from 10ms to 600s"),
+        ("--header-timeout", "soon", "from 10ms to 600s"),
+        ("--max-connections", "0", "from 1 to 100000"),
+        ("--max-connections", "100001", "from 1 to 100000"),
+        ("--max-connections", "many", "from 1 to 100000"),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_stampede"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--static"])
+            .arg(&site.dir)
+            .args([flag, bad])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag} {bad}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{flag} {bad}: {stderr}");
+        assert!(stderr.contains(flag), "{flag} {bad}: {stderr}");
+        assert!(stderr.contains(expected), "{flag} {bad}: {stderr}");
+        assert!(output.stdout.is_empty(), "{flag} {bad}: nothing was served");
+    }
+}
+
 /// Another address is bound when given: all of 127.0.0.0/8 is loopback on
 /// Linux, so 127.0.0.2 tells an explicit address from the default one without
 /// leaving the machine.
