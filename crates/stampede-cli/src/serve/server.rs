@@ -93,8 +93,8 @@ pub(super) async fn serve_router(
                 Err(error) => {
                     if let Some(count) = accept_errors.note() {
                         tracing::warn!(
-                            "cannot accept connections ({count} failures): {error}; \
-                             retrying every {ACCEPT_BACKOFF:?}"
+                            "cannot accept connections ({count} failures since the last \
+                             report): {error}; retrying every {ACCEPT_BACKOFF:?}"
                         );
                     }
                     tokio::select! {
@@ -118,7 +118,7 @@ pub(super) async fn serve_router(
         let refused = match Arc::clone(&refusing).try_acquire_owned() {
             Ok(slot) => {
                 tasks.spawn(refusal.clone().send(stream, slot));
-                "answered 503"
+                "gets a 503 once it has sent its request"
             }
             Err(_) => {
                 drop(stream);

@@ -230,8 +230,9 @@ async fn run_scenario(name: &str, extra: &[&str]) -> (Binary, Outcome) {
     let (closed, answered) = count_closed(&mut sockets, deadline).await;
     let after = Usage::of(pid);
     println!(
-        "{name}: idle {idle}; {SLOW_SOCKETS} slow sockets opened in {opened_in:.2?}; holding them: {held}, \
-         {:.0}% of a core; /api/health while held: {health_while_held:?}, 200 again {recovered_after:.2?} after the \
+        "{name}: idle {idle}; {SLOW_SOCKETS} slow sockets opened in {opened_in:.2?}; \
+         holding them: {held}, {:.0}% of a core; /api/health while held: \
+         {health_while_held:?}, 200 again {recovered_after:.2?} after the \
          {HEADER_TIMEOUT:?} header timeout; {closed} slow sockets closed by the server \
          ({answered} answered first); after: {after}",
         cpu_while_held * 100.0
