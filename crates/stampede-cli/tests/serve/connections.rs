@@ -88,17 +88,19 @@ async fn health_on(stream: &mut TcpStream) -> String {
 async fn slow_headers_are_cut_off_at_the_header_timeout() {
     let timeout = Duration::from_millis(400);
     let (addr, _site) = start(limits(timeout, 100)).await;
+    // Each clock starts before the connection opens: the server's starts on
+    // accept, later, so the close can never come sooner than the timeout.
     let silent = async {
-        let mut stream = TcpStream::connect(addr).await.unwrap();
         let start = Instant::now();
+        let mut stream = TcpStream::connect(addr).await.unwrap();
         (
             read_until_closed(&mut stream, Duration::from_secs(5)).await,
             start.elapsed(),
         )
     };
     let partial = async {
-        let mut stream = TcpStream::connect(addr).await.unwrap();
         let start = Instant::now();
+        let mut stream = TcpStream::connect(addr).await.unwrap();
         stream
             .write_all(b"GET /api/health HTTP/1.1\r\nHost: test\r\n")
             .await
@@ -109,8 +111,8 @@ async fn slow_headers_are_cut_off_at_the_header_timeout() {
         )
     };
     let trickle = async {
-        let stream = TcpStream::connect(addr).await.unwrap();
         let start = Instant::now();
+        let stream = TcpStream::connect(addr).await.unwrap();
         let (mut read, mut write) = stream.into_split();
         let writer = tokio::spawn(async move {
             // An endless header: "X-A: aaaa..." one byte at a time.
@@ -146,7 +148,7 @@ async fn slow_headers_are_cut_off_at_the_header_timeout() {
             "{what}: closed unanswered"
         );
         assert!(
-            elapsed >= timeout - Duration::from_millis(50),
+            elapsed >= timeout,
             "{what}: closed after {elapsed:?}, before the header timeout"
         );
         assert!(
@@ -166,19 +168,17 @@ async fn idle_keep_alive_connections_are_closed_after_the_header_timeout() {
     let first = health_on(&mut stream).await;
     assert!(first.starts_with("HTTP/1.1 200 OK\r\n"), "{first}");
     tokio::time::sleep(timeout / 4).await;
+    // The server's clock starts once it has answered, after this.
+    let second_sent = Instant::now();
     let second = health_on(&mut stream).await;
     assert!(
         second.starts_with("HTTP/1.1 200 OK\r\n"),
         "the same connection answers again: {second}"
     );
-    let idle_since = Instant::now();
     let closed = read_until_closed(&mut stream, Duration::from_secs(5)).await;
-    let idle = idle_since.elapsed();
+    let idle = second_sent.elapsed();
     assert_eq!(closed, Closed::After(Vec::new()));
-    assert!(
-        idle >= timeout - Duration::from_millis(50),
-        "closed after {idle:?} idle"
-    );
+    assert!(idle >= timeout, "closed after {idle:?} idle");
     assert!(
         idle < timeout + Duration::from_secs(2),
         "closed after {idle:?} idle"
@@ -281,7 +281,7 @@ async fn past_the_refusals_too_connections_are_closed_at_once() {
     }
     let lingered = started.elapsed();
     assert!(
-        lingered >= REFUSAL_LINGER - Duration::from_millis(50),
+        lingered >= REFUSAL_LINGER,
         "the refusals waited for a request: {lingered:?}"
     );
     let mut later = TcpStream::connect(addr).await.unwrap();
