@@ -62,9 +62,7 @@ impl Refusal {
         match tokio::time::timeout(REFUSAL_LINGER, refuse(stream, &self.response)).await {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::debug!("refusal: {error}"),
-            Err(_) => {
-                tracing::debug!("refusal: the client did not close within {REFUSAL_LINGER:?}")
-            }
+            Err(_) => tracing::debug!("refusal: given up after {REFUSAL_LINGER:?}"),
         }
     }
 }
@@ -104,7 +102,56 @@ async fn refuse(mut stream: TcpStream, response: &[u8]) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use tokio::net::TcpListener;
+
     use super::*;
+
+    /// A connected pair of loopback sockets: (client, server).
+    async fn pair() -> (TcpStream, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap());
+        let (client, accepted) = tokio::join!(client, listener.accept());
+        (client.unwrap(), accepted.unwrap().0)
+    }
+
+    /// The answer waits for the end of the head, even when it arrives split
+    /// across two reads, then comes whole, then the close.
+    #[tokio::test]
+    async fn the_answer_follows_the_whole_head() {
+        let (mut client, server) = pair().await;
+        let refusing = tokio::spawn(async move { refuse(server, b"NO").await });
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r")
+            .await
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let mut early = [0u8; 2];
+        let nothing_yet = tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            client.read(&mut early),
+        )
+        .await;
+        assert!(
+            nothing_yet.is_err(),
+            "no answer before the head is complete"
+        );
+        client.write_all(b"\n").await.unwrap();
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).await.unwrap();
+        assert_eq!(answer, b"NO");
+        drop(client);
+        refusing.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_client_that_leaves_without_a_request_gets_nothing() {
+        let (mut client, server) = pair().await;
+        client.shutdown().await.unwrap(); // done sending, still reading
+        refuse(server, b"NO").await.unwrap();
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).await.unwrap();
+        assert!(answer.is_empty(), "{answer:?}");
+    }
 
     #[test]
     fn the_refusal_is_a_complete_503_that_closes() {
