@@ -39,7 +39,8 @@
 //! value that is not UTF-8 once percent-decoded, such as `key=%FF`, included:
 //! it is refused, never decoded lossily into another key); an
 //! unknown path under `/api` is a `404`, a body over [`MAX_BODY_BYTES`] a `413`,
-//! both with the same JSON shape. The request method counts as a parameter
+//! a body not in full within [`BODY_TIMEOUT`] (10 s) a `408` (and the
+//! connection is closed), all with the same JSON shape. The request method counts as a parameter
 //! too: `flaky`, `status`, `outage` and `slow` answer a method longer than
 //! [`MAX_METHOD_BYTES`] (16) with a `400` naming `method`, since the log
 //! keeps it: every registered method fits but WebDAV's `UPDATEREDIRECTREF`.
@@ -100,9 +101,9 @@
 //!   loop instead of losing its SYNs (which clients send again a second
 //!   later).
 //!
-//! The request body and the answer are not timed: a client that sends its
-//! body slowly, or reads the answer slowly, keeps its connection, and counts
-//! against the cap.
+//! The demo API gives a request body [`BODY_TIMEOUT`] to arrive. The answer
+//! is not timed: a client that reads it slowly keeps its connection, and
+//! counts against the cap.
 //!
 //! # Shutdown
 //!
@@ -159,6 +160,10 @@ pub const MAX_TOTAL_LOG_ENTRIES: usize = 100_000;
 /// one is answered `413 Payload Too Large`.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// How long the demo API waits for a request body to arrive in full; past
+/// it, the answer is `408 Request Timeout` and the connection is closed.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// What `stampede serve` was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeOptions {
@@ -181,6 +186,8 @@ pub struct AppConfig {
     /// How many log entries to keep in all at most (at least 1); see
     /// [`MAX_TOTAL_LOG_ENTRIES`].
     pub max_total_log_entries: usize,
+    /// How long to wait for a request body in full; see [`BODY_TIMEOUT`].
+    pub body_timeout: Duration,
 }
 
 impl Default for AppConfig {
@@ -189,6 +196,7 @@ impl Default for AppConfig {
             max_keys: MAX_KEYS,
             max_log_entries: MAX_LOG_ENTRIES,
             max_total_log_entries: MAX_TOTAL_LOG_ENTRIES,
+            body_timeout: BODY_TIMEOUT,
         }
     }
 }
@@ -203,7 +211,7 @@ pub fn app(static_dir: &Path) -> Router {
 pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
     let store = Arc::new(Store::new(config));
     Router::new()
-        .nest("/api", api::router(store))
+        .nest("/api", api::router(store, config.body_timeout))
         .fallback_service(static_files::router(static_dir))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(log_request))

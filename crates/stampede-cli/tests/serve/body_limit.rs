@@ -1,10 +1,11 @@
-//! The body limit: 64 KiB bodies are read, larger ones are 413s, declared or chunked.
+//! The body limit: 64 KiB bodies are read, larger ones are 413s, declared or
+//! chunked; a body not in full within the body timeout is a 408.
 
 use std::io::{Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use stampede_cli::serve::MAX_BODY_BYTES;
+use stampede_cli::serve::{AppConfig, MAX_BODY_BYTES};
 
 use crate::support::{Answer, Server};
 
@@ -88,4 +89,51 @@ async fn the_body_limit_holds_for_chunked_bodies_too() {
         status_lines.1.starts_with("HTTP/1.1 413"),
         "{status_lines:?}"
     );
+}
+
+/// A body trickled in, or never finished, is answered `408` naming `body`
+/// once the body timeout has passed, and the connection is closed; the
+/// request is not recorded.
+#[tokio::test]
+async fn a_body_not_sent_in_full_in_time_is_a_408_and_the_connection_closes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let timeout = Duration::from_millis(300);
+    let server = Server::with_config(AppConfig {
+        body_timeout: timeout,
+        ..AppConfig::default()
+    })
+    .await;
+    let start = Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /api/flaky?key=slow-body&fail=0 HTTP/1.1\r\nHost: test\r\n\
+              Content-Type: text/plain\r\nContent-Length: 10\r\n\r\nabc",
+        )
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer))
+        .await
+        .expect("answered and closed within 5 s")
+        .unwrap();
+    let elapsed = start.elapsed();
+    let answer = String::from_utf8(answer).unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{answer}"
+    );
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("\r\nconnection: close\r\n"),
+        "{answer}"
+    );
+    assert!(
+        answer.ends_with(r#"{"error":"body: not received in full within 300ms"}"#),
+        "{answer}"
+    );
+    assert!(elapsed >= timeout, "{elapsed:?}");
+    assert!(server.log("slow-body").await.is_empty(), "not recorded");
 }

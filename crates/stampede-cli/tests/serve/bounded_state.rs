@@ -37,6 +37,7 @@ async fn the_log_entries_in_all_are_bounded_oldest_keys_first() {
         max_keys: 100,
         max_log_entries: 10,
         max_total_log_entries: 25,
+        ..AppConfig::default()
     })
     .await;
     let hit = |key: &'static str, times: usize| {

@@ -1,13 +1,15 @@
 //! The request body limit: every body under `/api` is read whole, up to
-//! [`MAX_BODY_BYTES`], before an endpoint sees the request.
+//! [`MAX_BODY_BYTES`] and within the body timeout, before an endpoint sees
+//! the request.
 
 use std::future::poll_fn;
 use std::pin::Pin;
+use std::time::Duration;
 
 use axum::body::{Body, Bytes, HttpBody};
-use axum::extract::Request;
-use axum::http::StatusCode;
-use axum::http::header::CONTENT_LENGTH;
+use axum::extract::{Request, State};
+use axum::http::header::{CONNECTION, CONTENT_LENGTH};
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -23,14 +25,22 @@ const MAX_DRAIN_BYTES: usize = 1024 * 1024;
 #[derive(Debug)]
 enum BodyError {
     TooLarge,
+    TooSlow(Duration),
     Unreadable(axum::Error),
 }
 
-/// Buffers the request body, answering `413` past [`MAX_BODY_BYTES`].
+/// Buffers the request body, answering `413` past [`MAX_BODY_BYTES`], and
+/// `408` with `Connection: close` when it has not arrived in full within
+/// `timeout`: a client trickling its body would otherwise hold its
+/// connection, and a place under the connection cap, for as long as it likes.
 ///
 /// This holds whether or not the endpoint reads the body, and whether the
 /// body's length is declared or chunked.
-pub(super) async fn limit_body(request: Request, next: Next) -> Response {
+pub(super) async fn limit_body(
+    State(timeout): State<Duration>,
+    request: Request,
+    next: Next,
+) -> Response {
     let (parts, body) = request.into_parts();
     let declared = parts
         .headers
@@ -39,7 +49,9 @@ pub(super) async fn limit_body(request: Request, next: Next) -> Response {
         .and_then(|v| v.parse::<u64>().ok());
     let result = match declared {
         Some(len) if len > MAX_DRAIN_BYTES as u64 => Err(BodyError::TooLarge),
-        _ => read_body(body, MAX_BODY_BYTES).await,
+        _ => tokio::time::timeout(timeout, read_body(body, MAX_BODY_BYTES))
+            .await
+            .unwrap_or(Err(BodyError::TooSlow(timeout))),
     };
     match result {
         Ok(bytes) => {
@@ -51,6 +63,18 @@ pub(super) async fn limit_body(request: Request, next: Next) -> Response {
             message: format!("body: larger than the limit of {MAX_BODY_BYTES} bytes"),
         }
         .into_response(),
+        Err(BodyError::TooSlow(timeout)) => {
+            let mut response = ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!("body: not received in full within {timeout:?}"),
+            }
+            .into_response();
+            // The rest of the body may still be on its way: do not wait for it.
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
         Err(BodyError::Unreadable(error)) => {
             ApiError::bad("body", format_args!("could not be read: {error}")).into_response()
         }

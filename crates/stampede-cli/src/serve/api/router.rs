@@ -16,8 +16,9 @@ use super::handlers::{flaky, health, log, not_found, outage, reset, slow, status
 use super::hints::PUSHBACK_HEADER;
 use crate::serve::state::Store;
 
-/// The `/api` router, with its CORS and body-limit layers, over `store`.
-pub(crate) fn router(store: Arc<Store>) -> Router {
+/// The `/api` router, with its CORS and body-limit layers, over `store`;
+/// a request body must arrive in full within `body_timeout`.
+pub(crate) fn router(store: Arc<Store>, body_timeout: Duration) -> Router {
     Router::new()
         .route("/flaky", any(flaky))
         .route("/status/{code}", any(status))
@@ -28,7 +29,7 @@ pub(crate) fn router(store: Arc<Store>) -> Router {
         .route("/health", any(health))
         .fallback(not_found)
         .with_state(store)
-        .layer(middleware::from_fn(limit_body))
+        .layer(middleware::from_fn_with_state(body_timeout, limit_body))
         .layer(cors())
         // Outermost, so that preflights, 404s and 413s carry it too.
         .layer(SetResponseHeaderLayer::overriding(
