@@ -18,8 +18,8 @@ pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + 
     }
 }
 
-/// A duration's milliseconds, or `None` when `s` is not one.
-fn duration_ms(s: &str) -> Option<f64> {
+/// A duration's milliseconds, or `None` when `s` is not one (any range: the caller checks).
+pub fn duration_ms(s: &str) -> Option<f64> {
     let t = s.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1.0)
