@@ -283,17 +283,16 @@ export class App {
     if (!this.linkPhase || this.repairs >= MAX_REPAIRS) return false;
     this.repairs++;
     const f = err.control ? fieldById(err.control) : undefined;
-    const message = err.message;
     let fixed: State;
     if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = String(f.get(state));
-      this.controls.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(message, lang) }));
+      this.controls.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
-      this.linkNotes.push((t, lang) => t("link.reset", { message: localizeError(message, lang) }));
+      this.linkNotes.push((t, lang) => t("link.reset", { message: localizeError(err, lang) }));
       this.renderLinkNotes();
     }
     this.errA = null;
@@ -463,7 +462,7 @@ export class App {
   private onResultA(state: State, o: Outcome, restart: boolean, started: number): void {
     this.setBusy(this.runner.busy("a"));
     if (!o.ok) {
-      const err = locateError(o.error.message, "a");
+      const err = locateError(o.error, "a");
       if (!this.pictured && this.repairFromLink(state, err)) return;
       this.errA = err;
       this.showErrors();
@@ -509,7 +508,7 @@ export class App {
   private showErrors(): void {
     const unplaced = this.controls.renderErrors([this.errA, this.errB].filter((e): e is PackageError => e !== null));
     const general = byId("sim-error");
-    const messages = unplaced.map((e) => localizeError(e.message, this.lang));
+    const messages = unplaced.map((e) => localizeError(e, this.lang));
     if (this.controls.hasProblems() || this.errA) messages.push(this.t("err.kept"));
     general.textContent = messages.join(" ");
     general.hidden = messages.length === 0;
@@ -724,7 +723,7 @@ export class App {
         return;
       }
       if (!o.ok) {
-        const err = locateError(o.error.message, "b");
+        const err = locateError(o.error, "b");
         // Policy B's fields from a bad link fall back like policy A's.
         if (this.repairFromLink(s, err)) return;
         this.errB = err;
