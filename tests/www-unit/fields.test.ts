@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import {
   ALL_FIELDS,
   MAX_STEADY_REQUESTS,
+  POLICY_A_FIELDS,
+  SCENARIO_FIELDS,
   OCC_MAX_CLIENTS,
   SLIDER_STEPS,
   fieldById,
@@ -13,7 +15,9 @@ import {
   toSlider,
   visibleFor,
 } from "../../www/src/logic/fields.js";
-import { DEFAULT_STATE, cloneState } from "../../www/src/logic/state.js";
+import { optionsFor } from "../../www/src/logic/options.js";
+import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
+import { contract, pkg, type Limit } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
 function field(id: string) {
@@ -108,4 +112,36 @@ test("fields write where they read", () => {
   ALL_FIELDS.forEach((f, i) => f.set(s, 1000 + i));
   ALL_FIELDS.forEach((f, i) => assert.equal(f.get(s), 1000 + i, f.id));
   assert.equal(s.b.baseMs, 1000 + ALL_FIELDS.findIndex((f) => f.id === "b-base"));
+});
+
+test("every slider and typed-value envelope lies inside the core's limits", () => {
+  const limits = contract("limits")();
+  for (const f of ALL_FIELDS) {
+    const name = optionsFor(f.id).find((n) => limits[n] !== undefined);
+    assert.ok(name, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
+    const lim = limits[name] as Limit;
+    assert.ok(f.min >= lim.min && f.max <= lim.max, `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
+    if (f.limit) assert.ok(f.limit.min >= lim.min && f.limit.max <= lim.max, `#${f.id} envelope outside ${name}`);
+    if (lim.whole) assert.ok(f.integer, `#${f.id}: ${name} is whole, the field must be too`);
+  }
+  const clients = limits["clients"];
+  assert.ok(clients && OCC_MAX_CLIENTS <= clients.max);
+});
+
+test("the biggest runs the page allows are runs the package accepts", () => {
+  const accepts = (s: State) => assert.doesNotThrow(() => new pkg.Simulation(simOptions(s, "a")).free(), s.scenario);
+  const occ = cloneState(DEFAULT_STATE);
+  occ.scenario = "aws-occ";
+  occ.clients = OCC_MAX_CLIENTS;
+  accepts(occ);
+  const steady = cloneState(DEFAULT_STATE);
+  steady.scenario = "steady";
+  steady.clients = 1000;
+  steady.ratePerClient = 10;
+  steady.durationMs = 200_000;
+  assert.equal(steadyRequests(steady), MAX_STEADY_REQUESTS);
+  accepts(steady);
+  const burst = cloneState(DEFAULT_STATE);
+  for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS]) f.set(burst, f.limit?.max ?? f.max);
+  accepts(burst);
 });

@@ -1,0 +1,42 @@
+// The real package, built by `make wasm` (crates/stampede-wasm/pkg), loaded once per test
+// file: the page's tables and messages are checked against what it exports and throws, not
+// against hand-typed copies.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+type Package = typeof import("stampede");
+
+const root = process.env["STAMPEDE_ROOT"];
+if (!root) throw new Error("STAMPEDE_ROOT is not set: run the page's unit tests with `node tests/www-unit/run.mjs`");
+const dir = join(root, "crates", "stampede-wasm", "pkg");
+
+export const pkg = (await import(pathToFileURL(join(dir, "stampede.js")).href)) as Package;
+await pkg.default({ module_or_path: readFileSync(join(dir, "stampede_bg.wasm")) });
+
+/** One setting's range, as `limits()` gives it. */
+export interface Limit {
+  min: number;
+  max: number;
+  unit?: string;
+  whole: boolean;
+}
+
+/** The settings contract's exports (limits, defaults and the name lists). */
+interface Contract {
+  limits(): Record<string, Limit>;
+  defaults(): {
+    policy: Record<string, unknown>;
+    budget: Record<string, unknown>;
+    simulation: Record<string, unknown> & { scenarioBackoff: Record<string, { baseMs: number; capMs: number }> };
+  };
+  strategies(): string[];
+  scenarios(): string[];
+}
+
+/** One of the contract's exports; fails, naming it, while the package lacks it. */
+export function contract<K extends keyof Contract>(name: K): Contract[K] {
+  const f = (pkg as unknown as Partial<Contract>)[name];
+  if (typeof f !== "function") throw new Error(`the package does not export ${name}() (the settings contract)`);
+  return f as Contract[K];
+}
