@@ -17,9 +17,9 @@ function label(control: string, lang: Lang): string {
   return translate(lang, (control === "live-timeout" ? "live.timeout" : `field.${control}`) as Key);
 }
 
-/** A bound as the page's messages write it (the number; the unit follows it). */
+/** A bound as the page's messages write it, in full (the unit follows it). */
 function boundText(v: number, lang: Lang): string {
-  return formatNumber(v, lang, 6);
+  return formatNumber(v, lang, 20);
 }
 
 /** Options of a steady run that uses every control of the main panel (budget on). */
@@ -162,6 +162,13 @@ test("every code has its words in both languages", () => {
     [
       { ...base, field: "policy.capMs", code: "out_of_range", max: 10, unit: "ms" },
       { en: "Cap: enter a value of at most 10 ms.", ru: "Потолок: введите значение не больше 10 мс." },
+    ],
+    [
+      { ...base, field: "ratePerClient", code: "out_of_range", min: 0.000001, max: 1000, unit: "per_second", got: 1e-7 },
+      {
+        en: "Requests per client: enter a value from 0.000001/s to 1,000/s. Given: 0.0000001.",
+        ru: `Запросов на клиента: введите значение от 0,000001/с до ${formatNumber(1000, "ru")}/с. Получено: 0,0000001.`,
+      },
     ],
     [{ ...base, field: "clients", code: "out_of_range" }, { en: "Clients: the value is out of range.", ru: "Клиенты: значение вне допустимых пределов." }],
     [{ ...base, field: "outageMs", code: "not_a_number", got: Number.NaN }, { en: "Outage length: enter a number. Given: NaN.", ru: "Длина сбоя: введите число. Получено: NaN." }],

@@ -37,9 +37,14 @@ function controlLabel(control: string, lang: Lang): string | undefined {
   return isKey(key) ? translate(lang, key) : undefined;
 }
 
+/** A number in full (a bound or a value given must not be rounded): "86,400,000", "0.0000001". */
+function exact(v: number, lang: Lang): string {
+  return formatNumber(v, lang, 20);
+}
+
 /** A bound as the page writes numbers, with its unit: "86,400,000 ms", "10,000/s". */
 function bound(v: number, unit: SettingsUnit | undefined, lang: Lang): string {
-  const n = formatNumber(v, lang, 6);
+  const n = exact(v, lang);
   if (unit === "ms") return `${n} ${translate(lang, "unit.ms")}`;
   if (unit === "per_second") return `${n}${translate(lang, "unit.perSec")}`;
   return n;
@@ -47,7 +52,7 @@ function bound(v: number, unit: SettingsUnit | undefined, lang: Lang): string {
 
 /** The value given, as typed: numbers exactly (NaN and Infinity by name), text quoted. */
 function given(v: NonNullable<SettingsErrorData["got"]> | null, lang: Lang): string {
-  if (typeof v === "number") return Number.isFinite(v) ? formatNumber(v, lang, 6) : String(v);
+  if (typeof v === "number") return Number.isFinite(v) ? exact(v, lang) : String(v);
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   return String(v);
 }
@@ -75,7 +80,7 @@ function sentence(e: SettingsErrorData, lang: Lang): { key: Key; vars: Record<st
     case "unknown_value":
       return e.allowed ? { key: "set.oneOf", vars: { allowed: e.allowed.join(", ") } } : { key: "set.unknown", vars: {} };
     case "too_long":
-      return e.max === undefined ? { key: "set.tooLongNoMax", vars: {} } : { key: "set.tooLong", vars: { max: formatNumber(e.max, lang) } };
+      return e.max === undefined ? { key: "set.tooLongNoMax", vars: {} } : { key: "set.tooLong", vars: { max: exact(e.max, lang) } };
     case "bad_syntax":
       return { key: "set.syntax", vars: {} };
     case "too_much_work":
