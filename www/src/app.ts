@@ -10,7 +10,7 @@
 
 import { displayBinMs, ensureCapacity, rebinRate } from "./logic/series.js";
 import { delayHistograms } from "./logic/histogram.js";
-import { errorMessage, localizeError, locateError } from "./logic/errors.js";
+import { errorData, localizeError, locateError } from "./logic/errors.js";
 import { fieldById } from "./logic/fields.js";
 import { formatDuration, formatNumber, formatClock } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
@@ -843,7 +843,7 @@ export class App {
     try {
       samples = sampleDelays(policyOptions(s.a, s.seed), DELAY_SAMPLES);
     } catch (e) {
-      note.textContent = errorMessage(e);
+      note.textContent = localizeError(errorData(e), this.lang);
       this.keyDelays = "";
       return;
     }
