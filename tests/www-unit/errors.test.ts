@@ -10,7 +10,7 @@ import { formatNumber } from "../../www/src/logic/format.js";
 import { translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang } from "../../www/src/logic/state.js";
-import { contract, pkg, type Limit } from "./package.js";
+import { contract, limitOf, pkg } from "./package.js";
 
 /** A control's label as the page shows it. */
 function label(control: string, lang: Lang): string {
@@ -49,17 +49,12 @@ function refusal(path: string, v: unknown): Error {
   assert.fail(`${path}=${String(v)} was accepted`);
 }
 
-/** The package's name and range for a page control: the first of its options limits() knows. */
-function limitOf(control: string, limits: Record<string, Limit>): [string, Limit] {
-  const name = optionsFor(control).find((n) => limits[n] !== undefined);
-  assert.ok(name, `${control}: none of ${optionsFor(control).join(", ")} is in limits()`);
-  return [name, limits[name] as Limit];
-}
-
 test("every control of the main panel: the package's refusal is placed at it and worded from its bounds", () => {
   const limits = contract("limits")();
   for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS]) {
-    const [name, lim] = limitOf(f.id, limits);
+    const found = limitOf(f.id, limits);
+    assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
+    const { name, limit: lim } = found;
     const tries: [number, "min" | "max"][] = [[lim.min - 1, "min"]];
     if (Number.isFinite(lim.max)) tries.push([lim.max * 2 + 1, "max"]);
     for (const [value, side] of tries) {

@@ -17,7 +17,7 @@ import {
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
-import { contract, pkg, type Limit } from "./package.js";
+import { contract, limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
 function field(id: string) {
@@ -117,9 +117,9 @@ test("fields write where they read", () => {
 test("every slider and typed-value envelope lies inside the core's limits", () => {
   const limits = contract("limits")();
   for (const f of ALL_FIELDS) {
-    const name = optionsFor(f.id).find((n) => limits[n] !== undefined);
-    assert.ok(name, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
-    const lim = limits[name] as Limit;
+    const found = limitOf(f.id, limits);
+    assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
+    const { name, limit: lim } = found;
     assert.ok(f.min >= lim.min && f.max <= lim.max, `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
     if (f.limit) assert.ok(f.limit.min >= lim.min && f.limit.max <= lim.max, `#${f.id} envelope outside ${name}`);
     if (lim.whole) assert.ok(f.integer, `#${f.id}: ${name} is whole, the field must be too`);

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { optionsFor } from "../../www/src/logic/options.js";
 
 type Package = typeof import("stampede");
 
@@ -39,4 +40,17 @@ export function contract<K extends keyof Contract>(name: K): Contract[K] {
   const f = (pkg as unknown as Partial<Contract>)[name];
   if (typeof f !== "function") throw new Error(`the package does not export ${name}() (the settings contract)`);
   return f as Contract[K];
+}
+
+/**
+ * A page control's option as a simulation passes it ("policy.baseMs", "clients") and its
+ * range in `limits()`, which may key a nested option with or without its prefix. Undefined
+ * when limits() has none of the control's options.
+ */
+export function limitOf(control: string, limits: Record<string, Limit>): { name: string; limit: Limit } | undefined {
+  for (const name of optionsFor(control)) {
+    const limit = limits[name] ?? limits[name.slice(name.indexOf(".") + 1)];
+    if (limit) return { name, limit };
+  }
+  return undefined;
 }
