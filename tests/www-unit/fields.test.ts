@@ -120,8 +120,9 @@ test("every slider and typed-value envelope lies inside the core's limits", () =
     const found = limitOf(f.id, limits);
     assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
     const { name, limit: lim } = found;
-    assert.ok(f.min >= lim.min && f.max <= lim.max, `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
-    if (f.limit) assert.ok(f.limit.min >= lim.min && f.limit.max <= lim.max, `#${f.id} envelope outside ${name}`);
+    const inside = (lo: number, hi: number) => (lim.minExclusive ? lo > lim.min : lo >= lim.min) && hi <= lim.max;
+    assert.ok(inside(f.min, f.max), `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
+    if (f.limit) assert.ok(inside(f.limit.min, f.limit.max), `#${f.id} envelope outside ${name}`);
     if (lim.whole) assert.ok(f.integer, `#${f.id}: ${name} is whole, the field must be too`);
   }
   const clients = limits["clients"];

@@ -21,6 +21,8 @@ export interface Limit {
   max: number;
   unit?: string;
   whole: boolean;
+  /** `min` itself is refused. */
+  minExclusive?: boolean;
 }
 
 /** The settings contract's exports (limits, defaults and the name lists). */
