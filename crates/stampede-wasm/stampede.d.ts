@@ -265,3 +265,110 @@ export class BudgetExhaustedError extends Error {
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
  *  a network failure ("connect"). */
 export function retryFetch(input: RequestInfo | URL, init?: RequestInit, options?: RetryFetchOptions): Promise<Response>;
+
+// ---- Settings: the core's names, defaults and ranges, and the errors that name them ----
+
+/** The unit of a numeric setting; absent for a plain number (a multiplier, a status, a seed). */
+export type Unit = "ms" | "per_second" | "count" | "fraction" | "chars";
+
+/** What kind of wrong a settings error is. `wrong_type` is always a TypeError, every other
+ *  code a RangeError. */
+export type SettingsErrorCode =
+  | "out_of_range" // a number outside its range (±Infinity included)
+  | "not_a_number" // NaN
+  | "not_whole" // a fraction where a whole number is needed
+  | "wrong_type" // a value of the wrong type (always a TypeError)
+  | "unknown_value" // a string not in a fixed list (see `allowed`)
+  | "too_long" // a string past its length bound (`max`, unit "chars")
+  | "bad_syntax" // a string that does not parse (e.g. retryOn)
+  | "too_much_work"; // settings that together ask for more work than one call may do
+
+/** The machine-readable properties every settings error carries, as own, enumerable
+ *  properties, besides a message of the form `budget.capacity: expected …, got …`. */
+export interface SettingsErrorInfo {
+  /** The option as the caller wrote it, prefixed when nested: "baseMs", "policy.baseMs",
+   *  "budget.capacity", "n", "init.signal". */
+  field: string;
+  code: SettingsErrorCode;
+  /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value). */
+  min?: number;
+  /** The largest value accepted (for too_much_work, the largest that fits with the other settings). */
+  max?: number;
+  unit?: Unit;
+  /** The accepted names, for unknown_value. */
+  allowed?: string[];
+  /** The offending value as given, when it is a primitive. */
+  got?: unknown;
+}
+/** A bad value: `e instanceof RangeError`, with the contract's properties. */
+export type SettingsRangeError = RangeError & SettingsErrorInfo;
+/** A value of the wrong type: `e instanceof TypeError`, `code: "wrong_type"`. */
+export type SettingsTypeError = TypeError & SettingsErrorInfo & { code: "wrong_type" };
+/** Either settings error. */
+export type SettingsError = SettingsRangeError | SettingsTypeError;
+
+/** The range of one numeric option. */
+export interface Limit {
+  min: number;
+  max: number;
+  /** Absent for a plain number. */
+  unit?: Unit;
+  /** Whether only whole numbers are accepted. */
+  whole: boolean;
+  /** Present (true) when `min` itself is refused: more than min, at most max. */
+  minExclusive?: true;
+}
+
+/** The backoff a scenario's own experiment uses. */
+export interface ScenarioBackoff {
+  baseMs: number;
+  capMs: number;
+}
+
+/** The core's defaults under the options' names; `null` where the default is none. */
+export interface Defaults {
+  policy: {
+    strategy: Strategy;
+    baseMs: number;
+    capMs: number;
+    multiplier: number;
+    maxAttempts: number;
+    maxElapsedMs: number | null;
+    maxRetryAfterMs: number;
+    retryOn: string;
+  };
+  budget: { capacity: number; refillPerSec: number; retryCost: number; successRefund: number };
+  simulation: {
+    scenario: Scenario;
+    clients: number;
+    outageMs: number;
+    outageStartMs: number;
+    capacityRps: number;
+    rejectCost: number;
+    latencyMs: number;
+    /** null: latencyMs / 5. */
+    latencySdMs: number | null;
+    ratePerClient: number;
+    durationMs: number;
+    burstWindowMs: number;
+    /** null: the server sends no Retry-After. */
+    retryAfterMs: number | null;
+    budgetScope: "client" | "shared";
+    seed: number;
+    slotMs: number;
+    logClients: number;
+    scenarioBackoff: Record<Scenario, ScenarioBackoff>;
+  };
+}
+
+/** The core's defaults: what every omitted option becomes (a Simulation's policy takes
+ *  `policy`'s; `simulation.scenarioBackoff` is each scenario's own experiment's backoff). */
+export function defaults(): Defaults;
+/** The range of every numeric option, keyed by its name as errors give it: alone
+ *  ("baseMs", "capacity", "clients", "status", "n", "deadlineMs") and, for a policy's and a
+ *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"). */
+export function limits(): Record<string, Limit>;
+/** The backoff strategies' names, in the core's order. */
+export function strategies(): Strategy[];
+/** The simulation scenarios' names, in the core's order. */
+export function scenarios(): Scenario[];

@@ -4,10 +4,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args as ClapArgs;
 use serde_json::json;
+use stampede::Field;
+use stampede::classify::DEFAULT_MAX_RETRY_AFTER_MS;
 use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
 };
-use stampede_cli::args::{config_error, duration_ms, whole_in};
+use stampede_cli::args::{config_error, duration, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -34,7 +36,7 @@ pub struct Args {
     #[arg(long)]
     idempotent: bool,
     /// The longest server hint honoured; past it the request gives up.
-    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = DEFAULT_MAX_RETRY_AFTER_MS, value_parser = duration(Field::MaxRetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     max_retry_after: f64,
     /// The statuses retried, e.g. "5xx,408,429" (the default) or "502-504".
     #[arg(long, value_parser = parse_statuses)]
@@ -45,9 +47,8 @@ pub struct Args {
 }
 
 fn parse_status(s: &str) -> Result<u16, String> {
-    whole_in(s, 100, 599)
-        .map(|c| c as u16)
-        .map_err(|_| "expected an HTTP status from 100 to 599".to_owned())
+    // The core's range (100 to 599) fits a u16.
+    whole(Field::Status)(s).map(|c| c as u16)
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {

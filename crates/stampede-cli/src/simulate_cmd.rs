@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
+use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
-use stampede::policy::{MAX_ATTEMPTS, PolicySettings};
+use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
 use stampede::sim::{
     BudgetScope, MAX_CLIENTS, Metrics, Scenario, SimSettings, Simulation, run_many,
 };
-use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole_in};
+use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -21,62 +22,62 @@ use crate::UsageError;
 #[derive(ClapArgs, Debug, Clone)]
 pub struct Common {
     /// burst, steady or aws-occ.
-    #[arg(long, default_value = "burst", value_parser = parse_scenario)]
+    #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
     /// No delay is longer than this [default: 30s; aws-occ: 2s].
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
     /// Attempts in all, the first included (1 to 100). aws-occ retries until it wins.
-    #[arg(long, default_value_t = 6, value_parser = |s: &str| whole_in(s, 1, MAX_ATTEMPTS), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: u32,
     /// Growth per retry (1 to 1000).
-    #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
     /// How long the server is down.
-    #[arg(long, default_value = "2s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().outage_ms, value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
     outage: f64,
     /// When the outage starts.
-    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().outage_start_ms, value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: f64,
     /// Requests per second the server serves when up (more than 0).
-    #[arg(long, default_value = "500", value_parser = |s: &str| number_in(s, 0.001, 1e9), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
     capacity: f64,
     /// What a rejection costs, as a fraction of serving a request (0 to 1).
-    #[arg(long, default_value = "0.1", value_parser = |s: &str| number_in(s, 0.0, 1.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
     reject_cost: f64,
     /// Mean round trip (aws-occ: each message's mean delay).
-    #[arg(long, default_value = "10ms", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().latency_ms, value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
     /// aws-occ of each message.
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
     /// steady: new requests per client per second.
-    #[arg(long, default_value = "1", value_parser = |s: &str| number_in(s, 1e-6, 1000.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: f64,
     /// steady: how long new requests keep coming.
-    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().duration_ms, value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
     duration: f64,
     /// burst: spread the first requests over this window.
-    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().burst_window_ms, value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
     window: f64,
     /// The server's Retry-After during the outage (sent in whole seconds).
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<f64>,
     /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
     /// Who shares the budget: client (each its own) or shared (one for all).
-    #[arg(long, default_value = "client", value_parser = parse_scope)]
+    #[arg(long, default_value = defaults().budget_scope.name(), value_parser = parse_scope)]
     budget_scope: BudgetScope,
     /// The seed; runs use seed, seed+1, …
-    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().seed, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Runs to average (1 to 10000).
-    #[arg(long, default_value_t = 1, value_parser = |s: &str| whole_in(s, 1, 10_000), allow_hyphen_values = true)]
+    /// Runs to average (1 to 100000).
+    #[arg(long, default_value_t = 1, value_parser = whole(Field::Runs), allow_hyphen_values = true)]
     runs: u32,
 }
 
@@ -84,10 +85,10 @@ pub struct Common {
 #[derive(ClapArgs, Debug)]
 pub struct SimulateArgs {
     /// Clients, 1 to 1,000,000.
-    #[arg(long, default_value_t = 1000, value_parser = |s: &str| whole_in(s, 1, MAX_CLIENTS), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().clients, value_parser = whole(Field::Clients), allow_hyphen_values = true)]
     clients: u32,
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
-    #[arg(long, default_value = "exponential", value_parser = parse_strategy)]
+    #[arg(long, default_value = defaults().policy.backoff.strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
     #[command(flatten)]
     common: Common,
@@ -116,6 +117,11 @@ pub struct SweepArgs {
 pub struct ClientList(Vec<u32>);
 #[derive(Debug, Clone)]
 pub struct StrategyList(Vec<Strategy>);
+
+/// The core's defaults, which the flags' defaults are.
+fn defaults() -> SimSettings {
+    SimSettings::default()
+}
 
 fn parse_scenario(s: &str) -> Result<Scenario, String> {
     s.parse()
@@ -146,13 +152,15 @@ fn parse_strategies(s: &str) -> Result<StrategyList, String> {
     }
 }
 
-/// `C:R`: capacity and refill per second, both finite and non-negative.
+/// `C:R`: capacity and refill per second, in the core's ranges.
 fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
-    let bad = || "expected C:R, tokens and tokens per second, such as 10:1".to_owned();
-    let (c, r) = s.split_once(':').ok_or_else(bad)?;
-    let c = number_in(c, 0.0, 1e9).map_err(|_| bad())?;
-    let r = number_in(r, 0.0, 1e9).map_err(|_| bad())?;
-    BudgetSettings::new(c, r).validate().map_err(|_| bad())
+    const FORM: &str = "expected C:R, tokens and tokens per second, such as 10:1";
+    let (c, r) = s.split_once(':').ok_or_else(|| FORM.to_owned())?;
+    let c = number(Field::Capacity)(c).map_err(|e| format!("{FORM}; C: {e}"))?;
+    let r = number(Field::RefillPerSec)(r).map_err(|e| format!("{FORM}; R: {e}"))?;
+    BudgetSettings::new(c, r)
+        .validate()
+        .map_err(|e| format!("{FORM}; {e}"))
 }
 
 /// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000; at most 1000 points.
@@ -166,15 +174,15 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
     for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
         if let Some((lo, rest)) = item.split_once("..") {
             let (hi, step) = rest.split_once(':').unwrap_or((rest, "1"));
-            let lo = whole_in(lo, 1, MAX_CLIENTS).map_err(|_| bad())?;
-            let hi = whole_in(hi, 1, MAX_CLIENTS).map_err(|_| bad())?;
-            let step = whole_in(step, 1, MAX_CLIENTS).map_err(|_| bad())?;
+            let lo = whole_in(lo, Field::Clients).map_err(|_| bad())?;
+            let hi = whole_in(hi, Field::Clients).map_err(|_| bad())?;
+            let step = whole_in(step, Field::Clients).map_err(|_| bad())?;
             if hi < lo {
                 return Err(bad());
             }
             out.extend((lo..=hi).step_by(step as usize));
         } else {
-            out.push(whole_in(item, 1, MAX_CLIENTS).map_err(|_| bad())?);
+            out.push(whole_in(item, Field::Clients).map_err(|_| bad())?);
         }
         if out.len() > 1000 {
             return Err("expected at most 1000 points".to_owned());
@@ -190,11 +198,8 @@ impl Common {
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s
     /// for aws-occ; the article's 2 s and 30 s otherwise).
     fn base_cap(&self) -> (f64, f64) {
-        let (base, cap) = match self.scenario {
-            Scenario::AwsOcc => (5.0, 2000.0),
-            _ => (2000.0, 30_000.0),
-        };
-        (self.base.unwrap_or(base), self.cap.unwrap_or(cap))
+        let d = self.scenario.default_backoff();
+        (self.base.unwrap_or(d.base_ms), self.cap.unwrap_or(d.cap_ms))
     }
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
@@ -223,22 +228,7 @@ impl Common {
 }
 
 fn usage(e: stampede::ConfigError) -> UsageError {
-    let flag = match e.field {
-        "clients" => "--clients",
-        "outage" => "--outage",
-        "outage_start" => "--outage-start",
-        "capacity_rps" => "--capacity",
-        "reject_cost" => "--reject-cost",
-        "latency" => "--latency",
-        "latency_sd" => "--latency-sd",
-        "rate" => "--rate",
-        "duration" => "--duration",
-        "burst_window" => "--window",
-        "retry_after" => "--retry-after",
-        "runs" => "--runs",
-        _ => return UsageError(config_error(&e)),
-    };
-    UsageError(format!("{flag}: expected {}, got {}", e.expected, e.got))
+    UsageError(config_error(&e))
 }
 
 /// The metrics under the CLI's JSON names.

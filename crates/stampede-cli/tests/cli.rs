@@ -539,3 +539,109 @@ fn simulate_bad_input_exits_2_naming_the_flag() {
         assert!(err.contains(flag), "{args:?}: {err}");
     }
 }
+
+/// The one stderr line of a run that must fail with exit status 2.
+fn usage_line(args: &[&str]) -> String {
+    let out = stampede(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    err.trim_end().to_owned()
+}
+
+#[test]
+fn errors_name_the_flag_and_the_cores_range() {
+    use stampede::Field;
+    // Each flag's error carries the range the core holds for its field: no CLI copy of a
+    // bound is left to drift (`--runs` once stopped at 10,000 where the core takes 100,000).
+    let max = |f: Field| f.limit().unwrap().max.to_string();
+    let cases: &[(&[&str], &str, String)] = &[
+        (
+            &["simulate", "--runs", "100001"],
+            "--runs",
+            format!("from 1 to {}", max(Field::Runs)),
+        ),
+        (
+            &["delays", "--attempts", "101"],
+            "--attempts",
+            format!("from 1 to {}", max(Field::MaxAttempts)),
+        ),
+        (
+            &["delays", "--multiplier", "0.5"],
+            "--multiplier",
+            format!("from 1 to {}", max(Field::Multiplier)),
+        ),
+        (
+            &["simulate", "--latency", "61s"],
+            "--latency",
+            format!("from 0 ms to {} ms", max(Field::Latency)),
+        ),
+        (
+            &["simulate", "--reject-cost", "2"],
+            "--reject-cost",
+            "a fraction from 0 to 1".to_owned(),
+        ),
+        (
+            &["classify", "--status", "600"],
+            "--status",
+            format!("from 100 to {}", max(Field::Status)),
+        ),
+        (
+            &["simulate", "--budget", "1:-1"],
+            "--budget",
+            format!("from 0 to {}", max(Field::RefillPerSec)),
+        ),
+        // Errors found by the core after parsing name the flag too.
+        (
+            &["delays", "--base", "2s", "--cap", "1s"],
+            "--cap",
+            "at least base (2000 ms)".to_owned(),
+        ),
+        (
+            &["simulate", "--scenario", "aws-occ", "--clients", "10001"],
+            "--clients",
+            "at most 10000 clients for aws-occ".to_owned(),
+        ),
+        (
+            &["delays", "--samples", "1000000", "--attempts", "12"],
+            "--samples",
+            "at most 909090 samples".to_owned(),
+        ),
+        (
+            &["simulate", "--strategy", "fibonacci"],
+            "--strategy",
+            format!("one of {}", stampede::backoff::Strategy::NAMES.join(", ")),
+        ),
+    ];
+    for (args, flag, range) in cases {
+        let line = usage_line(args);
+        assert!(line.contains(flag), "{args:?}: {line}");
+        assert!(
+            line.contains(range.as_str()),
+            "{args:?}: {line} lacks {range}"
+        );
+    }
+}
+
+#[test]
+fn flag_defaults_are_the_cores() {
+    use stampede::backoff::BackoffSettings;
+    // `delays` with no flags draws from the core's default backoff and attempts.
+    let v = json(&["delays", "--json"]);
+    let d = BackoffSettings::default();
+    assert_eq!(v["strategy"], d.strategy.name());
+    assert_eq!(v["base_ms"].as_f64(), Some(d.base_ms));
+    assert_eq!(v["cap_ms"].as_f64(), Some(d.cap_ms));
+    assert_eq!(v["multiplier"].as_f64(), Some(d.multiplier));
+    assert_eq!(
+        v["attempts"].as_u64(),
+        Some(u64::from(stampede::policy::DEFAULT_MAX_ATTEMPTS))
+    );
+    // `simulate` with no flags runs the core's default scene: the same metrics as the
+    // core's own run of SimSettings::default().
+    let v = json(&["simulate", "--json"]);
+    let m = stampede::sim::run(&stampede::sim::SimSettings::default()).unwrap();
+    assert_eq!(v["clients"].as_u64(), Some(1000));
+    assert_eq!(v["total_attempts"].as_f64(), Some(m.total_attempts));
+    assert_eq!(v["completion_ms"].as_f64(), Some(m.completion_ms));
+}

@@ -92,8 +92,9 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     let mut settings = policy_settings(&policy_opts)?;
     if let Some(deadline) = o.f64("deadlineMs")? {
         // The core's range for a deadline, under the caller's name for it.
-        stampede::check_ms("deadline", deadline, 0.0)
-            .map_err(|e| out_of_range("", "deadlineMs", &e.expected, &JsValue::from_str(&e.got)))?;
+        stampede::Field::Deadline
+            .check(deadline)
+            .map_err(|e| config_error("", &e))?;
         // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
         let limit = settings
             .max_elapsed_ms

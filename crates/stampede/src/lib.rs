@@ -20,8 +20,11 @@
 //! caller seeded. Use [`SeededRng`], a generator named after its algorithm, and a seed
 //! gives the same numbers on every platform, wasm32 included.
 //!
-//! Settings are validated once, at construction, into a [`ConfigError`] that names the
-//! field; nothing after that can panic on a value that came from a slider.
+//! Settings are validated once, at construction, into a [`ConfigError`]: data, not prose —
+//! the [`Field`], what it [`Expected`] and what it [`Got`] — so that every front end maps it
+//! with an exhaustive `match`. Every range lives here ([`Field::limit`]), and every
+//! default (`Default` of each settings type); nothing after validation can panic on a
+//! value that came from a slider.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -30,11 +33,19 @@ pub mod backoff;
 pub mod budget;
 pub mod classify;
 mod error;
+mod field;
 pub mod policy;
 pub mod retry_after;
 pub mod sim;
 
-pub use error::{ConfigError, MAX_DURATION_MS, check_ms, format_number};
+pub use error::{
+    Code, ConfigError, Expected, Field, Got, Limit, MAX_DURATION_MS, MAX_TEXT_CHARS, Unit,
+    WorkBound,
+};
+
+/// The largest seed a JavaScript number (an `f64`) carries exactly: 2^53 − 1, the range
+/// of [`Field::Seed`] for front ends that take seeds as numbers.
+pub const MAX_EXACT_SEED: u64 = (1 << 53) - 1;
 
 /// The crate's seeded generator: PCG-XSH-RR 64/32 (`rand_pcg::Pcg32`).
 ///
@@ -50,7 +61,10 @@ pub fn seeded(seed: u64) -> SeededRng {
 }
 
 /// Pinned values for one seed, shared by the native tests and the wasm build's tests:
-/// the same seed must give these numbers on every platform.
+/// the same seed must give these numbers on every platform. Not API: it exists only in
+/// this crate's tests and with the `golden` feature, which the workspace's other crates
+/// turn on for their tests alone.
+#[cfg(any(test, feature = "golden"))]
 #[doc(hidden)]
 pub mod golden {
     /// `full`, base 200 ms, cap 30 s, seed 42: the first five delays, rounded to µs.

@@ -41,12 +41,19 @@ use rand::Rng;
 use crate::backoff::{Backoff, BackoffSettings, BackoffState};
 use crate::budget::{BudgetExhausted, TokenBucket};
 use crate::classify::{Action, Outcome, Reason, Request, RetryRules, ServerHint, Verdict};
-use crate::error::{ConfigError, check_ms, fmt_num};
+use crate::error::{ConfigError, Field, fmt_num};
 
 /// The most attempts (first try included) a policy allows.
 pub const MAX_ATTEMPTS: u32 = 100;
 
+/// The attempts a policy makes by default, the first included.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 6;
+
 /// Unvalidated policy settings.
+///
+/// # Default
+/// The default backoff (full jitter, 200 ms, 30 s, ×2), [`DEFAULT_MAX_ATTEMPTS`] attempts,
+/// the default rules, no elapsed-time limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PolicySettings {
     /// The backoff.
@@ -57,6 +64,12 @@ pub struct PolicySettings {
     pub max_elapsed_ms: Option<f64>,
     /// What to retry, and the longest server hint honoured.
     pub rules: RetryRules,
+}
+
+impl Default for PolicySettings {
+    fn default() -> Self {
+        PolicySettings::new(BackoffSettings::default(), DEFAULT_MAX_ATTEMPTS)
+    }
 }
 
 impl PolicySettings {
@@ -85,19 +98,13 @@ impl PolicySettings {
     /// Validates everything once.
     pub fn build(self) -> Result<Policy, ConfigError> {
         let backoff = self.backoff.build()?;
-        if !(1..=MAX_ATTEMPTS).contains(&self.max_attempts) {
-            return Err(ConfigError::new(
-                "max_attempts",
-                format!("a whole number of attempts from 1 to {MAX_ATTEMPTS}"),
-                self.max_attempts,
-            ));
-        }
+        Field::MaxAttempts.check(f64::from(self.max_attempts))?;
         let max_elapsed_ms = match self.max_elapsed_ms {
-            Some(ms) => Some(check_ms("max_elapsed", ms, 0.0)?),
+            Some(ms) => Some(Field::MaxElapsed.check(ms)?),
             None => None,
         };
         // Rules carry their own validated maximum; re-check in case they were built by hand.
-        check_ms("max_retry_after", self.rules.max_retry_after_ms(), 0.0)?;
+        Field::MaxRetryAfter.check(self.rules.max_retry_after_ms())?;
         Ok(Policy {
             backoff,
             max_attempts: self.max_attempts,

@@ -154,8 +154,15 @@ fn invalid_settings_are_rejected_with_the_field_named() {
             .build()
             .unwrap_err()
             .to_string(),
-        "cap: expected a duration at least base (100 ms), got 50 ms"
+        "cap: expected a duration at least base (100 ms) and at most 86400000 ms, got 50"
     );
+}
+
+#[test]
+fn names_are_listed_in_order() {
+    for (s, name) in Strategy::ALL.into_iter().zip(Strategy::NAMES) {
+        assert_eq!(s.name(), name);
+    }
 }
 
 #[test]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::retry_after::HintError;
 
 fn status(code: u16) -> HttpStatus {
     HttpStatus::new(code).unwrap()
@@ -40,7 +41,7 @@ fn statuses_outside_100_to_599_are_rejected() {
         assert_eq!(e.field, "status");
         assert_eq!(
             e.to_string(),
-            format!("status: expected an HTTP status from 100 to 599, got {code}")
+            format!("status: expected a whole number from 100 to 599, got {code}")
         );
     }
 }
@@ -274,6 +275,17 @@ fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
     assert!(!all.contains(99) && !all.contains(600));
     let top = StatusSet::empty().with_range(590, u16::MAX);
     assert!(top.contains(590) && top.contains(599) && !top.contains(589));
-    assert_eq!(StatusSet::empty().with_range(600, u16::MAX), StatusSet::empty());
+    assert_eq!(
+        StatusSet::empty().with_range(600, u16::MAX),
+        StatusSet::empty()
+    );
     assert_eq!(StatusSet::empty().with_range(504, 500), StatusSet::empty());
+}
+
+#[test]
+fn the_default_retry_on_text_is_the_default_set() {
+    assert_eq!(
+        StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
+        RetryRules::default().statuses()
+    );
 }

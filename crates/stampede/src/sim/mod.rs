@@ -91,7 +91,7 @@ use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, MAX_DURATION_MS, check_ms, check_range, fmt_num, quoted};
+use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS, WorkBound};
 use crate::policy::{Policy, PolicySettings};
 
 /// The server can absorb this many seconds of capacity at once (and owe as much).
@@ -104,6 +104,20 @@ pub const MAX_CLIENTS: u32 = 1_000_000;
 pub const MAX_OCC_CLIENTS: u32 = 10_000;
 /// The most requests a `steady` run may generate (clients × rate × duration).
 pub const MAX_STEADY_REQUESTS: f64 = 20_000_000.0;
+/// The least server capacity (requests per second).
+pub const MIN_CAPACITY_RPS: f64 = 0.001;
+/// The most server capacity (requests per second).
+pub const MAX_CAPACITY_RPS: f64 = 1e9;
+/// The longest mean latency, and latency standard deviation (ms).
+pub const MAX_LATENCY_MS: f64 = 60_000.0;
+/// The widest series slot (ms).
+pub const MAX_SLOT_MS: f64 = 60_000.0;
+/// The least `steady` rate (requests per client per second).
+pub const MIN_RATE: f64 = 1e-6;
+/// The most `steady` rate (requests per client per second).
+pub const MAX_RATE: f64 = 1000.0;
+/// The most runs [`run_many`] averages.
+pub const MAX_RUNS: u32 = 100_000;
 
 /// What the clients do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -119,12 +133,26 @@ pub enum Scenario {
 }
 
 impl Scenario {
+    /// Every scenario.
+    pub const ALL: [Scenario; 3] = [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc];
+
+    /// Every scenario's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    pub const NAMES: [&'static str; 3] = ["burst", "steady", "aws-occ"];
+
     /// `burst`, `steady`, `aws-occ`.
     pub const fn name(self) -> &'static str {
+        Scenario::NAMES[self as usize]
+    }
+
+    /// The backoff a run of this scenario uses when none is given: the AWS experiment's
+    /// 5 ms base and 2 s cap for `aws-occ`, the article's 2 s and 30 s otherwise; both
+    /// exponential without jitter, the scene the article starts from.
+    pub const fn default_backoff(self) -> BackoffSettings {
         match self {
-            Scenario::Burst => "burst",
-            Scenario::Steady => "steady",
-            Scenario::AwsOcc => "aws-occ",
+            Scenario::AwsOcc => BackoffSettings::new(Strategy::Exponential, 5.0, 2000.0),
+            Scenario::Burst | Scenario::Steady => {
+                BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0)
+            }
         }
     }
 }
@@ -138,10 +166,7 @@ impl fmt::Display for Scenario {
 impl FromStr for Scenario {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc]
-            .into_iter()
-            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ConfigError::new("scenario", "one of burst, steady, aws-occ", quoted(s)))
+        crate::error::lookup(Field::Scenario, &Scenario::NAMES, s).map(|i| Scenario::ALL[i])
     }
 }
 
@@ -157,18 +182,21 @@ pub enum BudgetScope {
     Shared,
 }
 
+impl BudgetScope {
+    /// `client`, `shared`.
+    pub const NAMES: [&'static str; 2] = ["client", "shared"];
+
+    /// The scope's name.
+    pub const fn name(self) -> &'static str {
+        BudgetScope::NAMES[self as usize]
+    }
+}
+
 impl FromStr for BudgetScope {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "client" => Ok(BudgetScope::Client),
-            "shared" => Ok(BudgetScope::Shared),
-            _ => Err(ConfigError::new(
-                "budget_scope",
-                "client or shared",
-                quoted(s),
-            )),
-        }
+        const ALL: [BudgetScope; 2] = [BudgetScope::Client, BudgetScope::Shared];
+        crate::error::lookup(Field::BudgetScope, &BudgetScope::NAMES, s).map(|i| ALL[i])
     }
 }
 
@@ -220,8 +248,8 @@ impl Default for SimSettings {
             scenario: Scenario::Burst,
             clients: 1000,
             policy: PolicySettings::new(
-                BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0),
-                6,
+                Scenario::Burst.default_backoff(),
+                crate::policy::DEFAULT_MAX_ATTEMPTS,
             ),
             outage_ms: 2000.0,
             outage_start_ms: 0.0,
@@ -259,71 +287,50 @@ impl SimSettings {
 
     pub(crate) fn check(&self) -> Result<Checked, ConfigError> {
         let s = self;
-        if !(1..=MAX_CLIENTS).contains(&s.clients) {
-            return Err(ConfigError::new(
-                "clients",
-                "a whole number of clients from 1 to 1000000",
-                s.clients,
-            ));
-        }
+        Field::Clients.check(f64::from(s.clients))?;
         if s.scenario == Scenario::AwsOcc && s.clients > MAX_OCC_CLIENTS {
-            return Err(ConfigError::new(
-                "clients",
-                format!(
-                    "for aws-occ, a whole number of clients from 1 to {MAX_OCC_CLIENTS} (its work grows with clients squared)"
-                ),
-                s.clients,
-            ));
+            let expected = Expected::Work {
+                max: f64::from(MAX_OCC_CLIENTS),
+                bound: WorkBound::OccClients,
+            };
+            let got = Got::Number(f64::from(s.clients));
+            return Err(ConfigError::new(Field::Clients, expected, got));
         }
         let policy = s.policy.build()?;
-        check_ms("outage", s.outage_ms, 0.0)?;
-        check_ms("outage_start", s.outage_start_ms, 0.0)?;
-        check_range(
-            "capacity_rps",
-            s.capacity_rps,
-            0.001,
-            1e9,
-            "requests per second",
-        )?;
-        check_range(
-            "reject_cost",
-            s.reject_cost,
-            0.0,
-            1.0,
-            "a fraction of a served request",
-        )?;
-        check_range("latency", s.latency_ms, 0.0, 60_000.0, "milliseconds")?;
+        Field::Outage.check(s.outage_ms)?;
+        Field::OutageStart.check(s.outage_start_ms)?;
+        Field::CapacityRps.check(s.capacity_rps)?;
+        Field::RejectCost.check(s.reject_cost)?;
+        Field::Latency.check(s.latency_ms)?;
         let latency_sd = match s.latency_sd_ms {
-            Some(sd) => check_range("latency_sd", sd, 0.0, 60_000.0, "milliseconds")?,
+            Some(sd) => Field::LatencySd.check(sd)?,
             None => s.latency_ms / 5.0,
         };
-        check_ms("burst_window", s.burst_window_ms, 0.0)?;
+        Field::BurstWindow.check(s.burst_window_ms)?;
         if let Some(ra) = s.retry_after_ms {
-            check_ms("retry_after", ra, 0.0)?;
+            Field::RetryAfter.check(ra)?;
         }
-        check_range("slot", s.slot_ms, 1.0, 60_000.0, "milliseconds")?;
+        Field::Slot.check(s.slot_ms)?;
         let budget = match s.budget {
             Some(b) => Some(b.validate()?),
             None => None,
         };
         if s.scenario == Scenario::Steady {
-            check_range(
-                "rate",
-                s.rate_per_client,
-                1e-6,
-                1000.0,
-                "requests per client per second",
-            )?;
-            check_ms("duration", s.duration_ms, 1.0)?;
+            Field::Rate.check(s.rate_per_client)?;
+            Field::Duration.check(s.duration_ms)?;
             let expected = f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0;
             if expected > MAX_STEADY_REQUESTS {
+                // The largest rate that fits, so a front end can say what would work.
+                let max_rate =
+                    MAX_STEADY_REQUESTS * 1000.0 / (f64::from(s.clients) * s.duration_ms);
+                let bound = Expected::Work {
+                    max: max_rate,
+                    bound: WorkBound::SteadyRequests,
+                };
                 return Err(ConfigError::new(
-                    "rate",
-                    format!(
-                        "clients × rate × duration of at most {} requests",
-                        fmt_num(MAX_STEADY_REQUESTS)
-                    ),
-                    fmt_num(expected),
+                    Field::Rate,
+                    bound,
+                    Got::Number(s.rate_per_client),
                 ));
             }
         }
@@ -559,13 +566,7 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
 
 /// Runs `settings` `runs` times with seeds `seed, seed+1, …` and returns the mean metrics.
 pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
-    if !(1..=100_000).contains(&runs) {
-        return Err(ConfigError::new(
-            "runs",
-            "a whole number of runs from 1 to 100000",
-            runs,
-        ));
-    }
+    Field::Runs.check(f64::from(runs))?;
     settings.validate()?;
     let mut all = Vec::with_capacity(runs as usize);
     let mut s = settings.clone();
