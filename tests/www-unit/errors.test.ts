@@ -10,7 +10,7 @@ import { formatNumber } from "../../www/src/logic/format.js";
 import { translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang } from "../../www/src/logic/state.js";
-import { contract, limitOf, pkg } from "./package.js";
+import { limitOf, pkg } from "./package.js";
 
 /** A control's label as the page shows it. */
 function label(control: string, lang: Lang): string {
@@ -50,7 +50,7 @@ function refusal(path: string, v: unknown): Error {
 }
 
 test("every control of the main panel: the package's refusal is placed at it and worded from its bounds", () => {
-  const limits = contract("limits")();
+  const limits = pkg.limits();
   for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS]) {
     const found = limitOf(f.id, limits);
     assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
@@ -95,11 +95,36 @@ test("a fraction where a whole number is needed, and NaN, have their own words",
   assert.equal(localizeError(nan, "ru"), `${label("cap", "ru")}: введите число. Получено: NaN.`);
 });
 
+test("a steady run past the work bound: the package's computed bound, rounded down to fit", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.scenario = "steady";
+  s.clients = 1_000_000;
+  s.ratePerClient = 10;
+  s.durationMs = 600_000;
+  let thrown: unknown;
+  try {
+    new pkg.Simulation(simOptions(s, "a")).free();
+  } catch (e) {
+    thrown = e;
+  }
+  const d = errorData(thrown);
+  assert.equal(d.code, "too_much_work");
+  // The package names the rate (what would have to come down for the run to fit).
+  assert.equal(d.field, "ratePerClient");
+  assert.equal(locateError(d).control, "rate");
+  assert.ok(d.max !== undefined && d.max > 0);
+  for (const lang of LANGS) {
+    const text = localizeError(d, lang);
+    const shown = Number(/\((?:at most|не больше) ([\d.,\s\u00a0]+)\)/.exec(text)?.[1]?.replace(/[\s\u00a0]/g, "").replace(lang === "ru" ? "," : /,/g, lang === "ru" ? "." : ""));
+    assert.ok(shown > 0 && shown <= d.max && shown >= d.max * 0.99, `${lang}: "${text}" shows ${shown} for ${d.max}`);
+  }
+});
+
 test("an unknown strategy lists the package's own names", () => {
   const d = errorData(refusal("policy.strategy", "fibonacci"));
   assert.equal(d.code, "unknown_value");
   assert.equal(locateError(d).control, "strategy");
-  assert.deepEqual(new Set(d.allowed), new Set(contract("strategies")()));
+  assert.deepEqual(new Set(d.allowed), new Set(pkg.strategies()));
   for (const lang of LANGS) {
     const text = localizeError(d, lang);
     for (const s of d.allowed ?? []) assert.ok(text.includes(s), `${lang}: ${s} in "${text}"`);
@@ -187,6 +212,10 @@ test("every code has its words in both languages", () => {
     [
       { ...base, field: "clients", code: "too_much_work", max: 2_000_000, unit: "count" },
       { en: "Clients: this run would be too big to simulate (at most 2,000,000).", ru: `Клиенты: такой прогон слишком велик для симуляции (не больше ${formatNumber(2_000_000, "ru")}).` },
+    ],
+    [
+      { ...base, field: "ratePerClient", code: "too_much_work", max: 1 / 30, got: 10 },
+      { en: "Requests per client: this run would be too big to simulate (at most 0.0333). Given: 10.", ru: "Запросов на клиента: такой прогон слишком велик для симуляции (не больше 0,0333). Получено: 10." },
     ],
     [{ ...base, field: "durationMs", code: "too_much_work" }, { en: "Traffic lasts: this run would be too big to simulate.", ru: "Поток длится: такой прогон слишком велик для симуляции." }],
   ];

@@ -17,7 +17,7 @@ import {
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
-import { contract, limitOf, pkg } from "./package.js";
+import { limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
 function field(id: string) {
@@ -115,7 +115,7 @@ test("fields write where they read", () => {
 });
 
 test("every slider and typed-value envelope lies inside the core's limits", () => {
-  const limits = contract("limits")();
+  const limits = pkg.limits();
   for (const f of ALL_FIELDS) {
     const found = limitOf(f.id, limits);
     assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Limit } from "stampede";
 import { optionsFor } from "../../www/src/logic/options.js";
 
 type Package = typeof import("stampede");
@@ -15,34 +16,7 @@ const dir = join(root, "crates", "stampede-wasm", "pkg");
 export const pkg = (await import(pathToFileURL(join(dir, "stampede.js")).href)) as Package;
 await pkg.default({ module_or_path: readFileSync(join(dir, "stampede_bg.wasm")) });
 
-/** One setting's range, as `limits()` gives it. */
-export interface Limit {
-  min: number;
-  max: number;
-  unit?: string;
-  whole: boolean;
-  /** `min` itself is refused. */
-  minExclusive?: boolean;
-}
-
-/** The settings contract's exports (limits, defaults and the name lists). */
-interface Contract {
-  limits(): Record<string, Limit>;
-  defaults(): {
-    policy: Record<string, unknown>;
-    budget: Record<string, unknown>;
-    simulation: Record<string, unknown> & { scenarioBackoff: Record<string, { baseMs: number; capMs: number }> };
-  };
-  strategies(): string[];
-  scenarios(): string[];
-}
-
-/** One of the contract's exports; fails, naming it, while the package lacks it. */
-export function contract<K extends keyof Contract>(name: K): Contract[K] {
-  const f = (pkg as unknown as Partial<Contract>)[name];
-  if (typeof f !== "function") throw new Error(`the package does not export ${name}() (the settings contract)`);
-  return f as Contract[K];
-}
+export type { Limit } from "stampede";
 
 /**
  * A page control's option as a simulation passes it ("policy.baseMs", "clients") and its

@@ -12,7 +12,7 @@ import {
   workEstimate,
 } from "../../www/src/logic/state.js";
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
-import { contract, pkg } from "./package.js";
+import { pkg } from "./package.js";
 
 test("burst options carry the outage, capacity and policy", () => {
   const o = simOptions(DEFAULT_STATE, "a");
@@ -100,8 +100,8 @@ test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => 
 });
 
 test("the page's menus list exactly the package's strategies, scenarios and budget scopes", () => {
-  assert.deepEqual([...STRATEGIES].sort(), [...contract("strategies")()].sort());
-  assert.deepEqual([...SCENARIOS].sort(), [...contract("scenarios")()].sort());
+  assert.deepEqual([...STRATEGIES].sort(), [...pkg.strategies()].sort());
+  assert.deepEqual([...SCENARIOS].sort(), [...pkg.scenarios()].sort());
   // Each strategy is one the package builds a policy from.
   for (const strategy of STRATEGIES) assert.doesNotThrow(() => new pkg.RetryPolicy({ strategy }).free(), strategy);
   for (const budgetScope of BUDGET_SCOPES) {
@@ -111,7 +111,7 @@ test("the page's menus list exactly the package's strategies, scenarios and budg
 });
 
 test("the first picture is the core's default simulation; the page's own choices are only where it tells more", () => {
-  const d = contract("defaults")();
+  const d = pkg.defaults();
   const sim = d.simulation;
   const s = DEFAULT_STATE;
   assert.equal(s.scenario, sim["scenario"]);

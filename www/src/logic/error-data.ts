@@ -7,19 +7,9 @@
 // form so the page handles both alike. Kept apart from errors.ts (wording and placement) so
 // the worker does not load the page's dictionaries.
 
-/** What went wrong with a setting (the package's `SettingsErrorCode`). */
-export type SettingsErrorCode =
-  | "out_of_range"
-  | "not_a_number"
-  | "not_whole"
-  | "wrong_type"
-  | "unknown_value"
-  | "too_long"
-  | "bad_syntax"
-  | "too_much_work";
+import type { SettingsErrorCode, Unit as SettingsUnit } from "stampede";
 
-/** The unit of a setting's bounds (the package's `Unit`). */
-export type SettingsUnit = "ms" | "per_second" | "count" | "fraction" | "chars";
+export type { SettingsErrorCode, SettingsUnit };
 
 /** A thrown error as plain data: its name and message, and a settings error's properties. */
 export interface SettingsErrorData {
@@ -35,17 +25,19 @@ export interface SettingsErrorData {
   got?: string | number | boolean | bigint | null;
 }
 
-const CODES: readonly SettingsErrorCode[] = [
-  "out_of_range",
-  "not_a_number",
-  "not_whole",
-  "wrong_type",
-  "unknown_value",
-  "too_long",
-  "bad_syntax",
-  "too_much_work",
-];
-const UNITS: readonly SettingsUnit[] = ["ms", "per_second", "count", "fraction", "chars"];
+// Every code and unit, to keep only values the contract knows (a Record, so one added to
+// the package's types fails to compile here until listed).
+const CODES: Record<SettingsErrorCode, true> = {
+  out_of_range: true,
+  not_a_number: true,
+  not_whole: true,
+  wrong_type: true,
+  unknown_value: true,
+  too_long: true,
+  bad_syntax: true,
+  too_much_work: true,
+};
+const UNITS: Record<SettingsUnit, true> = { ms: true, per_second: true, count: true, fraction: true, chars: true };
 
 /** A thrown value as plain, cloneable data; properties of the wrong type are left out. */
 export function errorData(e: unknown): SettingsErrorData {
@@ -54,11 +46,11 @@ export function errorData(e: unknown): SettingsErrorData {
   const d: SettingsErrorData = { name: e.name, message: e.message };
   if (typeof p["field"] === "string") d.field = p["field"];
   const code = p["code"];
-  if (typeof code === "string" && (CODES as readonly string[]).includes(code)) d.code = code as SettingsErrorCode;
+  if (typeof code === "string" && Object.hasOwn(CODES, code)) d.code = code as SettingsErrorCode;
   if (typeof p["min"] === "number") d.min = p["min"];
   if (typeof p["max"] === "number") d.max = p["max"];
   const unit = p["unit"];
-  if (typeof unit === "string" && (UNITS as readonly string[]).includes(unit)) d.unit = unit as SettingsUnit;
+  if (typeof unit === "string" && Object.hasOwn(UNITS, unit)) d.unit = unit as SettingsUnit;
   const allowed = p["allowed"];
   if (Array.isArray(allowed) && allowed.every((a) => typeof a === "string")) d.allowed = [...allowed];
   if (Object.hasOwn(p, "got")) {

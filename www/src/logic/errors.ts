@@ -50,6 +50,13 @@ function bound(v: number, unit: SettingsUnit | undefined, lang: Lang): string {
   return n;
 }
 
+/** `v` to three significant digits, rounded towards zero. */
+function roundDown(v: number): number {
+  if (v === 0 || !Number.isFinite(v)) return v;
+  const step = 10 ** (Math.floor(Math.log10(Math.abs(v))) - 2);
+  return Number((Math.trunc(v / step) * step).toPrecision(3));
+}
+
 /** The value given, as typed: numbers exactly (NaN and Infinity by name), text quoted. */
 function given(v: NonNullable<SettingsErrorData["got"]> | null, lang: Lang): string {
   if (typeof v === "number") return Number.isFinite(v) ? exact(v, lang) : String(v);
@@ -84,7 +91,9 @@ function sentence(e: SettingsErrorData, lang: Lang): { key: Key; vars: Record<st
     case "bad_syntax":
       return { key: "set.syntax", vars: {} };
     case "too_much_work":
-      return max === undefined ? { key: "set.workNoMax", vars: {} } : { key: "set.work", vars: { max } };
+      // This max is computed from the other settings (0.0333… requests per client per
+      // second), not declared: three significant digits, rounded down so it still fits.
+      return e.max === undefined ? { key: "set.workNoMax", vars: {} } : { key: "set.work", vars: { max: bound(roundDown(e.max), e.unit, lang) } };
     case undefined:
       return null;
   }
