@@ -58,17 +58,22 @@ function roundDown(v: number): number {
 }
 
 /** The value given, as typed: numbers exactly (NaN and Infinity by name), text quoted. */
-function given(v: NonNullable<SettingsErrorData["got"]> | null, lang: Lang): string {
+function given(v: Exclude<SettingsErrorData["got"], undefined>, lang: Lang): string {
   if (typeof v === "number") return Number.isFinite(v) ? exact(v, lang) : String(v);
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   return String(v);
 }
 
-/** The sentence for a code, and its placeholders (besides the label). */
-function sentence(e: SettingsErrorData, lang: Lang): { key: Key; vars: Record<string, string> } | null {
+/** A message's text and its placeholders (besides the label). */
+interface Sentence {
+  key: Key;
+  vars: Record<string, string>;
+}
+
+/** The sentence for an error's code (null: no code, so no words of the page's own). */
+function sentence(e: SettingsErrorData, lang: Lang): Sentence | null {
   const min = e.min === undefined ? undefined : bound(e.min, e.unit, lang);
   const max = e.max === undefined ? undefined : bound(e.max, e.unit, lang);
-  type Sentence = { key: Key; vars: Record<string, string> };
   const range = (both: Key, atLeast: Key, atMost: Key, neither: Key): Sentence => {
     if (min !== undefined && max !== undefined) return { key: both, vars: { min, max } };
     if (min !== undefined) return { key: atLeast, vars: { min } };
