@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { errorData, errorMessage, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
 import { ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS } from "../../www/src/logic/fields.js";
 import { formatNumber } from "../../www/src/logic/format.js";
-import { translate, type Key } from "../../www/src/logic/i18n.js";
-import { controlFor, optionsFor } from "../../www/src/logic/options.js";
+import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
+import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang } from "../../www/src/logic/state.js";
 import { limitOf, pkg } from "./package.js";
 
@@ -245,9 +245,12 @@ test("what the page has no words for keeps the package's message", () => {
   }
 });
 
-test("every package option the page has a control for maps to a control that exists, and back", () => {
+test("every package option the page has a control for maps to a control that exists, has a label, and maps back", () => {
   const controls = new Set([...ALL_FIELDS.map((f) => f.id), "strategy", "b-strategy", "scenario", "budget-scope", "live-timeout"]);
+  assert.deepEqual(new Set(mappedControls()), controls);
   for (const id of controls) {
+    const key = id === "live-timeout" ? "live.timeout" : `field.${id}`;
+    assert.ok(isKey(key), `#${id} has no label`);
     const names = optionsFor(id);
     assert.ok(names.length > 0, `#${id} sets no package option`);
     const side = id.startsWith("b-") ? "b" : "a";

@@ -14,9 +14,11 @@ import {
   steadyRequests,
   toSlider,
   visibleFor,
+  type NumberField,
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
+import type { Unit as PackageUnit } from "stampede";
 import { limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
@@ -114,6 +116,16 @@ test("fields write where they read", () => {
   assert.equal(s.b.baseMs, 1000 + ALL_FIELDS.findIndex((f) => f.id === "b-base"));
 });
 
+/** The page's display units that fit each of the package's units. */
+const PAGE_UNITS: Record<PackageUnit | "none", readonly NumberField["unit"][]> = {
+  ms: ["ms"],
+  per_second: ["rps", "perSec"],
+  count: ["count", "clients", "tokens"],
+  fraction: ["none"],
+  chars: [],
+  none: ["none", "factor"],
+};
+
 test("every slider and typed-value envelope lies inside the core's limits", () => {
   const limits = pkg.limits();
   for (const f of ALL_FIELDS) {
@@ -124,6 +136,7 @@ test("every slider and typed-value envelope lies inside the core's limits", () =
     assert.ok(inside(f.min, f.max), `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
     if (f.limit) assert.ok(inside(f.limit.min, f.limit.max), `#${f.id} envelope outside ${name}`);
     if (lim.whole) assert.ok(f.integer, `#${f.id}: ${name} is whole, the field must be too`);
+    assert.ok(PAGE_UNITS[lim.unit ?? "none"].includes(f.unit), `#${f.id} shows ${f.unit} for ${name} in ${lim.unit ?? "plain numbers"}`);
   }
   const clients = limits["clients"];
   assert.ok(clients && OCC_MAX_CLIENTS <= clients.max);

@@ -103,3 +103,16 @@ export function optionsFor(control: string): string[] {
   add(FETCH, "");
   return names;
 }
+
+/** Every control some package option belongs to, policy B's included. */
+export function mappedControls(): string[] {
+  const ids = new Set<string>();
+  for (const table of [SIMULATION, POLICY, BUDGET, FETCH] as Record<string, Control>[]) {
+    for (const id of Object.values(table)) {
+      if (id === null) continue;
+      ids.add(id);
+      if (SIDED.has(id)) ids.add(`b-${id}`);
+    }
+  }
+  return [...ids];
+}
