@@ -13,7 +13,9 @@ use stampede::budget::{BudgetExhausted, BudgetRegistry, BudgetSettings, TokenBuc
 use stampede::{ConfigError, Field};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Group, Opts, config_error, config_error_as, finite_arg, prefix_of, text};
+use crate::errors::{config_error, config_error_as};
+use crate::fields::{Group, prefix_of};
+use crate::opts::{Opts, finite_arg, text};
 
 thread_local! {
     /// One registry per module instance (per page, per worker).

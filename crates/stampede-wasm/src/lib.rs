@@ -15,7 +15,9 @@
 #![deny(missing_docs)]
 
 mod budget;
+mod errors;
 mod fetch;
+mod fields;
 mod opts;
 mod policy;
 mod settings;

@@ -5,52 +5,20 @@
 //! by the core (bad value: `RangeError`); the message names the field as JavaScript spells
 //! it (`baseMs`, `budget.capacity`). Nothing here can panic.
 
-use js_sys::{Array, Object, Reflect};
-use stampede::{ConfigError, Expected, Field, Got, Limit, MAX_TEXT_CHARS, Unit};
+use js_sys::{Object, Reflect};
+use stampede::{Field, MAX_TEXT_CHARS};
 use wasm_bindgen::prelude::*;
+
+use crate::errors::{Shape, settings_error_js};
+// fetch.rs takes the error builders from here.
+pub(crate) use crate::errors::{config_error, out_of_range, type_error, wrong_type};
+use crate::fields::js_name;
 
 /// A settings object, or `undefined`/`null` (every field then takes its default).
 pub(crate) struct Opts<'a> {
     obj: Option<&'a Object>,
     /// A prefix for field names in messages: `""`, `"policy."` or `"budget."`.
     prefix: &'static str,
-}
-
-// Errors are put together in JavaScript (js/errors.js) from the core's data: the wasm
-// passes names and numbers and formats nothing, which keeps the text (and the code that
-// would format it) out of the module.
-#[wasm_bindgen(module = "/js/errors.js")]
-extern "C" {
-    /// `TypeError` (`code: "wrong_type"`): `{prefix}{field}: expected {expected}, got
-    /// {value, described}`.
-    #[wasm_bindgen(js_name = typeError)]
-    pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue)
-    -> JsValue;
-    /// `RangeError` (`code: "out_of_range"`, or `"not_a_number"` for `NaN`):
-    /// `{prefix}{field}: expected {expected}, got {got}`.
-    #[wasm_bindgen(js_name = rangeError)]
-    pub(crate) fn out_of_range(prefix: &str, field: &str, expected: &str, got: &JsValue)
-    -> JsValue;
-    /// The `RangeError` of a core [`ConfigError`], with every property of the contract.
-    #[wasm_bindgen(js_name = settingsError)]
-    fn settings_error_js(
-        prefix: &str,
-        field: &str,
-        code: &str,
-        got: &JsValue,
-        shape: u8,
-        min: f64,
-        max: f64,
-        unit: &str,
-        whole: bool,
-        allowed: &JsValue,
-        detail: &str,
-    ) -> JsValue;
-}
-
-/// A `TypeError` with a message of its own (not a settings error: a call's shape).
-pub(crate) fn type_error(msg: &str) -> JsValue {
-    js_sys::TypeError::new(msg).into()
 }
 
 /// `v` as a string of at most [`MAX_TEXT_CHARS`] characters: `TypeError` for another type,
@@ -95,195 +63,6 @@ pub(crate) fn finite_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValu
     match number_arg(v, field)? {
         Some(n) if !n.is_finite() => Err(out_of_range("", field, "a finite number", v)),
         n => Ok(n),
-    }
-}
-
-/// The shapes of [`Expected`], as `js/errors.js` numbers them.
-#[derive(Clone, Copy)]
-enum Shape {
-    Range = 0,
-    Above = 1,
-    AtLeastField = 2,
-    OneOf = 3,
-    Syntax = 4,
-    AtMostChars = 5,
-    Work = 6,
-    RegistryFull = 7,
-}
-
-/// Turns a core settings error into a `RangeError` naming the JavaScript field, with the
-/// contract's properties (`field`, `code`, `min`, `max`, `unit`, `allowed`, `got`).
-pub(crate) fn config_error(prefix: &str, e: &ConfigError) -> JsValue {
-    config_error_as(prefix, js_name(e.field), e)
-}
-
-/// [`config_error`] under another name for the field: the argument a caller passed it
-/// as (`name` for `Budget.forCallSite`'s call site).
-#[inline(never)]
-pub(crate) fn config_error_as(prefix: &str, field: &str, e: &ConfigError) -> JsValue {
-    let got = match &e.got {
-        Got::Number(n) => JsValue::from(*n),
-        Got::Text(s) => JsValue::from_str(s),
-    };
-    let none = f64::NAN;
-    let mut allowed = JsValue::UNDEFINED;
-    let mut detail = "";
-    let (shape, min, max, unit, whole) = match e.expected {
-        Expected::Range(Limit {
-            min,
-            max,
-            unit,
-            whole,
-        }) => (Shape::Range, min, max, unit, whole),
-        Expected::Above { min, max, unit } => (Shape::Above, min, max, unit, false),
-        Expected::AtLeastField {
-            other,
-            min,
-            max,
-            unit,
-        } => {
-            detail = js_name(other);
-            (Shape::AtLeastField, min, max, unit, false)
-        }
-        Expected::OneOf(names) => {
-            allowed = names_array(names).into();
-            (Shape::OneOf, none, none, Unit::None, false)
-        }
-        Expected::Syntax(what) => {
-            detail = what;
-            (Shape::Syntax, none, none, Unit::None, false)
-        }
-        Expected::AtMostChars(n) => (Shape::AtMostChars, none, f64::from(n), Unit::Chars, true),
-        Expected::Work { max, bound } => {
-            detail = bound.describe();
-            (Shape::Work, none, max, Unit::None, false)
-        }
-        Expected::RegistryFull { max } => {
-            (Shape::RegistryFull, none, f64::from(max), Unit::Count, true)
-        }
-    };
-    settings_error_js(
-        prefix,
-        field,
-        e.code().name(),
-        &got,
-        shape as u8,
-        min,
-        max,
-        unit.name().unwrap_or(""),
-        whole,
-        &allowed,
-        detail,
-    )
-}
-
-/// `names` as a JavaScript array of strings.
-pub(crate) fn names_array(names: &[&str]) -> Array {
-    names.iter().map(|n| JsValue::from_str(n)).collect()
-}
-
-/// The JavaScript name of a core field, as the options objects spell it.
-pub(crate) const fn js_name(field: Field) -> &'static str {
-    match field {
-        Field::Strategy => "strategy",
-        Field::Base => "baseMs",
-        Field::Cap => "capMs",
-        Field::Multiplier => "multiplier",
-        Field::MaxAttempts => "maxAttempts",
-        Field::MaxElapsed => "maxElapsedMs",
-        Field::MaxRetryAfter => "maxRetryAfterMs",
-        Field::Samples => "n",
-        Field::Seed => "seed",
-        Field::Method => "method",
-        Field::Status => "status",
-        Field::Error => "error",
-        Field::RetryOn => "retryOn",
-        Field::Capacity => "capacity",
-        Field::RefillPerSec => "refillPerSec",
-        Field::RetryCost => "retryCost",
-        Field::SuccessRefund => "successRefund",
-        Field::CallSite => "callSite",
-        Field::Scenario => "scenario",
-        Field::Clients => "clients",
-        Field::Outage => "outageMs",
-        Field::OutageStart => "outageStartMs",
-        Field::CapacityRps => "capacityRps",
-        Field::RejectCost => "rejectCost",
-        Field::Latency => "latencyMs",
-        Field::LatencySd => "latencySdMs",
-        Field::Rate => "ratePerClient",
-        Field::Duration => "durationMs",
-        Field::BurstWindow => "burstWindowMs",
-        Field::RetryAfter => "retryAfterMs",
-        Field::BudgetScope => "budgetScope",
-        Field::Slot => "slotMs",
-        Field::LogClients => "logClients",
-        Field::Runs => "runs",
-        Field::Deadline => "deadlineMs",
-        Field::AttemptTimeout => "attemptTimeoutMs",
-    }
-}
-
-/// Where a field sits in the JavaScript API, which decides its prefix when nested.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Group {
-    /// `PolicyOptions`: `policy.` inside `Simulation` and `retryFetch` options.
-    Policy,
-    /// `BudgetOptions`: `budget.` inside them.
-    Budget,
-    /// A top-level option or argument.
-    Top,
-    /// Not an option of the JavaScript API.
-    None,
-}
-
-/// The group of a core field.
-pub(crate) const fn group(field: Field) -> Group {
-    match field {
-        Field::Strategy
-        | Field::Base
-        | Field::Cap
-        | Field::Multiplier
-        | Field::MaxAttempts
-        | Field::MaxElapsed
-        | Field::MaxRetryAfter
-        | Field::RetryOn => Group::Policy,
-        Field::Capacity | Field::RefillPerSec | Field::RetryCost | Field::SuccessRefund => {
-            Group::Budget
-        }
-        Field::Samples
-        | Field::Seed
-        | Field::Method
-        | Field::Status
-        | Field::Error
-        | Field::CallSite
-        | Field::Scenario
-        | Field::Clients
-        | Field::Outage
-        | Field::OutageStart
-        | Field::CapacityRps
-        | Field::RejectCost
-        | Field::Latency
-        | Field::LatencySd
-        | Field::Rate
-        | Field::Duration
-        | Field::BurstWindow
-        | Field::RetryAfter
-        | Field::BudgetScope
-        | Field::Slot
-        | Field::LogClients
-        | Field::Deadline
-        | Field::AttemptTimeout => Group::Top,
-        Field::Runs => Group::None,
-    }
-}
-
-/// The prefix of a nested group's fields in messages.
-pub(crate) const fn prefix_of(group: Group) -> &'static str {
-    match group {
-        Group::Policy => "policy.",
-        Group::Budget => "budget.",
-        Group::Top | Group::None => "",
     }
 }
 
@@ -364,6 +143,12 @@ impl<'a> Opts<'a> {
             None => Ok(None),
             Some(v) => text(&v, self.prefix, key).map(Some),
         }
+    }
+
+    /// The string for `field`, under its JavaScript name (at most [`MAX_TEXT_CHARS`]
+    /// characters).
+    pub(crate) fn text(&self, field: Field) -> Result<Option<String>, JsValue> {
+        self.string(js_name(field))
     }
 
     /// A boolean field.

@@ -10,7 +10,8 @@ use stampede::policy::{Policy, PolicySettings};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, wrong_type};
+use crate::errors::{config_error, wrong_type};
+use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
 /// Reads `PolicyOptions` into validated core settings; missing fields take the core's
 /// defaults (`PolicySettings::default()`).
@@ -18,7 +19,7 @@ pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue
     let p = opts.prefix();
     let mut settings = PolicySettings::default();
     let backoff = &mut settings.backoff;
-    if let Some(s) = opts.string("strategy")? {
+    if let Some(s) = opts.text(Field::Strategy)? {
         backoff.strategy = s.parse::<Strategy>().map_err(|e| config_error(p, &e))?;
     }
     if let Some(v) = opts.number(Field::Base)? {
@@ -39,7 +40,7 @@ pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue
             .with_max_retry_after_ms(v)
             .map_err(|e| config_error(p, &e))?;
     }
-    if let Some(spec) = opts.string("retryOn")? {
+    if let Some(spec) = opts.text(Field::RetryOn)? {
         rules = rules.with_statuses(StatusSet::parse(&spec).map_err(|e| config_error(p, &e))?);
     }
     let settings = settings
@@ -230,7 +231,7 @@ pub(crate) fn hint_headers(
 #[wasm_bindgen]
 pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
     let o = Opts::new(&input, "classify input", "")?;
-    let method = match o.string("method")? {
+    let method = match o.text(Field::Method)? {
         Some(m) => m.parse::<Method>().map_err(|e| config_error("", &e))?,
         None => Method::Get,
     };
@@ -241,12 +242,12 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
             .with_max_retry_after_ms(v)
             .map_err(|e| config_error("", &e))?;
     }
-    if let Some(spec) = o.string("retryOn")? {
+    if let Some(spec) = o.text(Field::RetryOn)? {
         rules = rules.with_statuses(StatusSet::parse(&spec).map_err(|e| config_error("", &e))?);
     }
     let now_ms = o.f64("nowMs")?.unwrap_or_else(js_sys::Date::now);
     let (retry_after, pushback);
-    let outcome = match (o.checked(Field::Status)?, o.string("error")?) {
+    let outcome = match (o.checked(Field::Status)?, o.text(Field::Error)?) {
         (Some(code), None) => {
             // Checked: a whole number from 100 to 599.
             let status = HttpStatus::new(code as u16).map_err(|e| config_error("", &e))?;

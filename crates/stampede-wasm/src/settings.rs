@@ -10,7 +10,9 @@ use stampede::sim::{Scenario, SimSettings};
 use stampede::{Field, Limit};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Group, group, js_name, names_array, prefix_of, set};
+use crate::errors::names_array;
+use crate::fields::{Group, group, js_name, prefix_of};
+use crate::opts::set;
 
 /// `{ policy, budget, simulation }`: the core's defaults under the options' JavaScript
 /// names (`null` for an option whose default is none), and `simulation.scenarioBackoff[scenario] = { baseMs, capMs }`, the backoff a

@@ -1,21 +1,20 @@
 //! `Simulation`: the core simulator behind one handle; series are views into wasm memory.
 
+use stampede::Field;
 use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation as CoreSim};
 use wasm_bindgen::prelude::*;
 
 use crate::budget::budget_settings;
-use stampede::Field;
-
-use crate::opts::{
-    Group, Opts, config_error, group, number_arg, out_of_range, prefix_of, set, wrong_type,
-};
+use crate::errors::{config_error, out_of_range, wrong_type};
+use crate::fields::{Group, group, prefix_of};
+use crate::opts::{Opts, number_arg, set};
 use crate::policy::policy_settings;
 
 /// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`);
 /// missing fields take the core's defaults (`SimSettings::default()`).
 pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     let mut s = SimSettings::default();
-    if let Some(v) = opts.string("scenario")? {
+    if let Some(v) = opts.text(Field::Scenario)? {
         s.scenario = v.parse::<Scenario>().map_err(|e| config_error("", &e))?;
     }
     if let Some(v) = opts.checked(Field::Clients)? {
@@ -55,7 +54,7 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
         let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
         s.budget = Some(budget_settings(&budget)?);
     }
-    if let Some(v) = opts.string("budgetScope")? {
+    if let Some(v) = opts.text(Field::BudgetScope)? {
         s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
     }
     Ok(s)

@@ -94,7 +94,11 @@ fn errors_come_from_the_js_snippet_and_name_the_argument() {
     let mut p = RetryPolicy::new(options(r#"{"maxAttempts":100,"seed":1}"#)).unwrap();
     let err = p.sample(JsValue::from(1_000_000)).err().unwrap();
     assert!(err.is_instance_of::<js_sys::RangeError>());
-    assert!(message(err).starts_with("n: expected a whole number from 0 to 101010 "));
+    let prop = |name: &str| js_sys::Reflect::get(&err, &JsValue::from(name)).unwrap();
+    assert_eq!(prop("field"), "n");
+    assert_eq!(prop("code"), "too_much_work");
+    assert_eq!(prop("max"), 101_010);
+    assert!(message(err).starts_with("n: expected at most 101010 samples "));
     assert_eq!(p.sample(JsValue::from(3)).unwrap().length(), 3 * 99);
 }
 

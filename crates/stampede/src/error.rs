@@ -7,7 +7,18 @@
 //! [`Field`] (an enum a front end maps with an exhaustive `match`: a new setting that one
 //! front end forgets does not compile), an [`Expected`] (a range with its [`Unit`], a list
 //! of names, …) and a [`Got`]. Its `Display` is the one-line form for people,
-//! `cap: expected a duration from 200 ms to 86400000 ms, got 100`.
+//! `cap: expected a duration at least base (200 ms) and at most 86400000 ms, got 100`.
+//!
+//! ```
+//! use stampede::backoff::{BackoffSettings, Strategy};
+//! use stampede::{Code, Expected, Field, Got, Unit};
+//! let e = BackoffSettings::new(Strategy::Full, 200.0, 100.0).build().unwrap_err();
+//! assert_eq!(e.field, Field::Cap);
+//! assert_eq!(e.code(), Code::OutOfRange);
+//! assert_eq!(e.got, Got::Number(100.0));
+//! let Expected::AtLeastField { other, min, unit, .. } = e.expected else { panic!() };
+//! assert_eq!((other, min, unit), (Field::Base, 200.0, Unit::Ms));
+//! ```
 
 use core::fmt;
 
@@ -29,6 +40,10 @@ pub struct ConfigError {
 }
 
 /// What a setting accepts.
+///
+/// Like [`Field`], deliberately not `#[non_exhaustive]`: a front end that builds its own
+/// messages from these (the WebAssembly glue does) must fail to compile when a new shape
+/// appears, rather than fall back to a vague message.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Expected {
     /// A finite number in `min..=max` (a whole one if `whole`).
@@ -57,7 +72,8 @@ pub enum Expected {
     OneOf(&'static [&'static str]),
     /// Text of a given shape, described for a person (`"an HTTP method such as GET"`).
     Syntax(&'static str),
-    /// A string of at most this many characters.
+    /// A string of at most this many characters (front ends bound the text they take by
+    /// [`MAX_TEXT_CHARS`] before handing it over).
     AtMostChars(u32),
     /// Settings whose work together stays under a bound; `max` is the largest value of
     /// the error's field that fits, given the others.

@@ -233,6 +233,65 @@ mod tests {
         }
     }
 
+    /// A work bound's `max` is the largest value of the field that fits: that value passes.
+    #[test]
+    fn work_bounds_give_the_largest_value_that_fits() {
+        use crate::error::{Code, Expected};
+        use crate::sim::{Scenario, SimSettings};
+        let steady = SimSettings {
+            scenario: Scenario::Steady,
+            clients: 1_000_000,
+            rate_per_client: 1000.0,
+            duration_ms: 60_000.0,
+            ..SimSettings::default()
+        };
+        let e = steady.validate().unwrap_err();
+        assert_eq!((e.field, e.code()), (Field::Rate, Code::TooMuchWork));
+        let Expected::Work { max, .. } = e.expected else {
+            panic!("{e:?}")
+        };
+        let fits = SimSettings {
+            rate_per_client: max,
+            ..steady.clone()
+        };
+        assert_eq!(fits.validate(), Ok(()));
+        let occ = SimSettings {
+            scenario: Scenario::AwsOcc,
+            clients: crate::sim::MAX_OCC_CLIENTS + 1,
+            ..SimSettings::default()
+        };
+        let e = occ.validate().unwrap_err();
+        assert_eq!((e.field, e.code()), (Field::Clients, Code::TooMuchWork));
+        // Samples: 99 delays each, so 101,010 sequences fit in 10,000,000 delays and no more.
+        use crate::backoff::check_samples;
+        assert_eq!(check_samples(101_010.0, 99), Ok(101_010));
+        let e = check_samples(101_011.0, 99).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "samples: expected at most 101010 samples (at most 10000000 delays in all: \
+             samples × (attempts − 1)), got 101011"
+        );
+        assert_eq!(check_samples(1_000_000.0, 0), Ok(1_000_000));
+    }
+
+    /// The defaults the front ends show are the ones the core runs with.
+    #[test]
+    fn defaults_hang_together() {
+        use crate::sim::{Scenario, SimSettings};
+        let s = SimSettings::default();
+        assert_eq!(s.policy.backoff, s.scenario.default_backoff());
+        assert_eq!(
+            s.policy.max_attempts,
+            crate::policy::PolicySettings::default().max_attempts
+        );
+        assert!(crate::budget::BudgetSettings::default().validate().is_ok());
+        assert!(crate::policy::PolicySettings::default().build().is_ok());
+        for scenario in Scenario::ALL {
+            assert!(scenario.default_backoff().build().is_ok(), "{scenario}");
+            assert_eq!(scenario.name().parse::<Scenario>(), Ok(scenario));
+        }
+    }
+
     #[test]
     fn every_range_is_sound_and_checked() {
         for &f in Field::ALL {

@@ -123,10 +123,6 @@ impl fmt::Display for Strategy {
     }
 }
 
-/// The list of strategy names, for error messages.
-pub const STRATEGY_NAMES: &str =
-    "none, constant, exponential, full, equal, decorrelated, decorrelated-v2";
-
 impl FromStr for Strategy {
     type Err = ConfigError;
 
