@@ -84,7 +84,11 @@ test("policy B's refusals are placed at the compare panel's controls", () => {
   assert.equal(locateError(budget, "b").control, "budget-capacity");
 });
 
-test("a fraction where a whole number is needed, and NaN, have their own words", () => {
+test("whole numbers: out of range or a fraction; and NaN: each in its own words", () => {
+  // Out of range on a whole field: the page's field knows it is whole.
+  const zero = errorData(refusal("clients", 0));
+  assert.equal(zero.code, "out_of_range");
+  assert.equal(localizeError(zero, "en"), `Clients: enter a whole number from 1 to ${formatNumber(zero.max ?? NaN, "en", 20)}. Given: 0.`);
   const whole = errorData(refusal("clients", 10.5));
   assert.equal(whole.code, "not_whole");
   assert.equal(localizeError(whole, "en").startsWith(`${label("clients", "en")}: enter a whole number`), true, localizeError(whole, "en"));
@@ -189,6 +193,10 @@ test("every code has its words in both languages", () => {
         en: "Requests per client: enter a value from 0.000001/s to 1,000/s. Given: 0.0000001.",
         ru: `Запросов на клиента: введите значение от 0,000001/с до ${formatNumber(1000, "ru")}/с. Получено: 0,0000001.`,
       },
+    ],
+    [
+      { ...base, field: "policy.maxAttempts", code: "out_of_range", min: 1, max: 100, unit: "count", got: 0 },
+      { en: "Max attempts: enter a whole number from 1 to 100. Given: 0.", ru: "Максимум попыток: введите целое число от 1 до 100. Получено: 0." },
     ],
     [{ ...base, field: "clients", code: "out_of_range" }, { en: "Clients: the value is out of range.", ru: "Клиенты: значение вне допустимых пределов." }],
     [{ ...base, field: "outageMs", code: "not_a_number", got: Number.NaN }, { en: "Outage length: enter a number. Given: NaN.", ru: "Длина сбоя: введите число. Получено: NaN." }],

@@ -8,6 +8,7 @@
 // English text: an error without a code, or about an option the page has no control for,
 // is shown with the package's own message.
 
+import { fieldById } from "./fields.js";
 import { formatNumber } from "./format.js";
 import type { SettingsErrorData, SettingsUnit } from "./error-data.js";
 import { isKey, translate, type Key } from "./i18n.js";
@@ -71,7 +72,7 @@ interface Sentence {
 }
 
 /** The sentence for an error's code (null: no code, so no words of the page's own). */
-function sentence(e: SettingsErrorData, lang: Lang): Sentence | null {
+function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | null {
   const min = e.min === undefined ? undefined : bound(e.min, e.unit, lang);
   const max = e.max === undefined ? undefined : bound(e.max, e.unit, lang);
   const range = (both: Key, atLeast: Key, atMost: Key, neither: Key): Sentence => {
@@ -82,7 +83,8 @@ function sentence(e: SettingsErrorData, lang: Lang): Sentence | null {
   };
   switch (e.code) {
     case "out_of_range":
-      return range("set.range", "set.atLeast", "set.atMost", "set.outOfRange");
+      // The error does not say whether the option is whole; the page's field does.
+      return whole ? range("set.wholeRange", "set.wholeAtLeast", "set.wholeAtMost", "set.outOfRange") : range("set.range", "set.atLeast", "set.atMost", "set.outOfRange");
     case "not_a_number":
       return { key: "set.nan", vars: {} };
     case "not_whole":
@@ -112,7 +114,7 @@ function sentence(e: SettingsErrorData, lang: Lang): Sentence | null {
 export function localizeError(e: SettingsErrorData, lang: Lang): string {
   const control = e.field === undefined ? null : controlFor(e.field);
   const label = control === null ? undefined : controlLabel(control, lang);
-  const what = sentence(e, lang);
+  const what = sentence(e, control !== null && fieldById(control)?.integer === true, lang);
   if (label === undefined || what === null) return e.message;
   const text = translate(lang, what.key, { label, ...what.vars });
   if (e.got === undefined) return text;
