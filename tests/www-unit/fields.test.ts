@@ -135,7 +135,7 @@ test("every slider and typed-value envelope lies inside the core's limits", () =
     const inside = (lo: number, hi: number) => (lim.minExclusive ? lo > lim.min : lo >= lim.min) && hi <= lim.max;
     assert.ok(inside(f.min, f.max), `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
     if (f.limit) assert.ok(inside(f.limit.min, f.limit.max), `#${f.id} envelope outside ${name}`);
-    if (lim.whole) assert.ok(f.integer, `#${f.id}: ${name} is whole, the field must be too`);
+    assert.equal(f.integer === true, lim.whole, `#${f.id}: whole exactly when ${name} is`);
     assert.ok(PAGE_UNITS[lim.unit ?? "none"].includes(f.unit), `#${f.id} shows ${f.unit} for ${name} in ${lim.unit ?? "plain numbers"}`);
   }
   const clients = limits["clients"];
