@@ -290,6 +290,12 @@ mod tests {
             assert!(scenario.default_backoff().build().is_ok(), "{scenario}");
             assert_eq!(scenario.name().parse::<Scenario>(), Ok(scenario));
         }
+        for scope in [
+            crate::sim::BudgetScope::Client,
+            crate::sim::BudgetScope::Shared,
+        ] {
+            assert_eq!(scope.name().parse(), Ok(scope));
+        }
     }
 
     #[test]
