@@ -192,7 +192,7 @@ export class App {
   private onResultA(state: State, o: Outcome, restart: boolean, started: number): void {
     this.setBusy(this.runner.busy("a"));
     if (!o.ok) {
-      const err = locateError(o.error.message, "a");
+      const err = locateError(o.error, "a");
       if (!this.pictured && this.repairFromLink(state, err)) return;
       this.errA = err;
       this.showErrors();
@@ -223,7 +223,7 @@ export class App {
   /** Policy B ran (error null) or was refused, for the state `s`. */
   private onResultB(s: State, error: RunError | null): void {
     if (error !== null) {
-      const err = locateError(error.message, "b");
+      const err = locateError(error, "b");
       // Policy B's fields from a bad link fall back like policy A's.
       if (this.repairFromLink(s, err)) return;
       this.errB = err;
@@ -264,7 +264,7 @@ export class App {
   private showErrors(): void {
     const unplaced = this.controls.renderErrors([this.errA, this.errB].filter((e): e is PackageError => e !== null));
     const general = byId("sim-error");
-    const messages = unplaced.map((e) => localizeError(e.message, this.lang));
+    const messages = unplaced.map((e) => localizeError(e, this.lang));
     if (this.controls.hasProblems() || this.errA) messages.push(this.t("err.kept"));
     general.textContent = messages.join(" ");
     general.hidden = messages.length === 0;

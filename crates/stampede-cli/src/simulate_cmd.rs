@@ -239,8 +239,7 @@ impl Common {
 
     /// Attempts in all: as given, else the core's default.
     fn attempts(&self) -> u32 {
-        self.attempts
-            .unwrap_or(DEFAULT_MAX_ATTEMPTS)
+        self.attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS)
     }
 
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s

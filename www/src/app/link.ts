@@ -74,17 +74,16 @@ export class LinkRepair {
     if (!this.active || this.repairs >= MAX_REPAIRS) return null;
     this.repairs++;
     const f = err.control ? fieldById(err.control) : undefined;
-    const message = err.message;
     let fixed: State;
     if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = String(f.get(state));
-      this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(message, lang) }));
+      this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
-      this.notes.push((t, lang) => t("link.reset", { message: localizeError(message, lang) }));
+      this.notes.push((t, lang) => t("link.reset", { message: localizeError(err, lang) }));
       this.render();
     }
     return fixed;

@@ -4,7 +4,7 @@
 // waits, and runs in a frame of its own once the panel comes into view.
 
 import { DelayFigure, MAX_PANELS } from "../figures/delays.js";
-import { errorMessage } from "../logic/errors.js";
+import { errorData, localizeError } from "../logic/errors.js";
 import { delayHistograms } from "../logic/histogram.js";
 import { policyOptions, type State } from "../logic/state.js";
 import { sampleDelays } from "../wasm/bridge.js";
@@ -68,7 +68,7 @@ export class DelaysPanel {
     try {
       samples = sampleDelays(policyOptions(s.a, s.seed), DELAY_SAMPLES);
     } catch (e) {
-      this.note.textContent = errorMessage(e);
+      this.note.textContent = localizeError(errorData(e), lang);
       this.key = "";
       return;
     }

@@ -20,7 +20,8 @@ use super::abort::{Cancel, Listener, Signal, Timer, deferred, reject_on_abort};
 use super::js::{
     self, follow, get, get_if_object, global_fetch, object_assign, read_response, threw,
 };
-use crate::opts::{MAX_TEXT, set, type_error, wrong_type};
+use crate::opts::{set, type_error, wrong_type};
+use stampede::MAX_TEXT_CHARS;
 
 /// What every attempt sends: `fetch(input, init)`, with a fresh signal per attempt.
 pub(super) struct Call {
@@ -207,7 +208,7 @@ impl Attempted {
     /// Reads what `fetch` resolved to: a `TypeError` naming `fetch` unless it is a
     /// Response (a whole-number `status` from 0 to 999 and a `headers.get` method).
     fn response(v: JsValue) -> Result<Attempted, JsValue> {
-        let read = read_response(&v, MAX_TEXT);
+        let read = read_response(&v, MAX_TEXT_CHARS);
         if read.is_null() {
             return Err(wrong_type(
                 "",
