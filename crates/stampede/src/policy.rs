@@ -1,8 +1,10 @@
 //! The retry policy: the state machine that composes backoff, classifier, server hints and
 //! budget into one answer per failed attempt — *retry in D, because …* or *stop, because …*.
 //!
-//! Every front end (the simulator, the CLI, the browser's `retryFetch`) asks this module
-//! and nothing else whether and when to retry, so a rule changed here changes everywhere.
+//! Every front end (the simulator's `burst` and `steady` clients, the CLI, the browser's
+//! `retryFetch`) asks this module and nothing else whether and when to retry, so a rule
+//! changed here changes everywhere. (The simulator's `aws-occ` reproduces an experiment
+//! whose clients retry until they win: it draws from the [`Backoff`] alone.)
 //!
 //! The order of the questions, for each finished attempt:
 //! 1. the classifier: success, not retryable (and why), or retryable with the server's hint;
