@@ -53,7 +53,8 @@ export interface ClassifyInput {
   method?: string;
   /** A plain object or a Headers; Retry-After and grpc-retry-pushback-ms are read. */
   headers?: Record<string, string> | Headers;
-  /** "Now" for Retry-After dates, ms since the epoch. Default Date.now(). */
+  /** "Now" for Retry-After dates: wall-clock ms since the epoch. Default Date.now(). (Only a
+   *  date is read against it; budgets use a monotonic clock, see Budget.tokens.) */
   nowMs?: number;
   error?: TransportErrorKind;
   idempotent?: boolean;
@@ -102,7 +103,12 @@ export class Budget {
    *  RangeError/TypeError naming a bad option; RangeError when the registry is full. */
   static forCallSite(name: string, options?: BudgetOptions): Budget;
   readonly callSite: string;
-  /** Tokens at nowMs (default Date.now()). @throws TypeError/RangeError for a non-number or non-finite nowMs. */
+  /** Tokens at nowMs. A budget measures intervals, so nowMs is read as a monotonic clock: by
+   *  default the one retryFetch charges budgets on, performance.now() moved onto the epoch
+   *  scale (Date.now() − performance.now() taken once, plus performance.now()), which no
+   *  change of the system clock moves. Date.now() is still accepted (same scale), but a
+   *  clock jump then refills or freezes the bucket.
+   *  @throws TypeError/RangeError for a non-number or non-finite nowMs. */
   tokens(nowMs?: number): number;
   /** Whether the circuit is open (retries and new calls fail fast) at nowMs. */
   isOpen(nowMs?: number): boolean;
@@ -255,7 +261,12 @@ export class BudgetExhaustedError extends Error {
   private constructor();
 }
 
-/** fetch with retries decided by the core policy. Resolves with the first success or, when
+/** fetch with retries decided by the core policy. Two clocks: Date.now() only to read a
+ *  Retry-After HTTP-date; a monotonic clock (see Budget.tokens) for the budget, deadlineMs and
+ *  policy.maxElapsedMs, so a system clock change neither refills nor drains a budget nor moves
+ *  a deadline. AttemptInfo.startedMs stays Date.now().
+ *
+ *  Resolves with the first success or, when
  *  it gives up on an HTTP status, the last Response (like fetch, a 503 does not throw);
  *  rejects with RetryError, BudgetExhaustedError (at once, nothing sent), or the signal's
  *  reason on abort. The promise always settles, whatever the arguments hold.

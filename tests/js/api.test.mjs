@@ -7,15 +7,15 @@ import { gzipSync } from "node:zlib";
 import { stampede, wasm, wasmPath } from "./load.mjs";
 
 const { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } = stampede;
-const round3 = (xs) => Array.from(xs, (x) => Math.round(x * 1000) / 1000);
 
-// A golden constant as the native tests pin it in crates/stampede/src/lib.rs (read from the
-// source, so the wasm build is compared with whatever the native build is held to).
+// A golden constant as the native tests pin it in crates/stampede/tests/golden/values.rs: exact
+// f64 bits, read from the source, so the wasm build is held to the very bits the native one is.
 function nativeGolden(name) {
-  const src = readFileSync(new URL("../../crates/stampede/src/lib.rs", import.meta.url), "utf8");
-  const m = src.match(new RegExp(`${name}: \\[f64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
-  assert.ok(m, `${name} not found in lib.rs`);
-  return m[1].split(",").map((x) => Number(x.trim()));
+  const src = readFileSync(new URL("../../crates/stampede/tests/golden/values.rs", import.meta.url), "utf8");
+  const m = src.match(new RegExp(`${name}: \\[u64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
+  assert.ok(m, `${name} not found in values.rs`);
+  const bits = new BigUint64Array(m[1].split(",").filter((x) => x.trim()).map((x) => BigInt(x.trim())));
+  return Array.from(new Float64Array(bits.buffer));
 }
 
 test("every name of the contract is exported", () => {
@@ -40,12 +40,12 @@ test("RetryPolicy: golden seed matches the native build", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2, seed: 42, maxElapsedMs: 60000, maxRetryAfterMs: 60000 });
   const d = p.delays();
   assert.ok(d instanceof Float64Array);
-  // Pinned natively in crates/stampede/src/lib.rs (golden::FULL_200_30000_SEED_42).
-  assert.deepEqual(round3(d), nativeGolden("FULL_200_30000_SEED_42"));
-  const dec = new RetryPolicy({ strategy: "decorrelated", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(dec), nativeGolden("DECORRELATED_200_30000_SEED_42"));
-  const v2 = new RetryPolicy({ strategy: "decorrelated-v2", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(v2), nativeGolden("V2_200_30000_SEED_42"));
+  // Pinned natively in crates/stampede/tests/golden/values.rs, to the bit.
+  assert.deepEqual(Array.from(d), nativeGolden("FULL_200_30000_SEED_42"));
+  for (const [strategy, name] of [["equal", "EQUAL"], ["decorrelated", "DECORRELATED"], ["decorrelated-v2", "V2"]]) {
+    const got = new RetryPolicy({ strategy, baseMs: 200, capMs: 30000, seed: 42 }).delays();
+    assert.deepEqual(Array.from(got), nativeGolden(`${name}_200_30000_SEED_42`), strategy);
+  }
   assert.equal(p.maxAttempts, 6);
   assert.equal(p.strategy, "full");
 });
@@ -248,7 +248,7 @@ test("Simulation: metrics, views into wasm memory, golden run", () => {
   assert.equal(sim.logStride(), 1);
   sim.free();
 
-  // The golden run pinned natively (crates/stampede/src/lib.rs): same seed, same numbers.
+  // The golden run pinned natively (crates/stampede/tests/golden/values.rs): same seed, same bits.
   const g = new Simulation({ clients: 2000, policy: { strategy: "full", baseMs: 1000, capMs: 30000, maxAttempts: 6 }, budget: { capacity: 3000, refillPerSec: 200 }, budgetScope: "shared", seed: 7 });
   g.run();
   const gm = g.metrics();

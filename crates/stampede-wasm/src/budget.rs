@@ -111,9 +111,10 @@ pub struct Budget {
     call_site: String,
 }
 
-/// `nowMs` (a finite number), or `Date.now()` when omitted.
+/// `nowMs` (a finite number), or the monotonic clock `retryFetch` charges the budget on
+/// when omitted (see `clock`).
 fn now_arg(now_ms: &JsValue) -> Result<f64, JsValue> {
-    Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(js_sys::Date::now))
+    Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(crate::clock::mono_ms))
 }
 
 #[wasm_bindgen]
@@ -132,7 +133,7 @@ impl Budget {
         } else {
             Some(budget_settings(&opts)?)
         };
-        with_bucket(&name, settings, js_sys::Date::now(), "name", |_| ())?;
+        with_bucket(&name, settings, crate::clock::mono_ms(), "name", |_| ())?;
         Ok(Budget { call_site: name })
     }
 
@@ -142,7 +143,7 @@ impl Budget {
         self.call_site.clone()
     }
 
-    /// Tokens left at `nowMs` (default: `Date.now()`).
+    /// Tokens left at `nowMs` (default: the monotonic clock, see `clock`).
     pub fn tokens(&self, now_ms: JsValue) -> Result<f64, JsValue> {
         let now = now_arg(&now_ms)?;
         with_bucket(&self.call_site, None, now, "name", |b| b.tokens(now))
@@ -166,7 +167,7 @@ impl Budget {
 
     /// Refills the bucket to full, under the call site's current settings.
     pub fn reset(&self) -> Result<(), JsValue> {
-        let now = js_sys::Date::now();
+        let now = crate::clock::mono_ms();
         with_bucket(&self.call_site, None, now, "name", |b| b.reset(now))
     }
 }

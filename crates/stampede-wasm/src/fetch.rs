@@ -218,7 +218,8 @@ pub async fn retry_fetch(
     let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
     // Aborted before the call: nothing is sent, and the budget is not touched.
     call.cancel.check()?;
-    let started = Date::now();
+    // The budget and the deadline run on the monotonic clock (see `clock`).
+    let started = crate::clock::mono_ms();
     if let Some(cs) = &o.call_site {
         let admitted = with_bucket(cs, o.budget, started, "callSite", |b| {
             o.policy.admit(Some(b), started)
@@ -233,17 +234,20 @@ pub async fn retry_fetch(
         call.cancel.check()?;
         let number = state.made() + 1;
         let attempt_started = Date::now();
+        let elapsed = crate::clock::mono_ms() - started;
         let remaining = o
             .policy
             .max_elapsed_ms()
-            .map(|max| (max - (attempt_started - started)).max(1.0));
+            .map(|max| (max - elapsed).max(1.0));
         let timeout = match (o.attempt_timeout_ms, remaining) {
             (Some(a), Some(r)) => Some(a.min(r)),
             (a, r) => a.or(r),
         };
         let a = call.attempt(timeout).await?;
-        let now = Date::now();
-        let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), now);
+        // The wall clock reads a Retry-After date; the budget and deadline use the other.
+        let at = crate::clock::now();
+        let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), at.wall_ms);
+        let now = at.mono_ms;
         let (decision, tokens) = match &o.call_site {
             Some(cs) => with_bucket(cs, None, now, "callSite", |b| {
                 let d = o

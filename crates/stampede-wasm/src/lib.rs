@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 mod budget;
+mod clock;
 mod errors;
 mod fetch;
 mod fields;

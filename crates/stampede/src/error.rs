@@ -100,6 +100,9 @@ pub enum WorkBound {
     SteadyRequests,
     /// Delays drawn at once: samples × (attempts − 1).
     Delays,
+    /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
+    /// largest `max_attempts` that fits.
+    RunAttempts,
 }
 
 impl WorkBound {
@@ -110,10 +113,14 @@ impl WorkBound {
             WorkBound::OccClients => "clients for aws-occ (its work grows with clients squared)",
             WorkBound::SteadyRequests => {
                 "per client per second with these clients and duration \
-                 (clients × rate × duration of at most 20000000 requests)"
+                 (clients × rate × duration of at most 5000000 requests)"
             }
             WorkBound::Delays => {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"
+            }
+            WorkBound::RunAttempts => {
+                "attempts per request with these clients, rate and duration (a run of at most \
+                 20000000 attempts: requests × max_attempts; or lower clients, rate or duration)"
             }
         }
     }
@@ -493,6 +500,8 @@ mod tests {
         assert!(WorkBound::SteadyRequests.describe().contains(&steady));
         let delays = crate::backoff::MAX_SAMPLE_DELAYS.to_string();
         assert!(WorkBound::Delays.describe().contains(&delays));
+        let attempts = crate::sim::MAX_RUN_ATTEMPTS.to_string();
+        assert!(WorkBound::RunAttempts.describe().contains(&attempts));
         let occ = crate::sim::Scenario::AwsOcc.name();
         assert!(WorkBound::OccClients.describe().contains(occ));
     }

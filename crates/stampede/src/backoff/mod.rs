@@ -60,9 +60,13 @@ use rand::{Rng, RngExt};
 use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS, Unit, WorkBound};
 
 /// Which formula turns a retry number into a delay. See the [module docs](self).
+///
+/// `#[non_exhaustive]`: strategies get added; front ends list them with [`Strategy::ALL`]
+/// and name them with [`Strategy::name`], never by matching.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Strategy {
     /// Retry at once.
     None,
