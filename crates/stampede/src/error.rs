@@ -112,8 +112,9 @@ impl WorkBound {
         match self {
             WorkBound::OccClients => "clients for aws-occ (its work grows with clients squared)",
             WorkBound::SteadyRequests => {
-                "per client per second with these clients and duration \
-                 (clients × rate × duration of at most 5000000 requests)"
+                "per client per second with these clients, duration and attempts \
+                 (clients × rate × duration of at most 5000000 requests, and at most \
+                 20000000 attempts: requests × max_attempts)"
             }
             WorkBound::Delays => {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"

@@ -351,9 +351,11 @@ impl SimSettings {
             Field::Duration.check(s.duration_ms)?;
             let expected = work::steady_requests(s);
             if expected > MAX_STEADY_REQUESTS {
-                // The largest rate that fits, so a front end can say what would work.
-                let max_rate =
-                    MAX_STEADY_REQUESTS * 1000.0 / (f64::from(s.clients) * s.duration_ms);
+                // The largest rate that fits, so a front end can say what would work: within
+                // the request bound, and within the attempt bound at these attempts.
+                let attempts = f64::from(s.policy.max_attempts.max(1));
+                let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+                let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * s.duration_ms);
                 let bound = Expected::Work {
                     max: max_rate,
                     bound: WorkBound::SteadyRequests,
