@@ -36,9 +36,9 @@ mod js;
 
 use js_sys::{Array, Date, Function, Object};
 use stampede::budget::BudgetSettings;
-use stampede::classify::{Method, Request, Verdict};
+use stampede::classify::{Method, Request, TransportError, Verdict};
 use stampede::policy::{Decision, Policy, StopReason};
-use stampede::{SeededRng, seeded};
+use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -74,11 +74,8 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
     let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
     let mut settings = policy_settings(&policy_opts)?;
-    if let Some(deadline) = o.f64("deadlineMs")? {
-        // The core's range for a deadline, under the caller's name for it.
-        stampede::Field::Deadline
-            .check(deadline)
-            .map_err(|e| config_error("", &e))?;
+    // Both in the core's ranges, under the caller's names for them.
+    if let Some(deadline) = o.checked(Field::Deadline)? {
         // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
         let limit = settings
             .max_elapsed_ms
@@ -99,18 +96,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
             "budget: needs callSite, the name of the budget in the registry",
         ));
     }
-    let attempt_timeout_ms = match o.f64("attemptTimeoutMs")? {
-        Some(ms) if ms > 0.0 && ms <= stampede::MAX_DURATION_MS => Some(ms),
-        Some(ms) => {
-            return Err(out_of_range(
-                "",
-                "attemptTimeoutMs",
-                "more than 0 ms and at most 86400000 ms (a day)",
-                &JsValue::from(ms),
-            ));
-        }
-        None => None,
-    };
+    let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
     let on_attempt = match o.raw("onAttempt")? {
         Some(f) => Some(
             f.dyn_into::<Function>()
@@ -247,7 +233,15 @@ pub async fn retry_fetch(
         // The wall clock reads a Retry-After date; the budget and deadline use the other.
         let at = crate::clock::now();
         let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), at.wall_ms);
-        let now = at.mono_ms;
+        // Timers count whole milliseconds and may fire a fraction of one early on the
+        // monotonic clock: when the deadline's own timer ended the attempt, the deadline
+        // has passed, whatever the clock reads, so no retry slips in just before it.
+        let deadline_fired = a.error == Some(TransportError::Timeout)
+            && remaining.is_some_and(|r| timeout == Some(r));
+        let now = match remaining {
+            Some(r) if deadline_fired => at.mono_ms.max(started + elapsed + r),
+            _ => at.mono_ms,
+        };
         let (decision, tokens) = match &o.call_site {
             Some(cs) => with_bucket(cs, None, now, "callSite", |b| {
                 let d = o

@@ -608,9 +608,12 @@ fn errors_name_the_flag_and_the_cores_range() {
             "at least base (2000 ms)".to_owned(),
         ),
         (
-            &["simulate", "--scenario", "aws-occ", "--clients", "10001"],
+            &["simulate", "--scenario", "aws-occ", "--clients", "5001"],
             "--clients",
-            "at most 10000 clients for aws-occ".to_owned(),
+            format!(
+                "at most {} clients for aws-occ",
+                stampede::sim::MAX_OCC_CLIENTS
+            ),
         ),
         (
             &["delays", "--samples", "1000000", "--attempts", "12"],
