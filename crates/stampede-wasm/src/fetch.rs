@@ -46,7 +46,7 @@ use self::abort::{Signal, sleep};
 use self::attempt::{Attempted, Call, Last};
 use self::js::{get, named, threw};
 use crate::budget::{budget_settings, exhausted_error, with_bucket};
-use crate::opts::{Opts, config_error, out_of_range, set, text, type_error, wrong_type};
+use crate::opts::{Opts, config_error, set, text, type_error, wrong_type};
 use crate::policy::policy_settings;
 
 #[wasm_bindgen(module = "/js/errors.js")]
