@@ -53,7 +53,8 @@ export interface ClassifyInput {
   method?: string;
   /** A plain object or a Headers; Retry-After and grpc-retry-pushback-ms are read. */
   headers?: Record<string, string> | Headers;
-  /** "Now" for Retry-After dates, ms since the epoch. Default Date.now(). */
+  /** "Now" for Retry-After dates: wall-clock ms since the epoch. Default Date.now(). (Only a
+   *  date is read against it; budgets use a monotonic clock, see Budget.tokens.) */
   nowMs?: number;
   error?: TransportErrorKind;
   idempotent?: boolean;
@@ -102,7 +103,12 @@ export class Budget {
    *  RangeError/TypeError naming a bad option; RangeError when the registry is full. */
   static forCallSite(name: string, options?: BudgetOptions): Budget;
   readonly callSite: string;
-  /** Tokens at nowMs (default Date.now()). @throws TypeError/RangeError for a non-number or non-finite nowMs. */
+  /** Tokens at nowMs. A budget measures intervals, so nowMs is read as a monotonic clock: by
+   *  default the one retryFetch charges budgets on, performance.now() moved onto the epoch
+   *  scale (Date.now() − performance.now() taken once, plus performance.now()), which no
+   *  change of the system clock moves. Date.now() is still accepted (same scale), but a
+   *  clock jump then refills or freezes the bucket.
+   *  @throws TypeError/RangeError for a non-number or non-finite nowMs. */
   tokens(nowMs?: number): number;
   /** Whether the circuit is open (retries and new calls fail fast) at nowMs. */
   isOpen(nowMs?: number): boolean;
@@ -224,9 +230,13 @@ export interface RetryFetchOptions {
   idempotent?: boolean;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
-   *  init.signal (and a Request input's own signal) do exactly the same. */
+   *  init.signal (and a Request input's own signal) do exactly the same. An object like an
+   *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
+   *  not true or false is a TypeError naming it (`signal.aborted`). */
   signal?: AbortSignal;
-  /** Called after each attempt with what happened and what the policy decided. */
+  /** Called after each attempt with what happened and what the policy decided. If it throws,
+   *  the call ends there: the promise rejects with a TypeError naming `onAttempt` (the thrown
+   *  value as `cause`) and nothing more is sent. */
   onAttempt?: (attempt: AttemptInfo) => void;
 }
 
@@ -251,10 +261,30 @@ export class BudgetExhaustedError extends Error {
   private constructor();
 }
 
-/** fetch with retries decided by the core policy. Resolves with the first success or, when
+/** fetch with retries decided by the core policy. Two clocks: Date.now() only to read a
+ *  Retry-After HTTP-date; a monotonic clock (see Budget.tokens) for the budget, deadlineMs and
+ *  policy.maxElapsedMs, so a system clock change neither refills nor drains a budget nor moves
+ *  a deadline. AttemptInfo.startedMs stays Date.now().
+ *
+ *  Resolves with the first success or, when
  *  it gives up on an HTTP status, the last Response (like fetch, a 503 does not throw);
  *  rejects with RetryError, BudgetExhaustedError (at once, nothing sent), or the signal's
- *  reason on abort.
+ *  reason on abort. The promise always settles, whatever the arguments hold.
+ *
+ *  The caller's code: `init` is copied once (its getters run once) and each option read once.
+ *  Whatever the caller's code throws — a getter or Proxy trap on `init`, `input`, `options`,
+ *  `policy` or `budget`, a signal's `aborted`/`reason`/`addEventListener`, `fetch`, the `then`
+ *  of what it returns, the response's `status`/`headers`/`headers.get`, `onAttempt` — rejects
+ *  the promise with a TypeError whose message names it (`init: threw an exception: …`,
+ *  `policy.baseMs: …`, `signal.aborted: …`, `response.headers.get: …`, `onAttempt: …`) and
+ *  whose `cause` is what was thrown.
+ *
+ *  `fetch` is `globalThis.fetch`, looked up at every attempt, and held to its contract: it must
+ *  return a promise (a thenable) of a Response (a whole-number `status` from 0 to 999 and
+ *  `headers.get`), else a TypeError naming `fetch`, with no retry; a rejection is a transport
+ *  failure, retried as one. Each attempt waits for `fetch` only until `attemptTimeoutMs`,
+ *  `deadlineMs` or the caller's abort, even if `fetch` ignores its signal; with none of them, a
+ *  `fetch` that never settles leaves retryFetch pending, as it would leave `fetch` itself.
  *
  *  Bodies: a Request input is cloned for every attempt, so its body is sent whole each time.
  *  A body that cannot be sent again is refused up front with a TypeError, before anything is
@@ -265,3 +295,110 @@ export class BudgetExhaustedError extends Error {
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
  *  a network failure ("connect"). */
 export function retryFetch(input: RequestInfo | URL, init?: RequestInit, options?: RetryFetchOptions): Promise<Response>;
+
+// ---- Settings: the core's names, defaults and ranges, and the errors that name them ----
+
+/** The unit of a numeric setting; absent for a plain number (a multiplier, a status, a seed). */
+export type Unit = "ms" | "per_second" | "count" | "fraction" | "chars";
+
+/** What kind of wrong a settings error is. `wrong_type` is always a TypeError, every other
+ *  code a RangeError. */
+export type SettingsErrorCode =
+  | "out_of_range" // a number outside its range (±Infinity included)
+  | "not_a_number" // NaN
+  | "not_whole" // a fraction where a whole number is needed
+  | "wrong_type" // a value of the wrong type (always a TypeError)
+  | "unknown_value" // a string not in a fixed list (see `allowed`)
+  | "too_long" // a string past its length bound (`max`, unit "chars")
+  | "bad_syntax" // a string that does not parse (e.g. retryOn)
+  | "too_much_work"; // settings that together ask for more work than one call may do
+
+/** The machine-readable properties every settings error carries, as own, enumerable
+ *  properties, besides a message of the form `budget.capacity: expected …, got …`. */
+export interface SettingsErrorInfo {
+  /** The option as the caller wrote it, prefixed when nested: "baseMs", "policy.baseMs",
+   *  "budget.capacity", "n", "init.signal". */
+  field: string;
+  code: SettingsErrorCode;
+  /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value). */
+  min?: number;
+  /** The largest value accepted (for too_much_work, the largest that fits with the other settings). */
+  max?: number;
+  unit?: Unit;
+  /** The accepted names, for unknown_value. */
+  allowed?: string[];
+  /** The offending value as given, when it is a primitive. */
+  got?: unknown;
+}
+/** A bad value: `e instanceof RangeError`, with the contract's properties. */
+export type SettingsRangeError = RangeError & SettingsErrorInfo;
+/** A value of the wrong type: `e instanceof TypeError`, `code: "wrong_type"`. */
+export type SettingsTypeError = TypeError & SettingsErrorInfo & { code: "wrong_type" };
+/** Either settings error. */
+export type SettingsError = SettingsRangeError | SettingsTypeError;
+
+/** The range of one numeric option. */
+export interface Limit {
+  min: number;
+  max: number;
+  /** Absent for a plain number. */
+  unit?: Unit;
+  /** Whether only whole numbers are accepted. */
+  whole: boolean;
+  /** Present (true) when `min` itself is refused: more than min, at most max. */
+  minExclusive?: true;
+}
+
+/** The backoff a scenario's own experiment uses. */
+export interface ScenarioBackoff {
+  baseMs: number;
+  capMs: number;
+}
+
+/** The core's defaults under the options' names; `null` where the default is none. */
+export interface Defaults {
+  policy: {
+    strategy: Strategy;
+    baseMs: number;
+    capMs: number;
+    multiplier: number;
+    maxAttempts: number;
+    maxElapsedMs: number | null;
+    maxRetryAfterMs: number;
+    retryOn: string;
+  };
+  budget: { capacity: number; refillPerSec: number; retryCost: number; successRefund: number };
+  simulation: {
+    scenario: Scenario;
+    clients: number;
+    outageMs: number;
+    outageStartMs: number;
+    capacityRps: number;
+    rejectCost: number;
+    latencyMs: number;
+    /** null: latencyMs / 5. */
+    latencySdMs: number | null;
+    ratePerClient: number;
+    durationMs: number;
+    burstWindowMs: number;
+    /** null: the server sends no Retry-After. */
+    retryAfterMs: number | null;
+    budgetScope: "client" | "shared";
+    seed: number;
+    slotMs: number;
+    logClients: number;
+    scenarioBackoff: Record<Scenario, ScenarioBackoff>;
+  };
+}
+
+/** The core's defaults: what every omitted option becomes (a Simulation's policy takes
+ *  `policy`'s; `simulation.scenarioBackoff` is each scenario's own experiment's backoff). */
+export function defaults(): Defaults;
+/** The range of every numeric option, keyed by its name as errors give it: alone
+ *  ("baseMs", "capacity", "clients", "status", "n", "deadlineMs") and, for a policy's and a
+ *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"). */
+export function limits(): Record<string, Limit>;
+/** The backoff strategies' names, in the core's order. */
+export function strategies(): Strategy[];
+/** The simulation scenarios' names, in the core's order. */
+export function scenarios(): Scenario[];

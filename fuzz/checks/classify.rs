@@ -24,7 +24,7 @@ use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Reason, Request, RetryRules, ServerHint, StatusSet,
     TransportError, TransportSet,
 };
-use stampede::policy::{Decision, PolicySettings};
+use stampede::policy::{Decision, Now, PolicySettings};
 use stampede::retry_after::{HintError, Pushback, parse_pushback, parse_retry_after};
 use stampede::{MAX_DURATION_MS, seeded};
 
@@ -256,7 +256,7 @@ fn decide(
             &mut attempt,
             request,
             outcome,
-            now,
+            Now::simulated(now),
             scratch.as_mut(),
             &mut rng,
         );
@@ -266,7 +266,7 @@ fn decide(
         &mut attempt,
         request,
         outcome,
-        now,
+        Now::simulated(now),
         budget.as_mut(),
         &mut rng,
     );

@@ -12,4 +12,6 @@ mod checks;
 #[allow(dead_code)]
 mod args;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::duration::check(data, args::duration_ms));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    checks::duration::check(data, args::duration(stampede::Field::Base))
+});

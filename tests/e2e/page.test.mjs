@@ -120,8 +120,8 @@ describe("the playground", () => {
     const general = page.locator("#sim-error");
     const cases = [
       ["", /number/i],
-      ["-5", /baseMs/],
-      ["1e12", /baseMs/],
+      ["-5", /^Base delay: enter a value from 0 ms to .* Given: -5\.$/],
+      ["1e12", /^Base delay: enter a value from 0 ms to .* Given: 1,000,000,000,000\.$/],
     ];
     for (const [text, message] of cases) {
       await page.fill("#base", text);
@@ -140,11 +140,11 @@ describe("the playground", () => {
     await page.fill("#base", "");
     await page.locator("#base").pressSequentially("1e");
     await page.waitForFunction(() => document.querySelector('[data-error-for="base"]')?.textContent !== "");
-    // A cap below the base: the package names the cap.
+    // A cap below the base: the package names the cap, and the base as its least value.
     await page.fill("#base", "2000");
     await page.fill("#cap", "10");
     await page.locator('[data-error-for="cap"]').waitFor({ state: "visible" });
-    assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /capMs/);
+    assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /^Cap: enter a value from 2,000 ms to .* Given: 10\.$/);
     // Out of the page's envelope.
     await page.fill("#cap", "30000");
     await page.fill("#clients", "1000000000");

@@ -6,20 +6,20 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { stampede, wasm, wasmPath } from "./load.mjs";
 
-const { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError } = stampede;
-const round3 = (xs) => Array.from(xs, (x) => Math.round(x * 1000) / 1000);
+const { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } = stampede;
 
-// A golden constant as the native tests pin it in crates/stampede/src/lib.rs (read from the
-// source, so the wasm build is compared with whatever the native build is held to).
+// A golden constant as the native tests pin it in crates/stampede/tests/golden/values.rs: exact
+// f64 bits, read from the source, so the wasm build is held to the very bits the native one is.
 function nativeGolden(name) {
-  const src = readFileSync(new URL("../../crates/stampede/src/lib.rs", import.meta.url), "utf8");
-  const m = src.match(new RegExp(`${name}: \\[f64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
-  assert.ok(m, `${name} not found in lib.rs`);
-  return m[1].split(",").map((x) => Number(x.trim()));
+  const src = readFileSync(new URL("../../crates/stampede/tests/golden/values.rs", import.meta.url), "utf8");
+  const m = src.match(new RegExp(`${name}: \\[u64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
+  assert.ok(m, `${name} not found in values.rs`);
+  const bits = new BigUint64Array(m[1].split(",").filter((x) => x.trim()).map((x) => BigInt(x.trim())));
+  return Array.from(new Float64Array(bits.buffer));
 }
 
 test("every name of the contract is exported", () => {
-  for (const f of [RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch]) {
+  for (const f of [RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, defaults, limits, strategies, scenarios]) {
     assert.equal(typeof f, "function");
   }
   assert.equal(typeof Budget.forCallSite, "function");
@@ -40,12 +40,12 @@ test("RetryPolicy: golden seed matches the native build", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6, multiplier: 2, seed: 42, maxElapsedMs: 60000, maxRetryAfterMs: 60000 });
   const d = p.delays();
   assert.ok(d instanceof Float64Array);
-  // Pinned natively in crates/stampede/src/lib.rs (golden::FULL_200_30000_SEED_42).
-  assert.deepEqual(round3(d), nativeGolden("FULL_200_30000_SEED_42"));
-  const dec = new RetryPolicy({ strategy: "decorrelated", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(dec), nativeGolden("DECORRELATED_200_30000_SEED_42"));
-  const v2 = new RetryPolicy({ strategy: "decorrelated-v2", baseMs: 200, capMs: 30000, seed: 42 }).delays();
-  assert.deepEqual(round3(v2), nativeGolden("V2_200_30000_SEED_42"));
+  // Pinned natively in crates/stampede/tests/golden/values.rs, to the bit.
+  assert.deepEqual(Array.from(d), nativeGolden("FULL_200_30000_SEED_42"));
+  for (const [strategy, name] of [["equal", "EQUAL"], ["decorrelated", "DECORRELATED"], ["decorrelated-v2", "V2"]]) {
+    const got = new RetryPolicy({ strategy, baseMs: 200, capMs: 30000, seed: 42 }).delays();
+    assert.deepEqual(Array.from(got), nativeGolden(`${name}_200_30000_SEED_42`), strategy);
+  }
   assert.equal(p.maxAttempts, 6);
   assert.equal(p.strategy, "full");
 });
@@ -80,10 +80,13 @@ test("RetryPolicy.sample: rows are the same draws as delays(), across fill chunk
 test("RetryPolicy.sample: the total is bounded (10,000,000 values), with errors naming n", () => {
   const p = new RetryPolicy({ maxAttempts: 100, seed: 1 });
   // 1e6 × 99 values would be 792 MB: refused before any allocation, and the module lives on.
-  assert.throws(() => p.sample(1_000_000), (e) => e instanceof RangeError && /^n: expected a whole number from 0 to 101010 \(at most 10000000 delays/.test(e.message) && /maxAttempts is 100/.test(e.message), "1e6");
-  assert.throws(() => p.sample(101_011), RangeError);
-  assert.throws(() => new RetryPolicy({ maxAttempts: 21 }).sample(500_001), (e) => e instanceof RangeError && /from 0 to 500000 /.test(e.message));
-  assert.throws(() => new RetryPolicy({ maxAttempts: 2 }).sample(1_000_001), (e) => e instanceof RangeError && /from 0 to 1000000 /.test(e.message));
+  const work = (max, got) => (e) => e instanceof RangeError && e.field === "n" && e.code === "too_much_work" && e.max === max && e.got === got
+    && e.message === `n: expected at most ${max} samples (at most 10000000 delays in all: samples × (attempts − 1)), got ${got}`;
+  assert.throws(() => p.sample(1_000_000), work(101_010, 1_000_000), "1e6");
+  assert.throws(() => p.sample(101_011), work(101_010, 101_011));
+  assert.throws(() => new RetryPolicy({ maxAttempts: 21 }).sample(500_001), work(500_000, 500_001));
+  // Past the rows' own bound it is a range error (0 to 1,000,000), whatever maxAttempts is.
+  assert.throws(() => new RetryPolicy({ maxAttempts: 2 }).sample(1_000_001), (e) => e instanceof RangeError && e.code === "out_of_range" && e.min === 0 && e.max === 1_000_000 && /from 0 to 1000000,/.test(e.message));
   assert.throws(() => p.sample(NaN), (e) => e instanceof RangeError && /^n: .*got NaN$/.test(e.message));
   assert.throws(() => p.sample(Infinity), RangeError);
   assert.throws(() => p.sample("10"), (e) => e instanceof TypeError && e.message === 'n: expected a number, got "10"');
@@ -210,7 +213,8 @@ test("Budget: wrong types throw TypeError naming the parameter, not the glue's o
     assert.throws(() => Budget.forCallSite(bad), (e) => e instanceof TypeError && /^name: expected a string, got /.test(e.message), String(bad));
   }
   assert.throws(() => Budget.forCallSite(42), (e) => e.message === "name: expected a string, got 42");
-  assert.throws(() => Budget.forCallSite("x".repeat(5000)), (e) => e instanceof RangeError && /^name: expected at most 4096 characters, got 5000$/.test(e.message));
+  assert.throws(() => Budget.forCallSite("x".repeat(5000)), (e) => e instanceof RangeError && e.message === "name: expected at most 4096 characters, got a string of 5000 characters"
+    && e.field === "name" && e.code === "too_long" && e.max === 4096 && e.unit === "chars" && e.got === "x".repeat(5000));
   const b = Budget.forCallSite("types");
   assert.throws(() => b.tokens("now"), (e) => e instanceof TypeError && /^nowMs: expected a number/.test(e.message));
   assert.throws(() => b.isOpen(NaN), (e) => e instanceof RangeError && /^nowMs: expected a finite number/.test(e.message));
@@ -244,7 +248,7 @@ test("Simulation: metrics, views into wasm memory, golden run", () => {
   assert.equal(sim.logStride(), 1);
   sim.free();
 
-  // The golden run pinned natively (crates/stampede/src/lib.rs): same seed, same numbers.
+  // The golden run pinned natively (crates/stampede/tests/golden/values.rs): same seed, same bits.
   const g = new Simulation({ clients: 2000, policy: { strategy: "full", baseMs: 1000, capMs: 30000, maxAttempts: 6 }, budget: { capacity: 3000, refillPerSec: 200 }, budgetScope: "shared", seed: 7 });
   g.run();
   const gm = g.metrics();
@@ -304,4 +308,167 @@ test("Simulation: bad settings name the field", () => {
     assert.throws(() => new Simulation(opts), (e) => e instanceof type && message.test(e.message), JSON.stringify(opts) );
   }
   assert.doesNotThrow(() => new Simulation().run());
+});
+
+// The settings-error contract: every settings error is a RangeError (bad value) or a
+// TypeError (wrong type) with own, enumerable `field`, `code` and, where they apply, `min`,
+// `max`, `unit`, `allowed`, `got`. The list of fields is generated from limits(), so a new
+// setting cannot be left out of these tests.
+
+/** How to hand `value` to the option named `key` (as limits() names it); returns the
+ *  error thrown, or the rejection for retryFetch. */
+function trySetting(key, value) {
+  const d = defaults();
+  const all = limits();
+  const [head, name] = key.includes(".") ? key.split(".") : [undefined, key];
+  const call = (f) => { try { f(); } catch (e) { return e; } return undefined; };
+  if (head === "policy") return call(() => new Simulation({ policy: { [name]: value } }));
+  if (head === "budget") return call(() => new Simulation({ budget: { [name]: value } }));
+  if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
+  // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
+  if (`policy.${name}` in all) return call(() => new RetryPolicy({ [name]: value }));
+  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", { [name]: value }));
+  // Steady, so that its own settings (ratePerClient, durationMs) are checked too.
+  if (name in d.simulation) return call(() => new Simulation({ scenario: "steady", [name]: value }));
+  if (name === "status") return call(() => classify({ status: value }));
+  if (name === "n") return call(() => new RetryPolicy({ maxAttempts: 2 }).sample(value));
+  if (name === "deadlineMs" || name === "attemptTimeoutMs") {
+    return retryFetch("http://127.0.0.1:9/never", undefined, { [name]: value }).then(() => undefined, (e) => e);
+  }
+  return assert.fail(`${key}: limits() lists it, but this test does not know where it goes: add it to trySetting`);
+}
+
+/** Bad values for a limit, each with the code it must get. */
+function badValues(l) {
+  const out = [[l.min - 1, "out_of_range"], [l.max * 2 + 1, "out_of_range"], [Infinity, "out_of_range"], [-Infinity, "out_of_range"], [NaN, "not_a_number"]];
+  if (l.whole && l.min + 0.5 <= l.max) out.push([l.min + 0.5, "not_whole"]);
+  if (l.minExclusive) out.push([l.min, "out_of_range"]);
+  return out;
+}
+
+test("limits(): every field's bad values throw RangeErrors with field, code, min, max, unit, got", async () => {
+  const all = limits();
+  assert.ok(Object.keys(all).length >= 30, `${Object.keys(all).length} fields`);
+  for (const [key, l] of Object.entries(all)) {
+    assert.equal(typeof l.min, "number", key);
+    assert.equal(typeof l.max, "number", key);
+    assert.ok(l.min <= l.max, key);
+    assert.equal(typeof l.whole, "boolean", key);
+    assert.ok(l.unit === undefined || ["ms", "per_second", "count", "fraction", "chars"].includes(l.unit), `${key}: ${l.unit}`);
+    for (const [value, code] of badValues(l)) {
+      const e = await trySetting(key, value);
+      const what = `${key} = ${value}`;
+      assert.ok(e instanceof RangeError, `${what}: ${e}`);
+      assert.equal(e.field, key, what);
+      assert.equal(e.code, code, `${what}: ${e.message}`);
+      assert.ok(Object.is(e.got, value), `${what}: got ${e.got}`);
+      assert.ok(e.message.startsWith(`${key}: expected `), `${what}: ${e.message}`);
+      assert.equal(e.min, l.min, what);
+      assert.equal(e.max, l.max, what);
+      assert.equal(e.unit, l.unit, what);
+      // The properties are own and enumerable: a spread or JSON.stringify carries them.
+      assert.equal({ ...e }.field, key, what);
+    }
+  }
+});
+
+test("limits(): the accepted bounds themselves are accepted", () => {
+  for (const [key, l] of Object.entries(limits())) {
+    if (["deadlineMs", "attemptTimeoutMs"].includes(key)) continue; // retryFetch would fetch
+    for (const v of l.minExclusive ? [l.max] : [l.min, l.max]) {
+      // Fields checked together with others may be refused for their neighbours' sake
+      // (capMs at least baseMs, a steady run's work); only its own range may not be blamed.
+      const e = trySetting(key, v);
+      if (e) assert.ok(e.field !== key || e.code === "too_much_work" || e.code === "out_of_range" && !(e.min === l.min && e.max === l.max), `${key} = ${v}: ${e.message}`);
+    }
+  }
+});
+
+test("names: unknown values list what is allowed, from the core", () => {
+  const cases = [
+    [() => new RetryPolicy({ strategy: "fibonacci" }), "strategy", strategies()],
+    [() => new Simulation({ policy: { strategy: "fibonacci" } }), "policy.strategy", strategies()],
+    [() => new Simulation({ scenario: "chaos" }), "scenario", scenarios()],
+    [() => new Simulation({ budgetScope: "everyone" }), "budgetScope", ["client", "shared"]],
+    [() => classify({ error: "pigeon" }), "error", ["timeout", "connect", "reset", "dns", "abort"]],
+  ];
+  for (const [f, field, allowed] of cases) {
+    assert.throws(f, (e) => e instanceof RangeError && e.field === field && e.code === "unknown_value"
+      && JSON.stringify(e.allowed) === JSON.stringify(allowed) && e.message === `${field}: expected one of ${allowed.join(", ")}, got "${e.got}"`, field);
+  }
+  assert.deepEqual(strategies(), ["none", "constant", "exponential", "full", "equal", "decorrelated", "decorrelated-v2"]);
+  assert.deepEqual(scenarios(), ["burst", "steady", "aws-occ"]);
+  for (const s of strategies()) assert.equal(new RetryPolicy({ strategy: s, seed: 1 }).strategy, s);
+  for (const s of scenarios()) assert.doesNotThrow(() => new Simulation({ scenario: s, clients: 10 }).free());
+});
+
+test("text: bad syntax, too long, and the cross-field and work bounds", () => {
+  const is = (field, code, extra = {}) => (e) => e instanceof RangeError && e.field === field && e.code === code
+    && Object.entries(extra).every(([k, v]) => Object.is(e[k], v));
+  assert.throws(() => new RetryPolicy({ retryOn: "6xx" }), is("retryOn", "bad_syntax", { got: "600" }));
+  assert.throws(() => new Simulation({ policy: { retryOn: "5xx,abc" } }), is("policy.retryOn", "bad_syntax", { got: "abc" }));
+  assert.throws(() => classify({ status: 503, method: "GE T" }), is("method", "bad_syntax", { got: "GE T" }));
+  assert.throws(() => classify({ status: 503, method: "GET".repeat(2000) }), is("method", "too_long", { max: 4096, unit: "chars" }));
+  // capMs below baseMs: out of range, with the smallest value that would do.
+  assert.throws(() => new RetryPolicy({ baseMs: 100, capMs: 10 }), (e) => is("capMs", "out_of_range", { min: 100, max: 86_400_000, unit: "ms", got: 10 })(e)
+    && e.message === "capMs: expected a duration at least baseMs (100 ms) and at most 86400000 ms, got 10");
+  assert.throws(() => new Simulation({ policy: { baseMs: 100, capMs: 10 } }), is("policy.capMs", "out_of_range", { min: 100 }));
+  // Work bounds: the largest value that fits, given the other settings.
+  assert.throws(() => new Simulation({ scenario: "aws-occ", clients: 5_001 }), is("clients", "too_much_work", { max: 5_000, got: 5_001 }));
+  // 1,000,000 clients for 60 s with 6 attempts each: a run of at most 20,000,000 attempts
+  // allows 20e6 / 6 requests, a rate of 1/18 per client per second.
+  assert.throws(() => new Simulation({ scenario: "steady", clients: 1_000_000, ratePerClient: 1000, durationMs: 60_000 }),
+    (e) => is("ratePerClient", "too_much_work", { got: 1000 })(e) && Math.abs(e.max - 1 / 18) < 1e-9);
+  // Within the request bound but past the attempt bound: the attempts are named.
+  assert.throws(() => new Simulation({ scenario: "steady", clients: 10_000, ratePerClient: 1, durationMs: 200_000, policy: { maxAttempts: 100 } }),
+    is("policy.maxAttempts", "too_much_work", { max: 10, got: 100 }));
+});
+
+test("wrong types: TypeError with field, code wrong_type, and got when it is a primitive", () => {
+  const cases = [
+    [() => new RetryPolicy({ baseMs: "200" }), "baseMs", "200"],
+    [() => new Simulation({ policy: { maxAttempts: true } }), "policy.maxAttempts", true],
+    [() => new Simulation({ budget: { capacity: "10" } }), "budget.capacity", "10"],
+    [() => new Simulation({ clients: {} }), "clients", undefined],
+    [() => Budget.forCallSite(42), "name", 42],
+    [() => new RetryPolicy({ seed: 1 }).sample("10"), "n", "10"],
+    [() => classify({ status: 503, idempotent: "yes" }), "idempotent", "yes"],
+    [() => classify({}), "status", undefined],
+    [() => classify({ status: 503, error: "timeout" }), "error", "timeout"],
+    [() => classify({ status: 503, headers: 42 }), "headers", 42],
+  ];
+  for (const [f, field, got] of cases) {
+    assert.throws(f, (e) => e instanceof TypeError && e.field === field && e.code === "wrong_type" && Object.is(e.got, got)
+      && ("got" in e) === (got !== undefined) && e.message.startsWith(`${field}: expected `), field);
+  }
+});
+
+test("defaults(): the core's defaults, which omitted options take, each within its limits", () => {
+  const d = defaults();
+  assert.deepEqual(Object.keys(d).sort(), ["budget", "policy", "simulation"]);
+  assert.deepEqual(d.policy, { strategy: "full", baseMs: 200, capMs: 30000, multiplier: 2, maxAttempts: 6, maxElapsedMs: null, maxRetryAfterMs: 60000, retryOn: "5xx,408,429" });
+  assert.equal(d.simulation.latencySdMs, null);
+  assert.equal(d.simulation.retryAfterMs, null);
+  assert.deepEqual(d.budget, { capacity: 10, refillPerSec: 1, retryCost: 1, successRefund: 0 });
+  assert.deepEqual(d.simulation.scenarioBackoff, { burst: { baseMs: 2000, capMs: 30000 }, steady: { baseMs: 2000, capMs: 30000 }, "aws-occ": { baseMs: 5, capMs: 2000 } });
+  assert.deepEqual(Object.keys(d.simulation.scenarioBackoff), scenarios());
+  // What an omitted option becomes is the default.
+  const p = new RetryPolicy({ seed: 1 });
+  assert.equal(p.strategy, d.policy.strategy);
+  assert.equal(p.maxAttempts, d.policy.maxAttempts);
+  assert.equal(Budget.forCallSite(`defaults ${Date.now()}`).tokens(), d.budget.capacity);
+  assert.equal(new Simulation({}).slotMs(), d.simulation.slotMs);
+  // Every numeric default is inside its field's limits.
+  const l = limits();
+  const check = (prefix, obj) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v !== "number") continue;
+      const lim = l[prefix + k];
+      assert.ok(lim, `${prefix}${k} has no limits`);
+      assert.ok(v >= lim.min && v <= lim.max && (!lim.whole || Number.isInteger(v)) && !(lim.minExclusive && v === lim.min), `${prefix}${k} = ${v}`);
+    }
+  };
+  check("policy.", d.policy);
+  check("budget.", d.budget);
+  check("", d.simulation);
 });

@@ -331,3 +331,14 @@ test("wrong types in retryFetch's arguments name the argument", async () => {
   await assert.rejects(retryFetch(url, { method: "FETCH ME" }, {}), (e) => e instanceof RangeError && /^init\.method: /.test(e.message));
   await assert.rejects(retryFetch(url, undefined, { attemptTimeoutMs: 0 }), (e) => e instanceof RangeError && /^attemptTimeoutMs: /.test(e.message));
 });
+
+test("onAttempt throwing ends the call: a TypeError naming it, and the server sees nothing more", async () => {
+  const k = key("callback-throws");
+  const broken = new Error("dashboard is gone");
+  await assert.rejects(
+    retryFetch(`${server.base}/api/flaky?key=${k}&fail=5&status=503`, undefined, { policy: fast, onAttempt: () => { throw broken; } }),
+    (e) => e instanceof TypeError && e.message === "onAttempt: threw an exception: dashboard is gone" && e.cause === broken,
+  );
+  await pause(300); // longer than any of the policy's waits (≤ 100 ms)
+  assert.equal((await server.log(k)).length, 1);
+});

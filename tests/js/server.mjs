@@ -1,12 +1,13 @@
 // Starts the project's own `stampede serve` on an ephemeral loopback port for a test file
 // and stops it afterwards. STAMPEDE_BIN overrides the binary (default: the debug build).
 import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { once } from "node:events";
 
 export async function startServer() {
   const bin = process.env.STAMPEDE_BIN ?? fileURLToPath(new URL("../../target/debug/stampede", import.meta.url));
-  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--static", "/nonexistent"], {
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--static", tmpdir()], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, RUST_LOG: "warn" },
   });

@@ -1,7 +1,8 @@
 // A typed consumer of the package: `tsc --noEmit -p tests/types` must pass, which checks that
 // the shipped stampede.d.ts types every option and result (no `any` leaks through).
-import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError } from "stampede";
+import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } from "stampede";
 import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
+import type { Defaults, Limit, Scenario, ScenarioBackoff, SettingsErrorCode, SettingsErrorInfo, SettingsRangeError, SettingsTypeError, Strategy, Unit } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
   await init();
@@ -52,4 +53,40 @@ export async function demo(signal: AbortSignal): Promise<number> {
   // @ts-expect-error transport errors are a closed set
   classify({ error: "pigeon" });
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
+}
+
+// The settings contract: the error properties, defaults() and limits() are typed.
+export function settingsContract(): number {
+  const d: Defaults = defaults();
+  const base: number = d.policy.baseMs;
+  const elapsed: number | null = d.policy.maxElapsedMs;
+  const occ: ScenarioBackoff = d.simulation.scenarioBackoff["aws-occ"];
+  const all: Record<string, Limit> = limits();
+  const l: Limit | undefined = all["policy.baseMs"];
+  const unit: Unit | undefined = l?.unit;
+  const names: Strategy[] = strategies();
+  const scenes: Scenario[] = scenarios();
+  try {
+    new RetryPolicy({ baseMs: -1 });
+  } catch (err) {
+    if (err instanceof RangeError) {
+      const e = err as SettingsRangeError;
+      const code: SettingsErrorCode = e.code;
+      const field: string = e.field;
+      const bounds: [number | undefined, number | undefined] = [e.min, e.max];
+      const allowed: string[] | undefined = e.allowed;
+      void [code, field, bounds, allowed, e.got, e.message];
+    } else if (err instanceof TypeError) {
+      const e = err as SettingsTypeError;
+      const wrong: "wrong_type" = e.code;
+      void wrong;
+    }
+  }
+  const info: SettingsErrorInfo = { field: "baseMs", code: "out_of_range", min: 0, max: 86_400_000, unit: "ms" };
+  // @ts-expect-error codes are a closed set
+  const bad: SettingsErrorCode = "oops";
+  // @ts-expect-error units are a closed set
+  const badUnit: Unit = "seconds";
+  void [bad, badUnit, info, unit, elapsed, occ, names, scenes];
+  return base;
 }

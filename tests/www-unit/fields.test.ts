@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import {
   ALL_FIELDS,
   MAX_STEADY_REQUESTS,
+  POLICY_A_FIELDS,
+  SCENARIO_FIELDS,
   OCC_MAX_CLIENTS,
   SLIDER_STEPS,
   fieldById,
@@ -12,8 +14,12 @@ import {
   steadyRequests,
   toSlider,
   visibleFor,
+  type NumberField,
 } from "../../www/src/logic/fields.js";
-import { DEFAULT_STATE, cloneState } from "../../www/src/logic/state.js";
+import { optionsFor } from "../../www/src/logic/options.js";
+import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
+import type { Unit as PackageUnit } from "stampede";
+import { limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
 function field(id: string) {
@@ -108,4 +114,48 @@ test("fields write where they read", () => {
   ALL_FIELDS.forEach((f, i) => f.set(s, 1000 + i));
   ALL_FIELDS.forEach((f, i) => assert.equal(f.get(s), 1000 + i, f.id));
   assert.equal(s.b.baseMs, 1000 + ALL_FIELDS.findIndex((f) => f.id === "b-base"));
+});
+
+/** The page's display units that fit each of the package's units. */
+const PAGE_UNITS: Record<PackageUnit | "none", readonly NumberField["unit"][]> = {
+  ms: ["ms"],
+  per_second: ["rps", "perSec"],
+  count: ["count", "clients", "tokens"],
+  fraction: ["none"],
+  chars: [],
+  none: ["none", "factor"],
+};
+
+test("every slider and typed-value envelope lies inside the core's limits", () => {
+  const limits = pkg.limits();
+  for (const f of ALL_FIELDS) {
+    const found = limitOf(f.id, limits);
+    assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
+    const { name, limit: lim } = found;
+    const inside = (lo: number, hi: number) => (lim.minExclusive ? lo > lim.min : lo >= lim.min) && hi <= lim.max;
+    assert.ok(inside(f.min, f.max), `#${f.id} slider ${f.min}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
+    if (f.limit) assert.ok(inside(f.limit.min, f.limit.max), `#${f.id} envelope outside ${name}`);
+    assert.equal(f.integer === true, lim.whole, `#${f.id}: whole exactly when ${name} is`);
+    assert.ok(PAGE_UNITS[lim.unit ?? "none"].includes(f.unit), `#${f.id} shows ${f.unit} for ${name} in ${lim.unit ?? "plain numbers"}`);
+  }
+  const clients = limits["clients"];
+  assert.ok(clients && OCC_MAX_CLIENTS <= clients.max);
+});
+
+test("the biggest runs the page allows are runs the package accepts", () => {
+  const accepts = (s: State) => assert.doesNotThrow(() => new pkg.Simulation(simOptions(s, "a")).free(), s.scenario);
+  const occ = cloneState(DEFAULT_STATE);
+  occ.scenario = "aws-occ";
+  occ.clients = OCC_MAX_CLIENTS;
+  accepts(occ);
+  const steady = cloneState(DEFAULT_STATE);
+  steady.scenario = "steady";
+  steady.clients = 1000;
+  steady.ratePerClient = 10;
+  steady.durationMs = 200_000;
+  assert.equal(steadyRequests(steady), MAX_STEADY_REQUESTS);
+  accepts(steady);
+  const burst = cloneState(DEFAULT_STATE);
+  for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS]) f.set(burst, f.limit?.max ?? f.max);
+  accepts(burst);
 });

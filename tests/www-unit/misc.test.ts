@@ -1,30 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { errorMessage, localizeError, locateError } from "../../www/src/logic/errors.js";
 import { delayHistograms } from "../../www/src/logic/histogram.js";
 import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
 import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
 import { embedSnippet } from "../../www/src/logic/snippet.js";
 import { DEFAULT_STATE } from "../../www/src/logic/state.js";
-
-test("package errors find their controls", () => {
-  const at = (m: string, side: "a" | "b" = "a") => locateError(m, side).control;
-  assert.equal(at("policy.baseMs: expected a finite duration from 0 ms to 86400000 ms, got -5"), "base");
-  assert.equal(at("policy.baseMs: expected …", "b"), "b-base");
-  assert.equal(at("capMs: expected a duration at least base (100 ms), got 1 ms"), "cap");
-  assert.equal(at("policy.maxAttempts: expected …"), "attempts");
-  assert.equal(at("budget.capacity: expected a number of tokens"), "budget-capacity");
-  assert.equal(at("budget.refillPerSec: expected …", "b"), "budget-refill");
-  assert.equal(at("clients: expected a whole number from 1 to 1000000, got 1000000000"), "clients");
-  assert.equal(at("outageMs: expected a finite number, got NaN"), "outage");
-  assert.equal(at("capacityRps: expected …"), "capacity");
-  assert.equal(at("retryAfterMs: expected …"), "retry-after");
-  assert.equal(at("ratePerClient: expected …"), "rate");
-  assert.equal(at("something went wrong"), null);
-  assert.equal(at("mystery: expected …"), null);
-  assert.equal(errorMessage(new RangeError("x")), "x");
-  assert.equal(errorMessage("y"), "y");
-});
 
 test("histograms: shares sum to one, medians per retry, a shared range", () => {
   // 4 rows × 2 retries.
@@ -116,23 +96,4 @@ test("the timeout box: empty is none, a number is passed on, text is refused", (
   assert.deepEqual(parseTimeout("-5"), { ok: true, ms: -5 }); // the package judges the range
   assert.deepEqual(parseTimeout("abc"), { ok: false, problem: "nan" });
   assert.deepEqual(parseTimeout("", true), { ok: false, problem: "nan" });
-});
-
-test("package errors in Russian: the field's label, the usual phrasings translated", () => {
-  const en = "policy.baseMs: expected a finite duration from 0 ms to 86400000 ms, got -5";
-  assert.equal(localizeError(en, "en"), en);
-  assert.equal(localizeError(en, "ru"), "Базовая задержка (policy.baseMs): ожидается конечная длительность от 0 до 86400000 мс, получено -5");
-  assert.equal(
-    localizeError("capMs: expected a duration at least base (2000 ms), got 10 ms", "ru"),
-    "Потолок (capMs): ожидается длительность не меньше базовой задержки (2000 мс), получено 10 мс",
-  );
-  assert.equal(
-    localizeError("budget.capacity: expected a number of tokens from 0 to 1000000000, got -1", "ru"),
-    "Ёмкость бюджета (budget.capacity): ожидается число токенов от 0 до 1000000000, получено -1",
-  );
-  assert.match(localizeError("clients: expected a whole number of clients from 1 to 1000000, got 0", "ru"), /^Клиенты \(clients\): ожидается целое число клиентов от 1 до 1000000/);
-  assert.match(localizeError("attemptTimeoutMs: expected 1 ms to 1 day, got -5", "ru"), /^Тайм-аут попытки \(attemptTimeoutMs\): ожидается от 1 мс до 1 суток/);
-  // An unknown phrasing keeps the package's words; a message without a field stays as it is.
-  assert.equal(localizeError("seed: expected something new, got 1", "ru"), "Зерно (seed): ожидается something new, получено 1");
-  assert.equal(localizeError("the worker failed", "ru"), "the worker failed");
 });

@@ -1,6 +1,7 @@
 // Unit tests of the page's pure modules (state, URL codec, formatting, i18n, fields, the
 // herd rasteriser…): compiles them with tsc into a temporary folder, then runs them with
-// Node's own test runner. Usage: node tests/www-unit/run.mjs
+// Node's own test runner. Some load the real package (crates/stampede-wasm/pkg, built by
+// `make wasm`) to check the page against it. Usage: node tests/www-unit/run.mjs
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -23,7 +24,9 @@ try {
     writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
     const testsDir = join(out, "tests", "www-unit");
     const files = readdirSync(testsDir).filter((f) => f.endsWith(".test.js")).map((f) => join(testsDir, f));
-    const run = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...files], { stdio: "inherit" });
+    // Tests that need the real package (built by `make wasm`) find it through STAMPEDE_ROOT.
+    const env = { ...process.env, STAMPEDE_ROOT: root };
+    const run = spawnSync(process.execPath, ["--enable-source-maps", "--test", ...files], { stdio: "inherit", env });
     process.exitCode = run.status ?? 1;
   }
 } finally {

@@ -1,7 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_STATE, MAIN_THREAD_WORK, cloneState, outageWindow, simOptions, workEstimate } from "../../www/src/logic/state.js";
+import {
+  BUDGET_SCOPES,
+  DEFAULT_STATE,
+  MAIN_THREAD_WORK,
+  SCENARIOS,
+  STRATEGIES,
+  cloneState,
+  outageWindow,
+  simOptions,
+  workEstimate,
+} from "../../www/src/logic/state.js";
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
+import { pkg } from "./package.js";
 
 test("burst options carry the outage, capacity and policy", () => {
   const o = simOptions(DEFAULT_STATE, "a");
@@ -86,4 +97,41 @@ test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => 
   const herd = presetById("herd")?.state;
   assert.deepEqual([herd?.clients, herd?.a.baseMs, herd?.outageMs, herd?.a.strategy], [1000, 2000, 2000, "exponential"]);
   assert.equal(presetById("jitter")?.state.a.strategy, "full");
+});
+
+test("the page's menus list exactly the package's strategies, scenarios and budget scopes", () => {
+  assert.deepEqual([...STRATEGIES].sort(), [...pkg.strategies()].sort());
+  assert.deepEqual([...SCENARIOS].sort(), [...pkg.scenarios()].sort());
+  // Each strategy is one the package builds a policy from.
+  for (const strategy of STRATEGIES) assert.doesNotThrow(() => new pkg.RetryPolicy({ strategy }).free(), strategy);
+  for (const budgetScope of BUDGET_SCOPES) {
+    const o = { ...simOptions(DEFAULT_STATE, "a"), budget: { capacity: 1, refillPerSec: 1 }, budgetScope };
+    assert.doesNotThrow(() => new pkg.Simulation(o).free(), budgetScope);
+  }
+});
+
+test("the first picture is the core's default simulation; the page's own choices are only where it tells more", () => {
+  const d = pkg.defaults();
+  const sim = d.simulation;
+  const s = DEFAULT_STATE;
+  assert.equal(s.scenario, sim["scenario"]);
+  assert.equal(s.clients, sim["clients"]);
+  assert.equal(s.outageMs, sim["outageMs"]);
+  assert.equal(s.capacityRps, sim["capacityRps"]);
+  assert.equal(s.ratePerClient, sim["ratePerClient"]);
+  assert.equal(s.seed, sim["seed"]);
+  // retryAfterMs 0 is the page's "none"; the core's default sends none.
+  assert.equal(s.retryAfterMs === 0 ? null : s.retryAfterMs, sim["retryAfterMs"] ?? null);
+  // Policy A: the burst scenario's own backoff (the article's herd), the core's attempts and multiplier.
+  const burst = sim.scenarioBackoff["burst"];
+  assert.deepEqual([s.a.baseMs, s.a.capMs], [burst?.baseMs, burst?.capMs]);
+  assert.equal(s.a.maxAttempts, d.policy["maxAttempts"]);
+  assert.equal(s.a.multiplier, d.policy["multiplier"]);
+  // Policy B: the core's recommended strategy.
+  assert.equal(s.b.strategy, d.policy["strategy"]);
+  // The AWS preset runs the experiment's backoff, which is the aws-occ scenario's default.
+  const aws = presetById("aws")?.state;
+  const occ = sim.scenarioBackoff["aws-occ"];
+  assert.ok(aws && occ);
+  assert.deepEqual([aws.a.baseMs, aws.a.capMs], [occ.baseMs, occ.capMs]);
 });

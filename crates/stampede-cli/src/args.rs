@@ -2,12 +2,24 @@
 //!
 //! Each parser's error is a short phrase; clap puts it after the flag's name
 //! (`invalid value '-1s' for '--base <DURATION>': …`), so every message names the flag.
+//! Every range comes from the core ([`Field::limit`]) and every phrase from its
+//! [`Expected`](stampede::Expected): nothing here repeats a bound.
 
-use stampede::{ConfigError, MAX_DURATION_MS};
+use stampede::{ConfigError, Field};
 
-/// Parses a duration: a non-negative decimal number with an optional unit, `ms` (the
-/// default), `s` or `m`: `200ms`, `1.5s`, `2m`, `250`. Returns milliseconds.
-pub fn duration_ms(s: &str) -> Result<f64, String> {
+/// A value parser for a duration setting: a non-negative decimal number with an optional
+/// unit, `ms` (the default), `s` or `m` (`200ms`, `1.5s`, `2m`, `250`), in `field`'s
+/// range. Returns milliseconds.
+pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    move |s| {
+        let bad = |expected: String| format!("expected {expected}, such as 200ms, 1.5s or 2m");
+        let ms = duration_ms(s).ok_or_else(|| bad(expected(field)))?;
+        field.check(ms).map_err(|e| bad(e.expected.to_string()))
+    }
+}
+
+/// A duration's milliseconds, or `None` when `s` is not one (any range: the caller checks).
+pub fn duration_ms(s: &str) -> Option<f64> {
     let t = s.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1.0)
@@ -18,12 +30,6 @@ pub fn duration_ms(s: &str) -> Result<f64, String> {
     } else {
         (t, 1.0)
     };
-    let expected = || {
-        format!(
-            "expected a duration from 0 to {}m, such as 200ms, 1.5s or 2m",
-            MAX_DURATION_MS / 60_000.0
-        )
-    };
     let num = num.trim();
     // f64's parser accepts "inf" and "NaN"; a duration is digits and at most one point.
     let well_formed = !num.is_empty()
@@ -31,56 +37,91 @@ pub fn duration_ms(s: &str) -> Result<f64, String> {
             .bytes()
             .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+')
         && num.bytes().any(|b| b.is_ascii_digit());
-    let value: f64 = match num.parse() {
-        Ok(v) if well_formed => v,
-        _ => return Err(expected()),
-    };
-    let ms = value * scale;
-    if !(ms.is_finite() && (0.0..=MAX_DURATION_MS).contains(&ms)) {
-        return Err(expected());
-    }
-    Ok(ms)
-}
-
-/// Parses a finite number in `[min, max]`.
-pub fn number_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("expected a number from {min} to {max}")),
+    match num.parse::<f64>() {
+        Ok(v) if well_formed => Some(v * scale),
+        _ => None,
     }
 }
 
-/// Parses a whole number in `[min, max]`.
-pub fn whole_in(s: &str, min: u32, max: u32) -> Result<u32, String> {
-    match s.trim().parse::<u32>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("expected a whole number from {min} to {max}")),
+/// A value parser for a number setting in `field`'s range.
+pub fn number(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    move |s| match s.trim().parse::<f64>() {
+        Ok(v) => field
+            .check(v)
+            .map_err(|e| format!("expected {}", e.expected)),
+        Err(_) => Err(format!("expected {}", expected(field))),
     }
 }
 
-/// Parses a seed: a whole number from 0 to 2^64 - 1.
+/// A value parser for a whole-number setting in `field`'s range.
+pub fn whole(field: Field) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync {
+    move |s| whole_in(s, field)
+}
+
+/// `s` as a whole number in `field`'s range.
+pub fn whole_in(s: &str, field: Field) -> Result<u32, String> {
+    let bad = || format!("expected {}", expected(field));
+    let v = s.trim().parse::<u32>().map_err(|_| bad())?;
+    field.check(f64::from(v)).map_err(|_| bad())?;
+    Ok(v)
+}
+
+/// What `field` accepts, as the core words it.
+fn expected(field: Field) -> String {
+    match field.limit() {
+        Some(l) => stampede::Expected::Range(l).to_string(),
+        None => "a value".to_owned(),
+    }
+}
+
+/// Parses a seed: a whole number from 0 to 2^64 - 1. (The core's seeds are `u64`; the
+/// narrower [`Field::Seed`] range is for front ends that carry seeds in an `f64`.)
 pub fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim()
         .parse::<u64>()
         .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
 }
 
-/// The command-line flag that sets a core field, for error messages.
-pub fn flag_for(field: &str) -> &str {
+/// The command-line flag that sets a core field, for error messages. Fields no command
+/// takes as a flag keep the core's name.
+pub fn flag_for(field: Field) -> &'static str {
     match field {
-        "base" => "--base",
-        "cap" => "--cap",
-        "multiplier" => "--multiplier",
-        "max_attempts" => "--attempts",
-        "max_retry_after" => "--max-retry-after",
-        "max_elapsed" => "--max-elapsed",
-        "status" => "--status",
-        "strategy" => "--strategy",
-        "method" => "--method",
-        "error" => "--error",
-        "retry_on" => "--retry-on",
-        "capacity" | "refill_per_sec" | "retry_cost" | "success_refund" => "--budget",
-        other => other,
+        Field::Strategy => "--strategy",
+        Field::Base => "--base",
+        Field::Cap => "--cap",
+        Field::Multiplier => "--multiplier",
+        Field::MaxAttempts => "--attempts",
+        Field::MaxRetryAfter => "--max-retry-after",
+        Field::Samples => "--samples",
+        Field::Seed => "--seed",
+        Field::Method => "--method",
+        Field::Status => "--status",
+        Field::Error => "--error",
+        Field::RetryOn => "--retry-on",
+        Field::Capacity | Field::RefillPerSec | Field::RetryCost | Field::SuccessRefund => {
+            "--budget"
+        }
+        Field::Scenario => "--scenario",
+        Field::Clients => "--clients",
+        Field::Outage => "--outage",
+        Field::OutageStart => "--outage-start",
+        Field::CapacityRps => "--capacity",
+        Field::RejectCost => "--reject-cost",
+        Field::Latency => "--latency",
+        Field::LatencySd => "--latency-sd",
+        Field::Rate => "--rate",
+        Field::Duration => "--duration",
+        Field::BurstWindow => "--window",
+        Field::RetryAfter => "--retry-after",
+        Field::BudgetScope => "--budget-scope",
+        Field::Runs => "--runs",
+        // Not flags of any command.
+        Field::MaxElapsed
+        | Field::CallSite
+        | Field::Slot
+        | Field::LogClients
+        | Field::Deadline
+        | Field::AttemptTimeout => field.name(),
     }
 }
 
@@ -100,6 +141,7 @@ mod tests {
 
     #[test]
     fn durations() {
+        let base = duration(Field::Base);
         for (s, ms) in [
             ("200ms", 200.0),
             ("1.5s", 1500.0),
@@ -110,20 +152,46 @@ mod tests {
             (".5s", 500.0),
             ("1440m", 86_400_000.0),
         ] {
-            assert_eq!(duration_ms(s), Ok(ms), "{s}");
+            assert_eq!(base(s), Ok(ms), "{s}");
         }
         for s in [
             "", "-1s", "NaNms", "nan", "inf", "infs", "1e400s", "abc", "1h", "s", "ms", "1441m",
             "1.2.3s", "--1",
         ] {
-            assert!(duration_ms(s).is_err(), "{s:?} should be rejected");
+            assert!(base(s).is_err(), "{s:?} should be rejected");
         }
+        // The range is the field's: a duration of 0 is no steady run.
+        assert!(duration(Field::Duration)("0s").is_err());
+        assert_eq!(
+            base("1441m").unwrap_err(),
+            "expected a duration from 0 ms to 86400000 ms, such as 200ms, 1.5s or 2m"
+        );
     }
 
     #[test]
-    fn numbers() {
-        assert_eq!(number_in("0.1", 0.0, 1.0), Ok(0.1));
-        assert!(number_in("NaN", 0.0, 1.0).is_err());
-        assert!(number_in("2", 0.0, 1.0).is_err());
+    fn numbers_take_the_core_range() {
+        let reject = number(Field::RejectCost);
+        assert_eq!(reject("0.1"), Ok(0.1));
+        assert!(reject("NaN").is_err());
+        assert_eq!(reject("2").unwrap_err(), "expected a fraction from 0 to 1");
+        assert_eq!(whole_in("100", Field::MaxAttempts), Ok(100));
+        assert!(whole_in("101", Field::MaxAttempts).is_err());
+        // The core's bound on runs, not a CLI copy of it (which had drifted to 10,000).
+        let max_runs = stampede::sim::MAX_RUNS;
+        assert_eq!(whole_in(&max_runs.to_string(), Field::Runs), Ok(max_runs));
+        assert!(whole_in(&(max_runs + 1).to_string(), Field::Runs).is_err());
+    }
+
+    #[test]
+    fn every_flag_starts_with_dashes_or_is_a_core_name() {
+        for &f in Field::ALL {
+            let flag = flag_for(f);
+            assert!(flag.starts_with("--") || flag == f.name(), "{f:?}");
+        }
+        let e = Field::MaxAttempts.check(0.0).unwrap_err();
+        assert_eq!(
+            config_error(&e),
+            "--attempts: expected a whole number from 1 to 100, got 0"
+        );
     }
 }

@@ -1,16 +1,20 @@
 //! `stampede classify`: is this outcome retried, and why?
 
+use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args as ClapArgs;
 use serde_json::json;
+use stampede::Field;
+use stampede::classify::DEFAULT_MAX_RETRY_AFTER_MS;
 use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
 };
-use stampede_cli::args::{config_error, duration_ms, whole_in};
+use stampede_cli::args::{config_error, duration, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::output::Failure;
 
 /// `stampede classify --status 503 --header 'Retry-After: 120' --json`
 #[derive(ClapArgs, Debug)]
@@ -34,7 +38,7 @@ pub struct Args {
     #[arg(long)]
     idempotent: bool,
     /// The longest server hint honoured; past it the request gives up.
-    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = DEFAULT_MAX_RETRY_AFTER_MS, value_parser = duration(Field::MaxRetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     max_retry_after: f64,
     /// The statuses retried, e.g. "5xx,408,429" (the default) or "502-504".
     #[arg(long, value_parser = parse_statuses)]
@@ -45,9 +49,8 @@ pub struct Args {
 }
 
 fn parse_status(s: &str) -> Result<u16, String> {
-    whole_in(s, 100, 599)
-        .map(|c| c as u16)
-        .map_err(|_| "expected an HTTP status from 100 to 599".to_owned())
+    // The core's range (100 to 599) fits a u16.
+    whole(Field::Status)(s).map(|c| c as u16)
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
@@ -80,7 +83,7 @@ fn parse_now(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(a: Args) -> Result<(), UsageError> {
+pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let now_ms = a.now_ms.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -101,7 +104,7 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             )
         }
         (None, Some(e)) => Outcome::Transport(e),
-        _ => return Err(UsageError("give either --status or --error".to_owned())),
+        _ => return Err(UsageError("give either --status or --error".to_owned()).into()),
     };
     let request = Request::new(a.method).idempotent(a.idempotent);
     let v = rules.classify(request, &outcome, now_ms);
@@ -111,21 +114,21 @@ pub fn run(a: Args) -> Result<(), UsageError> {
         Action::DoNotRetry => "do-not-retry",
     };
     if a.json {
-        let out = json!({
+        let report = json!({
             "retryable": v.is_retryable(),
             "reason": v.reason.to_string(),
             "retry_after_ms": v.hint_ms().map(num),
             "action": action,
             "ignored_hint": v.ignored_hint.map(|h| h.to_string()),
         });
-        println!("{out}");
+        writeln!(out, "{report}")?;
     } else {
-        println!("{action}: {}", v.reason);
+        writeln!(out, "{action}: {}", v.reason)?;
         if let Some(ms) = v.hint_ms() {
-            println!("server hint: {ms} ms");
+            writeln!(out, "server hint: {ms} ms")?;
         }
         if let Some(h) = v.ignored_hint {
-            println!("ignored: {h}");
+            writeln!(out, "ignored: {h}")?;
         }
     }
     Ok(())

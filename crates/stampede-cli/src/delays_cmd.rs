@@ -1,50 +1,59 @@
 //! `stampede delays`: the delays a strategy draws.
 
-use std::io::Write as _;
+use std::io::Write;
 
 use clap::Args as ClapArgs;
 use serde_json::json;
-use stampede::backoff::{BackoffSettings, Strategy};
-use stampede::policy::{MAX_ATTEMPTS, PolicySettings};
-use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole_in};
+use stampede::Field;
+use stampede::backoff::{BackoffSettings, Strategy, check_samples};
+use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
+use stampede_cli::args::{config_error, duration, number, parse_seed, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
-
-/// The most delays one command draws (samples × retries): 10 million, 80 MB of numbers.
-const MAX_DELAYS: u64 = 10_000_000;
+use crate::output::Failure;
 
 /// `stampede delays --strategy full --base 200ms --cap 30s --attempts 6 --json`
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
+    #[arg(long, default_value = defaults().strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
     /// The first delay (for decorrelated-v2, the median first delay): 200ms, 1.5s, 2m.
-    #[arg(long, default_value = "200ms", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().base_ms, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: f64,
     /// No delay is longer than this.
-    #[arg(long, default_value = "30s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().cap_ms, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: f64,
     /// Attempts in all, the first included (1 to 100): each sequence has attempts-1 delays.
-    #[arg(long, default_value_t = 6, value_parser = parse_attempts, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: u32,
     /// Growth per retry (1 to 1000).
-    #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
     /// The seed: the same seed prints the same numbers, on every platform.
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// How many sequences to draw (1 to 1,000,000).
-    #[arg(long, default_value_t = 1, value_parser = |s: &str| whole_in(s, 1, 1_000_000), allow_hyphen_values = true)]
+    /// How many sequences to draw (1 to 1,000,000, and at most 10,000,000 delays in all).
+    #[arg(long, default_value_t = 1, value_parser = parse_samples, allow_hyphen_values = true)]
     samples: u32,
     /// Print JSON: {"strategy","base_ms","cap_ms","attempts","multiplier","seed","sequences"}.
     #[arg(long)]
     json: bool,
 }
 
-fn parse_attempts(s: &str) -> Result<u32, String> {
-    whole_in(s, 1, MAX_ATTEMPTS)
+/// The core's default backoff, which the flags' defaults are.
+fn defaults() -> BackoffSettings {
+    BackoffSettings::default()
+}
+
+/// At least one sequence (an empty draw is no command), within the core's range; the
+/// bound on delays in all needs `--attempts` too, so `run` checks it.
+fn parse_samples(s: &str) -> Result<u32, String> {
+    match whole(Field::Samples)(s)? {
+        0 => Err("expected at least 1 sample".to_owned()),
+        n => Ok(n),
+    }
 }
 
 fn parse_strategy(s: &str) -> Result<Strategy, String> {
@@ -52,7 +61,7 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
         .map_err(|e| format!("expected {}", e.expected))
 }
 
-pub fn run(a: Args) -> Result<(), UsageError> {
+pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(a.multiplier);
     let policy = PolicySettings::new(settings, a.attempts)
         .build()
@@ -60,12 +69,8 @@ pub fn run(a: Args) -> Result<(), UsageError> {
     let backoff = policy.backoff();
     let mut rng = stampede::seeded(a.seed);
     let per = (a.attempts - 1) as usize;
-    let total = u64::from(a.samples) * per as u64;
-    if total > MAX_DELAYS {
-        return Err(UsageError(format!(
-            "--samples: expected at most {MAX_DELAYS} delays in all (samples × (attempts − 1)), got {total}"
-        )));
-    }
+    check_samples(f64::from(a.samples), a.attempts - 1)
+        .map_err(|e| UsageError(config_error(&e)))?;
     if a.json {
         // Streamed, one sequence at a time: memory stays that of one sequence.
         let head = json!({
@@ -77,54 +82,47 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             "seed": a.seed,
         })
         .to_string();
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let body = (|| -> std::io::Result<()> {
-            write!(out, "{},\"sequences\":[", &head[..head.len() - 1])?;
-            for i in 0..a.samples {
-                let seq: Vec<serde_json::Value> =
-                    backoff.delays_ms(&mut rng).take(per).map(num).collect();
-                let sep = if i == 0 { "" } else { "," };
-                write!(out, "{sep}{}", serde_json::Value::Array(seq))?;
-            }
-            writeln!(out, "]}}")?;
-            out.flush()
-        })();
-        // A closed pipe (`| head`) is the reader's choice, not an error of ours.
-        return match body {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                Err(UsageError(format!("stdout: {e}")))
-            }
-            _ => Ok(()),
-        };
+        write!(out, "{},\"sequences\":[", &head[..head.len() - 1])?;
+        for i in 0..a.samples {
+            let seq: Vec<serde_json::Value> =
+                backoff.delays_ms(&mut rng).take(per).map(num).collect();
+            let sep = if i == 0 { "" } else { "," };
+            write!(out, "{sep}{}", serde_json::Value::Array(seq))?;
+        }
+        writeln!(out, "]}}")?;
+        return Ok(());
     }
     let sequences: Vec<Vec<f64>> = (0..a.samples)
         .map(|_| backoff.delays_ms(&mut rng).take(per).collect())
         .collect();
-    println!(
+    writeln!(
+        out,
         "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
         a.strategy, a.base, a.cap, a.multiplier, a.attempts, per, a.seed
-    );
+    )?;
     if per == 0 {
-        println!("one attempt: no retries, no delays");
+        writeln!(out, "one attempt: no retries, no delays")?;
         return Ok(());
     }
     if sequences.len() <= 20 {
         for s in &sequences {
             let cells: Vec<String> = s.iter().map(|d| format!("{d:>9.1}")).collect();
-            println!("{} ms", cells.join(" "));
+            writeln!(out, "{} ms", cells.join(" "))?;
         }
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "{:>5} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "retry", "min", "p50", "p90", "max", "mean"
-    );
+    )?;
     for n in 0..per {
         let mut col: Vec<f64> = sequences.iter().map(|s| s[n]).collect();
         col.sort_by(f64::total_cmp);
         let q = |p: f64| col[((col.len() - 1) as f64 * p).round() as usize];
         let mean = col.iter().sum::<f64>() / col.len() as f64;
-        println!(
+        writeln!(
+            out,
             "{:>5} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
             n + 1,
             col[0],
@@ -132,7 +130,7 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             q(0.9),
             col[col.len() - 1],
             mean
-        );
+        )?;
     }
     Ok(())
 }

@@ -2,14 +2,20 @@
 //!
 //! Every retry rule comes from the `stampede` core crate; this binary parses flags,
 //! calls it, and prints. Bad input exits with status 2 and one line on stderr that names
-//! the flag.
+//! the flag; a failed write exits 1 with one line, a closed pipe 0 (see [`output`]).
+//! Nothing here panics, whatever the arguments or the state of stdout.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::output::Failure;
 
 mod classify_cmd;
 mod delays_cmd;
+mod non_utf8;
+mod output;
 mod serve_cmd;
 mod simulate_cmd;
 
@@ -45,36 +51,37 @@ fn main() -> ExitCode {
         Err(e) => return clap_error(e),
     };
     let result = match cli.command {
-        Command::Delays(a) => delays_cmd::run(a),
-        Command::Classify(a) => classify_cmd::run(a),
-        Command::Simulate(a) => simulate_cmd::simulate(a),
-        Command::Sweep(a) => simulate_cmd::sweep(a),
-        Command::Serve(a) => serve_cmd::run(a),
+        Command::Delays(a) => output::to_stdout(|out| delays_cmd::run(a, out)),
+        Command::Classify(a) => output::to_stdout(|out| classify_cmd::run(a, out)),
+        Command::Simulate(a) => output::to_stdout(|out| simulate_cmd::simulate(a, out)),
+        Command::Sweep(a) => output::to_stdout(|out| simulate_cmd::sweep(a, out)),
+        // A server that logs as it goes, from any thread: it must not find stdout locked.
+        Command::Serve(a) => serve_cmd::run(a).map_err(Failure::from),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(UsageError(msg)) => {
-            eprintln!("stampede: {msg}");
-            ExitCode::from(2)
-        }
-    }
+    output::exit(result)
 }
 
-/// Help and version print as clap prints them; every other error becomes one line.
+/// Help and version print as clap prints them, through the same exit path as any output;
+/// every other error becomes one line.
 fn clap_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        let _ = e.print();
-        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
-        };
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            return output::exit(printed.map_err(Failure::from));
+        }
+        // The help goes to stderr, and the status says the command was incomplete.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        ErrorKind::InvalidUtf8 => {
+            let args: Vec<_> = std::env::args_os().collect();
+            if let Some(line) = non_utf8::describe(&Cli::command(), &args) {
+                return output::exit(Err(Failure::Usage(line)));
+            }
+        }
+        _ => {}
     }
     let rendered = e.render().to_string();
     let line = rendered
@@ -84,6 +91,7 @@ fn clap_error(e: clap::Error) -> ExitCode {
         .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
         .collect::<Vec<_>>()
         .join(" ");
-    eprintln!("stampede: {}", line.trim_start_matches("error: "));
-    ExitCode::from(2)
+    output::exit(Err(Failure::Usage(
+        line.trim_start_matches("error: ").to_owned(),
+    )))
 }

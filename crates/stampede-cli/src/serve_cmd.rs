@@ -1,22 +1,37 @@
 //! `stampede serve`: the playground and the demo API.
 
+use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args as ClapArgs;
-use stampede_cli::serve::{ServeOptions, run as serve};
+use stampede_cli::args::duration_ms;
+use stampede_cli::serve::{
+    HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE,
+    ServeOptions, run as serve,
+};
 
 use crate::UsageError;
 
-/// `stampede serve [--addr 127.0.0.1:8080] [--static www/dist]`
+/// `stampede serve [--addr 127.0.0.1:8080] [--static www/dist] [--header-timeout 5s]
+/// [--max-connections 512]`
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The address to listen on. Loopback unless you say otherwise.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The built page to serve.
-    #[arg(long = "static", default_value = "www/dist", value_name = "DIR")]
+    /// The built page to serve: an existing directory (`make dist` builds it).
+    #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = existing_dir)]
     static_dir: PathBuf,
+    /// Close a connection that has not sent a whole request header this long
+    /// after it opened, or after its previous answer (idle keep-alive).
+    #[arg(long, value_name = "DURATION", default_value_t = Timeout(HEADER_TIMEOUT), value_parser = header_timeout)]
+    header_timeout: Timeout,
+    /// Serve at most this many connections at once; one more gets a 503 with
+    /// Retry-After: 1 and is closed.
+    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS, value_parser = max_connections)]
+    max_connections: usize,
 }
 
 pub fn run(a: Args) -> Result<(), UsageError> {
@@ -24,10 +39,105 @@ pub fn run(a: Args) -> Result<(), UsageError> {
         .enable_all()
         .build()
         .map_err(|e| UsageError(format!("cannot start the async runtime: {e}")))?;
+    let limits = Limits {
+        header_timeout: a.header_timeout.0,
+        max_connections: a.max_connections,
+        ..Limits::default()
+    };
     runtime
         .block_on(serve(ServeOptions {
             addr: a.addr,
             static_dir: a.static_dir,
+            limits,
         }))
         .map_err(|e| UsageError(format!("--addr {}: {e}", a.addr)))
+}
+
+/// Parses `--static`: a directory that exists. A missing or mistyped one would
+/// serve nothing but the "not built yet" page, hiding the mistake, so it is
+/// refused before anything is bound.
+fn existing_dir(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => Ok(path),
+        Ok(_) => Err("not a directory; expected the directory holding the built page".to_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(
+            "no such directory; build the page with `make dist`, or name the directory holding it"
+                .to_owned(),
+        ),
+        Err(e) => Err(format!("cannot read it: {e}")),
+    }
+}
+
+/// A header timeout, shown in help as the flag takes it (`5s`, `250ms`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Timeout(Duration);
+
+impl fmt::Display for Timeout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0.as_millis();
+        if ms % 1000 == 0 {
+            write!(f, "{}s", ms / 1000)
+        } else {
+            write!(f, "{ms}ms")
+        }
+    }
+}
+
+/// Parses `--header-timeout`: a duration in [`HEADER_TIMEOUT_RANGE`].
+fn header_timeout(s: &str) -> Result<Timeout, String> {
+    let (min, max) = (
+        Timeout(*HEADER_TIMEOUT_RANGE.start()),
+        Timeout(*HEADER_TIMEOUT_RANGE.end()),
+    );
+    let expected = || format!("expected a duration from {min} to {max}, such as 5s or 500ms");
+    let ms = duration_ms(s).ok_or_else(expected)?;
+    // Whole milliseconds: `duration_ms` allows fractions, hyper's timer does not need them.
+    let timeout = Duration::from_millis(ms.round() as u64);
+    if HEADER_TIMEOUT_RANGE.contains(&timeout) {
+        Ok(Timeout(timeout))
+    } else {
+        Err(expected())
+    }
+}
+
+/// Parses `--max-connections`: a whole number in [`MAX_CONNECTIONS_RANGE`].
+fn max_connections(s: &str) -> Result<usize, String> {
+    let (min, max) = (*MAX_CONNECTIONS_RANGE.start(), *MAX_CONNECTIONS_RANGE.end());
+    match s.trim().parse::<usize>() {
+        Ok(n) if MAX_CONNECTIONS_RANGE.contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from {min} to {max}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_timeouts_are_durations_in_range() {
+        assert_eq!(header_timeout("5s"), Ok(Timeout(Duration::from_secs(5))));
+        assert_eq!(
+            header_timeout("250ms"),
+            Ok(Timeout(Duration::from_millis(250)))
+        );
+        assert_eq!(header_timeout("10m"), Ok(Timeout(Duration::from_secs(600))));
+        for bad in ["0", "9ms", "11m", "-1s", "soon", ""] {
+            let error = header_timeout(bad).unwrap_err();
+            assert_eq!(
+                error, "expected a duration from 10ms to 600s, such as 5s or 500ms",
+                "{bad:?}"
+            );
+        }
+        assert_eq!(Timeout(HEADER_TIMEOUT).to_string(), "5s");
+    }
+
+    #[test]
+    fn connection_caps_are_whole_numbers_in_range() {
+        assert_eq!(max_connections("1"), Ok(1));
+        assert_eq!(max_connections("100000"), Ok(100_000));
+        for bad in ["0", "100001", "-1", "1.5", "many"] {
+            assert!(max_connections(bad).is_err(), "{bad:?}");
+        }
+    }
 }

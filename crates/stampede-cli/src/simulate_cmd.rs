@@ -1,82 +1,90 @@
 //! `stampede simulate` and `stampede sweep`: the simulator on the command line.
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args as ClapArgs;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
+use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
-use stampede::policy::{MAX_ATTEMPTS, PolicySettings};
+use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
 use stampede::sim::{
     BudgetScope, MAX_CLIENTS, Metrics, Scenario, SimSettings, Simulation, run_many,
 };
-use stampede_cli::args::{config_error, duration_ms, number_in, parse_seed, whole_in};
+use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::output::Failure;
 
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct Common {
-    /// burst, steady or aws-occ.
-    #[arg(long, default_value = "burst", value_parser = parse_scenario)]
+    /// burst, steady or aws-occ. aws-occ, the AWS contention experiment, reads only
+    /// --clients, --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and
+    /// --runs: its clients retry until their write wins, with no attempt limit and no budget,
+    /// so it rejects --attempts and --budget and ignores the rest.
+    #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
     /// No delay is longer than this [default: 30s; aws-occ: 2s].
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
-    /// Attempts in all, the first included (1 to 100). aws-occ retries until it wins.
-    #[arg(long, default_value_t = 6, value_parser = |s: &str| whole_in(s, 1, MAX_ATTEMPTS), allow_hyphen_values = true)]
-    attempts: u32,
+    /// Attempts in all, the first included (1 to 100) [default: 6]. Not for aws-occ, whose
+    /// clients retry until they win.
+    #[arg(long, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
+    attempts: Option<u32>,
     /// Growth per retry (1 to 1000).
-    #[arg(long, default_value = "2", value_parser = |s: &str| number_in(s, 1.0, 1000.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
     /// How long the server is down.
-    #[arg(long, default_value = "2s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().outage_ms, value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
     outage: f64,
     /// When the outage starts.
-    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().outage_start_ms, value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: f64,
     /// Requests per second the server serves when up (more than 0).
-    #[arg(long, default_value = "500", value_parser = |s: &str| number_in(s, 0.001, 1e9), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
     capacity: f64,
     /// What a rejection costs, as a fraction of serving a request (0 to 1).
-    #[arg(long, default_value = "0.1", value_parser = |s: &str| number_in(s, 0.0, 1.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
     reject_cost: f64,
     /// Mean round trip (aws-occ: each message's mean delay).
-    #[arg(long, default_value = "10ms", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().latency_ms, value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
     /// aws-occ of each message.
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
     /// steady: new requests per client per second.
-    #[arg(long, default_value = "1", value_parser = |s: &str| number_in(s, 1e-6, 1000.0), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: f64,
     /// steady: how long new requests keep coming.
-    #[arg(long, default_value = "60s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().duration_ms, value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
     duration: f64,
     /// burst: spread the first requests over this window.
-    #[arg(long, default_value = "0s", value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().burst_window_ms, value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
     window: f64,
     /// The server's Retry-After during the outage (sent in whole seconds).
-    #[arg(long, value_parser = duration_ms, value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<f64>,
-    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second.
+    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second. Not for
+    /// aws-occ, whose clients retry until they win.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
     /// Who shares the budget: client (each its own) or shared (one for all).
-    #[arg(long, default_value = "client", value_parser = parse_scope)]
+    #[arg(long, default_value = defaults().budget_scope.name(), value_parser = parse_scope)]
     budget_scope: BudgetScope,
     /// The seed; runs use seed, seed+1, …
-    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().seed, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Runs to average (1 to 10000).
-    #[arg(long, default_value_t = 1, value_parser = |s: &str| whole_in(s, 1, 10_000), allow_hyphen_values = true)]
+    /// Runs to average (1 to 100000).
+    #[arg(long, default_value_t = 1, value_parser = whole(Field::Runs), allow_hyphen_values = true)]
     runs: u32,
 }
 
@@ -84,10 +92,10 @@ pub struct Common {
 #[derive(ClapArgs, Debug)]
 pub struct SimulateArgs {
     /// Clients, 1 to 1,000,000.
-    #[arg(long, default_value_t = 1000, value_parser = |s: &str| whole_in(s, 1, MAX_CLIENTS), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = defaults().clients, value_parser = whole(Field::Clients), allow_hyphen_values = true)]
     clients: u32,
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
-    #[arg(long, default_value = "exponential", value_parser = parse_strategy)]
+    #[arg(long, default_value = defaults().policy.backoff.strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
     #[command(flatten)]
     common: Common,
@@ -117,6 +125,11 @@ pub struct ClientList(Vec<u32>);
 #[derive(Debug, Clone)]
 pub struct StrategyList(Vec<Strategy>);
 
+/// The core's defaults, which the flags' defaults are.
+fn defaults() -> SimSettings {
+    SimSettings::default()
+}
+
 fn parse_scenario(s: &str) -> Result<Scenario, String> {
     s.parse()
         .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
@@ -132,28 +145,42 @@ fn parse_scope(s: &str) -> Result<BudgetScope, String> {
         .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
 }
 
-fn parse_strategies(s: &str) -> Result<StrategyList, String> {
-    let list: Result<Vec<_>, _> = s
-        .split(',')
-        .map(str::trim)
-        .filter(|x| !x.is_empty())
-        .map(parse_strategy)
-        .collect();
-    match list {
-        Ok(v) if !v.is_empty() => Ok(StrategyList(v)),
-        Ok(_) => Err("expected at least one strategy".to_owned()),
-        Err(e) => Err(e),
+/// The items of a comma-separated list, trimmed. An empty item (`full,,none`, a trailing
+/// comma) is an error, not something to skip: it is most likely a strategy or a count that
+/// went missing, and a sweep that silently runs one fewer point is a wrong result.
+fn list_items<'a>(s: &'a str, example: &str) -> Result<Vec<&'a str>, String> {
+    let items: Vec<&str> = s.split(',').map(str::trim).collect();
+    match items.iter().position(|x| x.is_empty()) {
+        Some(i) => Err(format!(
+            "item {} of {} is empty: expected a comma-separated list such as {example}",
+            i + 1,
+            items.len()
+        )),
+        None => Ok(items),
     }
 }
 
-/// `C:R`: capacity and refill per second, both finite and non-negative.
-fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
-    let bad = || "expected C:R, tokens and tokens per second, such as 10:1".to_owned();
-    let (c, r) = s.split_once(':').ok_or_else(bad)?;
-    let c = number_in(c, 0.0, 1e9).map_err(|_| bad())?;
-    let r = number_in(r, 0.0, 1e9).map_err(|_| bad())?;
-    BudgetSettings::new(c, r).validate().map_err(|_| bad())
+fn parse_strategies(s: &str) -> Result<StrategyList, String> {
+    list_items(s, "none,full")?
+        .into_iter()
+        .map(parse_strategy)
+        .collect::<Result<_, _>>()
+        .map(StrategyList)
 }
+
+/// `C:R`: capacity and refill per second, in the core's ranges.
+fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
+    const FORM: &str = "expected C:R, tokens and tokens per second, such as 10:1";
+    let (c, r) = s.split_once(':').ok_or_else(|| FORM.to_owned())?;
+    let c = number(Field::Capacity)(c).map_err(|e| format!("{FORM}; C: {e}"))?;
+    let r = number(Field::RefillPerSec)(r).map_err(|e| format!("{FORM}; R: {e}"))?;
+    BudgetSettings::new(c, r)
+        .validate()
+        .map_err(|e| format!("{FORM}; {e}"))
+}
+
+/// The most points `--clients` may list.
+const MAX_POINTS: usize = 1000;
 
 /// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000; at most 1000 points.
 fn parse_clients(s: &str) -> Result<ClientList, String> {
@@ -162,39 +189,64 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
             "expected counts from 1 to {MAX_CLIENTS}: a list (100,200) or a range such as 10..190:10"
         )
     };
+    let too_many = || format!("expected at most {MAX_POINTS} points");
     let mut out = Vec::new();
-    for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+    for item in list_items(s, "100,200 or 10..190:10")? {
         if let Some((lo, rest)) = item.split_once("..") {
             let (hi, step) = rest.split_once(':').unwrap_or((rest, "1"));
-            let lo = whole_in(lo, 1, MAX_CLIENTS).map_err(|_| bad())?;
-            let hi = whole_in(hi, 1, MAX_CLIENTS).map_err(|_| bad())?;
-            let step = whole_in(step, 1, MAX_CLIENTS).map_err(|_| bad())?;
+            let lo = whole_in(lo, Field::Clients).map_err(|_| bad())?;
+            let hi = whole_in(hi, Field::Clients).map_err(|_| bad())?;
+            let step = whole_in(step, Field::Clients).map_err(|_| bad())?;
             if hi < lo {
                 return Err(bad());
             }
+            // Counted before it is expanded: 1..1000000 is one item, not a million pushes.
+            let points = ((hi - lo) / step + 1) as usize;
+            if out.len() + points > MAX_POINTS {
+                return Err(too_many());
+            }
             out.extend((lo..=hi).step_by(step as usize));
         } else {
-            out.push(whole_in(item, 1, MAX_CLIENTS).map_err(|_| bad())?);
+            out.push(whole_in(item, Field::Clients).map_err(|_| bad())?);
         }
-        if out.len() > 1000 {
-            return Err("expected at most 1000 points".to_owned());
+        if out.len() > MAX_POINTS {
+            return Err(too_many());
         }
-    }
-    if out.is_empty() {
-        return Err(bad());
     }
     Ok(ClientList(out))
 }
 
 impl Common {
+    /// Rejects the flags `aws-occ` has no use for and that a reader would expect to matter:
+    /// its clients drive the backoff directly and retry until their write wins, so an
+    /// attempt limit or a budget would be silently ignored.
+    fn check_scenario(&self) -> Result<(), UsageError> {
+        if self.scenario != Scenario::AwsOcc {
+            return Ok(());
+        }
+        let unused = if self.attempts.is_some() {
+            "--attempts"
+        } else if self.budget.is_some() {
+            "--budget"
+        } else {
+            return Ok(());
+        };
+        Err(UsageError(format!(
+            "{unused}: not used by --scenario aws-occ, whose clients retry until their write wins; \
+             drop {unused} or pick burst or steady"
+        )))
+    }
+
+    /// Attempts in all: as given, else the core's default.
+    fn attempts(&self) -> u32 {
+        self.attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS)
+    }
+
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s
     /// for aws-occ; the article's 2 s and 30 s otherwise).
     fn base_cap(&self) -> (f64, f64) {
-        let (base, cap) = match self.scenario {
-            Scenario::AwsOcc => (5.0, 2000.0),
-            _ => (2000.0, 30_000.0),
-        };
-        (self.base.unwrap_or(base), self.cap.unwrap_or(cap))
+        let d = self.scenario.default_backoff();
+        (self.base.unwrap_or(d.base_ms), self.cap.unwrap_or(d.cap_ms))
     }
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
@@ -203,7 +255,7 @@ impl Common {
         SimSettings {
             scenario: self.scenario,
             clients,
-            policy: PolicySettings::new(backoff, self.attempts),
+            policy: PolicySettings::new(backoff, self.attempts()),
             outage_ms: self.outage,
             outage_start_ms: self.outage_start,
             capacity_rps: self.capacity,
@@ -223,22 +275,7 @@ impl Common {
 }
 
 fn usage(e: stampede::ConfigError) -> UsageError {
-    let flag = match e.field {
-        "clients" => "--clients",
-        "outage" => "--outage",
-        "outage_start" => "--outage-start",
-        "capacity_rps" => "--capacity",
-        "reject_cost" => "--reject-cost",
-        "latency" => "--latency",
-        "latency_sd" => "--latency-sd",
-        "rate" => "--rate",
-        "duration" => "--duration",
-        "burst_window" => "--window",
-        "retry_after" => "--retry-after",
-        "runs" => "--runs",
-        _ => return UsageError(config_error(&e)),
-    };
-    UsageError(format!("{flag}: expected {}, got {}", e.expected, e.got))
+    UsageError(config_error(&e))
 }
 
 /// The metrics under the CLI's JSON names.
@@ -290,53 +327,62 @@ fn csv_cell(v: &Value) -> String {
     }
 }
 
-pub fn simulate(a: SimulateArgs) -> Result<(), UsageError> {
+pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    a.common.check_scenario()?;
     let settings = a.common.settings(a.clients, a.strategy);
     let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
     if let Some(path) = &a.series {
         let mut sim = Simulation::new(&settings).map_err(usage)?;
         sim.run();
-        let s = sim.series();
-        let mut csv = String::from("t_ms,offered,served,rejected,failed,blocked\n");
-        for i in 0..s.offered.len() {
-            let _ = writeln!(
-                csv,
-                "{},{},{},{},{},{}",
-                i as f64 * s.slot_ms,
-                s.offered[i],
-                s.served[i],
-                s.rejected[i],
-                s.failed[i],
-                s.blocked[i]
-            );
-        }
-        std::fs::write(path, csv)
+        write_series(path, &sim)
             .map_err(|e| UsageError(format!("--series {}: {e}", path.display())))?;
     }
     let map = metrics_json(a.common.scenario, a.clients, &metrics);
     let (base, cap) = a.common.base_cap();
     if a.json {
-        println!("{}", Value::Object(map));
+        writeln!(out, "{}", Value::Object(map))?;
     } else {
-        println!(
+        writeln!(
+            out,
             "{} · {} clients · {} base {} ms, cap {} ms, {} attempts · {} run(s), seed {}",
             a.common.scenario,
             a.clients,
             a.strategy,
             base,
             cap,
-            a.common.attempts,
+            a.common.attempts(),
             a.common.runs,
             a.common.seed
-        );
+        )?;
         for k in METRIC_COLUMNS {
-            println!("  {k:<18} {}", csv_cell(&map[k]));
+            writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;
         }
     }
     Ok(())
 }
 
-pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
+/// The run's per-slot series as CSV, streamed to `path`.
+fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
+    let s = sim.series();
+    let mut csv = BufWriter::new(File::create(path)?);
+    writeln!(csv, "t_ms,offered,served,rejected,failed,blocked")?;
+    for i in 0..s.offered.len() {
+        writeln!(
+            csv,
+            "{},{},{},{},{},{}",
+            i as f64 * s.slot_ms,
+            s.offered[i],
+            s.served[i],
+            s.rejected[i],
+            s.failed[i],
+            s.blocked[i]
+        )?;
+    }
+    csv.flush()
+}
+
+pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
+    a.common.check_scenario()?;
     let points: Vec<(Strategy, u32)> = a
         .strategy
         .0
@@ -358,14 +404,15 @@ pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
         })
         .collect();
     let rows = rows.map_err(usage)?;
-    let mut out = format!(
-        "scenario,strategy,clients,runs,{}\n",
+    writeln!(
+        out,
+        "scenario,strategy,clients,runs,{}",
         METRIC_COLUMNS.join(",")
-    );
+    )?;
     for (strategy, clients, m) in rows {
         let map = metrics_json(a.common.scenario, clients, &m);
         let cells: Vec<String> = METRIC_COLUMNS.iter().map(|k| csv_cell(&map[*k])).collect();
-        let _ = writeln!(
+        writeln!(
             out,
             "{},{},{},{},{}",
             a.common.scenario,
@@ -373,8 +420,7 @@ pub fn sweep(a: SweepArgs) -> Result<(), UsageError> {
             clients,
             a.common.runs,
             cells.join(",")
-        );
+        )?;
     }
-    print!("{out}");
     Ok(())
 }

@@ -8,6 +8,6 @@ mod checks;
 #[test]
 fn duration() {
     checks::replay("duration", |data| {
-        checks::duration::check(data, stampede_cli::args::duration_ms)
+        checks::duration::check(data, stampede_cli::args::duration(stampede::Field::Base))
     });
 }

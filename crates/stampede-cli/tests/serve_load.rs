@@ -1,5 +1,6 @@
 //! A bounded load test of `stampede serve` over loopback: 20,000 requests at
-//! concurrency 200, with one shared client, under an overall timeout.
+//! concurrency 200, with one shared client (keep-alive), under an overall
+//! timeout, against the same server loop and default limits as the binary.
 //!
 //! Run with `--nocapture` to see the figures, and in release for realistic ones:
 //! `cargo test --release -p stampede-cli --test serve_load -- --nocapture`.
@@ -8,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use stampede_cli::serve::app;
+use stampede_cli::serve::{Limits, app, serve_app};
 use tokio::net::TcpListener;
 
 const TASKS: usize = 200;
@@ -41,7 +42,13 @@ async fn twenty_thousand_requests_at_concurrency_200() {
     let static_dir = std::env::temp_dir().join("stampede-serve-load-no-such-dir");
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app(&static_dir)).await });
+    tokio::spawn(serve_app(
+        listener,
+        app(&static_dir),
+        Limits::default(),
+        std::future::pending(),
+        std::future::pending(),
+    ));
 
     let client = reqwest::Client::builder()
         .no_proxy()

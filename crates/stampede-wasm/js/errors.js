@@ -32,7 +32,11 @@ export function budgetExhaustedError(callSite, reason, retryInMs, tokens) {
   return new BudgetExhaustedError(`${callSite}: ${reason}`, callSite, retryInMs, tokens);
 }
 
-// Messages for the settings errors, put together here rather than in wasm (see opts.rs).
+// Settings errors: a RangeError (bad value) or TypeError (wrong type) whose message keeps
+// the one-line form `budget.capacity: expected …, got …` and which carries the contract's
+// own, enumerable properties: field, code, and where they apply min, max, unit, allowed,
+// got. The wasm passes the core's data (names and numbers) and formats nothing; the
+// phrases below are the core's `Expected` Display, written once more in JavaScript.
 
 /** A value for a message: strings quoted (cut to 40 characters), numbers as JavaScript
  *  writes them, anything else by its typeof. */
@@ -42,18 +46,65 @@ function describe(v) {
   return v === null ? "null" : typeof v;
 }
 
+/** The offending value, when it is a primitive (objects are not copied onto errors). */
+function primitive(v) {
+  return v === null || (typeof v !== "object" && typeof v !== "function");
+}
+
+function settings(error, info, got) {
+  for (const [k, v] of Object.entries(info)) if (v !== undefined) error[k] = v;
+  if (primitive(got) && got !== undefined) error.got = got;
+  return error;
+}
+
 export function typeError(prefix, field, expected, value) {
-  return new TypeError(`${prefix}${field}: expected ${expected}, got ${describe(value)}`);
+  const error = new TypeError(`${prefix}${field}: expected ${expected}, got ${describe(value)}`);
+  return settings(error, { field: prefix + field, code: "wrong_type" }, value);
 }
 
+/** A RangeError without a core range (`nowMs`, `tMs`: a finite number). */
 export function rangeError(prefix, field, expected, got) {
-  return new RangeError(`${prefix}${field}: expected ${expected}, got ${got}`);
+  const code = typeof got === "number" && Number.isNaN(got) ? "not_a_number" : "out_of_range";
+  const error = new RangeError(`${prefix}${field}: expected ${expected}, got ${describe(got)}`);
+  return settings(error, { field: prefix + field, code }, got);
 }
 
-export function wholeError(prefix, field, min, max, got) {
-  return rangeError(prefix, field, `a whole number from ${min} to ${max}`, got);
+const SUFFIX = { ms: " ms", per_second: " per second", chars: " characters" };
+
+/** The phrase after "expected", by the shape of the core's `Expected` (opts.rs `Shape`). */
+function expected(shape, min, max, unit, whole, allowed, detail) {
+  const u = SUFFIX[unit] ?? "";
+  switch (shape) {
+    case 0: // Range
+      if (unit === "ms") return `a duration from ${min} ms to ${max} ms`;
+      if (unit === "per_second") return `a rate from ${min} to ${max} per second`;
+      if (unit === "fraction") return `a fraction from ${min} to ${max}`;
+      if (unit === "chars") return `from ${min} to ${max} characters`;
+      return `a ${whole ? "whole " : ""}number from ${min} to ${max}`;
+    case 1: // Above
+      return `more than ${min}${u} and at most ${max}${u}`;
+    case 2: // AtLeastField: detail is the other field's name
+      return `${unit === "ms" ? "a duration " : ""}at least ${detail} (${min}${u}) and at most ${max}${u}`;
+    case 3: // OneOf
+      return `one of ${allowed.join(", ")}`;
+    case 4: // Syntax: detail describes it
+      return detail;
+    case 5: // AtMostChars
+      return `at most ${max} characters`;
+    case 6: // Work: detail says what max counts, and why
+      return `at most ${max} ${detail}`;
+    default: // RegistryFull
+      return `one of at most ${max} call sites per registry (name a place in the code, not a URL)`;
+  }
 }
 
-export function sampleError(maxN, maxAttempts, got) {
-  return rangeError("", "n", `a whole number from 0 to ${maxN} (at most 10000000 delays in all: n × (maxAttempts − 1), and maxAttempts is ${maxAttempts})`, got);
+/** The RangeError of a core settings error. `min`/`max` are NaN where they do not apply,
+ *  `unit` is "" for a plain number, `allowed` an array for a list of names. */
+export function settingsError(prefix, field, code, got, shape, min, max, unit, whole, allowed, detail) {
+  const range = (n) => (Number.isNaN(n) ? undefined : n);
+  const text = expected(shape, min, max, unit, whole, allowed, detail);
+  const shown = code === "too_long" ? `a string of ${got.length} characters` : describe(got);
+  const error = new RangeError(`${prefix}${field}: expected ${text}, got ${shown}`);
+  const info = { field: prefix + field, code, min: range(min), max: range(max), unit: unit || undefined, allowed };
+  return settings(error, info, got);
 }

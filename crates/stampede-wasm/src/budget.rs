@@ -9,11 +9,13 @@
 
 use std::cell::RefCell;
 
-use stampede::ConfigError;
 use stampede::budget::{BudgetExhausted, BudgetRegistry, BudgetSettings, TokenBucket};
+use stampede::{ConfigError, Field};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, finite_arg, out_of_range, text};
+use crate::errors::{config_error, config_error_as};
+use crate::fields::{Group, prefix_of};
+use crate::opts::{Opts, finite_arg, text};
 
 thread_local! {
     /// One registry per module instance (per page, per worker).
@@ -31,40 +33,35 @@ extern "C" {
     ) -> JsValue;
 }
 
-/// The budget a call site gets when none was configured: 10 retries, 1 more per second.
-pub(crate) const DEFAULT_BUDGET: BudgetSettings = BudgetSettings::new(10.0, 1.0);
-
 /// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`);
-/// missing fields take the defaults.
+/// missing fields take the core's defaults (`BudgetSettings::default()`).
 pub(crate) fn budget_settings(opts: &Opts<'_>) -> Result<BudgetSettings, JsValue> {
-    let mut s = DEFAULT_BUDGET;
-    if let Some(v) = opts.f64("capacity")? {
-        s.capacity = v;
-    }
-    if let Some(v) = opts.f64("refillPerSec")? {
-        s.refill_per_sec = v;
-    }
-    if let Some(v) = opts.f64("retryCost")? {
-        s.retry_cost = v;
-    }
-    if let Some(v) = opts.f64("successRefund")? {
-        s.success_refund = v;
+    let mut s = BudgetSettings::default();
+    let fields: [(Field, &mut f64); 4] = [
+        (Field::Capacity, &mut s.capacity),
+        (Field::RefillPerSec, &mut s.refill_per_sec),
+        (Field::RetryCost, &mut s.retry_cost),
+        (Field::SuccessRefund, &mut s.success_refund),
+    ];
+    for (field, slot) in fields {
+        if let Some(v) = opts.number(field)? {
+            *slot = v;
+        }
     }
     s.validate().map_err(|e| config_error(opts.prefix(), &e))
 }
 
 /// A registry error: a full registry names the call-site argument (`name`, `callSite`).
 fn registry_error(name_field: &str, e: &ConfigError) -> JsValue {
-    if e.field == "call_site" {
-        out_of_range("", name_field, &e.expected, &JsValue::from_str(&e.got))
-    } else {
-        config_error("budget.", e)
+    match e.field {
+        Field::CallSite => config_error_as("", name_field, e),
+        _ => config_error(prefix_of(Group::Budget), e),
     }
 }
 
 /// Runs `f` on the bucket of `call_site` at `now_ms`. With `settings`, they become the
 /// call site's settings first (see the module docs); without, an existing bucket is used
-/// as it is and a missing one is made with [`DEFAULT_BUDGET`]. `name_field` names the
+/// as it is and a missing one is made with the core's default. `name_field` names the
 /// call-site argument in errors.
 pub(crate) fn with_bucket<T>(
     call_site: &str,
@@ -95,7 +92,7 @@ fn bucket_dyn(
         let mut r = r.borrow_mut();
         let bucket = match settings {
             Some(s) => r.configure(call_site, s, now_ms),
-            None => r.get_or_insert(call_site, DEFAULT_BUDGET, now_ms),
+            None => r.get_or_insert(call_site, BudgetSettings::default(), now_ms),
         }
         .map_err(|e| registry_error(name_field, &e))?;
         f(bucket);
@@ -114,9 +111,10 @@ pub struct Budget {
     call_site: String,
 }
 
-/// `nowMs` (a finite number), or `Date.now()` when omitted.
+/// `nowMs` (a finite number), or the monotonic clock `retryFetch` charges the budget on
+/// when omitted (see `clock`).
 fn now_arg(now_ms: &JsValue) -> Result<f64, JsValue> {
-    Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(js_sys::Date::now))
+    Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(crate::clock::mono_ms))
 }
 
 #[wasm_bindgen]
@@ -135,7 +133,7 @@ impl Budget {
         } else {
             Some(budget_settings(&opts)?)
         };
-        with_bucket(&name, settings, js_sys::Date::now(), "name", |_| ())?;
+        with_bucket(&name, settings, crate::clock::mono_ms(), "name", |_| ())?;
         Ok(Budget { call_site: name })
     }
 
@@ -145,7 +143,7 @@ impl Budget {
         self.call_site.clone()
     }
 
-    /// Tokens left at `nowMs` (default: `Date.now()`).
+    /// Tokens left at `nowMs` (default: the monotonic clock, see `clock`).
     pub fn tokens(&self, now_ms: JsValue) -> Result<f64, JsValue> {
         let now = now_arg(&now_ms)?;
         with_bucket(&self.call_site, None, now, "name", |b| b.tokens(now))
@@ -169,7 +167,7 @@ impl Budget {
 
     /// Refills the bucket to full, under the call site's current settings.
     pub fn reset(&self) -> Result<(), JsValue> {
-        let now = js_sys::Date::now();
+        let now = crate::clock::mono_ms();
         with_bucket(&self.call_site, None, now, "name", |b| b.reset(now))
     }
 }

@@ -16,48 +16,43 @@
 //! can be sent only once), are refused up front with a `TypeError` rather than retried
 //! with an empty or failing body.
 //!
+//! Hostile input: the caller's getters, Proxy traps, signals, `fetch` and `onAttempt` are
+//! reached only through fallible calls (see [`js`] for why a single uncaught one would leave
+//! the promise pending and end a Node process), so whatever they throw rejects the promise
+//! with a `TypeError` naming the culprit (`init: threw an exception: …`, the thrown value as
+//! its `cause`). `fetch` is held to the real one's contract: a promise of a Response, else a
+//! `TypeError` naming `fetch`. Each attempt waits for `fetch` only until its own timeout
+//! (`attemptTimeoutMs`, or what is left before the deadline) or the caller's abort, so a
+//! `fetch` that ignores its signal cannot hold the call past them.
+//!
 //! Two things a browser hides from script: a cross-origin response's `Retry-After`
 //! unless the server sends `Access-Control-Expose-Headers: Retry-After`, and the
 //! difference between a CORS failure and a network failure — both are the same
 //! `TypeError`, which is read here as a refused connection (`connect`).
 
-use std::cell::Cell;
-use std::rc::Rc;
+mod abort;
+mod attempt;
+mod js;
 
-use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use js_sys::{Array, Date, Function, Object};
 use stampede::budget::BudgetSettings;
-use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
+use stampede::classify::{Method, Request, TransportError, Verdict};
 use stampede::policy::{Decision, Policy, StopReason};
-use stampede::{SeededRng, seeded};
+use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Response};
 
+use self::abort::{Signal, sleep};
+use self::attempt::{Attempted, Call, Last};
+use self::js::{get, named, threw};
 use crate::budget::{budget_settings, exhausted_error, with_bucket};
-use crate::opts::{Opts, config_error, out_of_range, set, text, type_error, wrong_type};
+use crate::opts::{Opts, config_error, set, text, type_error, wrong_type};
 use crate::policy::policy_settings;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(catch, js_name = fetch)]
-    fn global_fetch(input: &JsValue, init: &JsValue) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &Function, ms: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(id: &JsValue);
-}
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
     #[wasm_bindgen(js_name = retryError)]
     fn retry_error_js(reason: &str, attempts: &Array, cause: &JsValue) -> JsValue;
-}
-
-thread_local! {
-    /// The one handler for every discarded body's `cancel()` promise: made once for the
-    /// module's lifetime instead of one leaked closure per retry.
-    static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
 }
 
 struct FetchOptions {
@@ -68,32 +63,19 @@ struct FetchOptions {
     budget: Option<BudgetSettings>,
     attempt_timeout_ms: Option<f64>,
     idempotent: bool,
-    signal: Option<AbortSignal>,
+    signal: Option<Signal>,
     on_attempt: Option<Function>,
 }
 
-/// `v` as an `AbortSignal` (or `None` when absent), else a `TypeError` naming `field`.
-fn abort_signal(v: Option<JsValue>, field: &str) -> Result<Option<AbortSignal>, JsValue> {
-    let Some(s) = v else { return Ok(None) };
-    let like = s.is_object()
-        && Reflect::has(&s, &"aborted".into()).unwrap_or(false)
-        && Reflect::get(&s, &"addEventListener".into()).is_ok_and(|f| f.is_function());
-    if s.has_type::<AbortSignal>() || like {
-        Ok(Some(s.unchecked_into()))
-    } else {
-        Err(wrong_type("", field, "an AbortSignal", &s))
-    }
-}
-
 fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
-    let o = Opts::new(options, "retryFetch options", "")?;
-    let policy_value = o.raw("policy")?.unwrap_or(JsValue::UNDEFINED);
+    // Every getter or Proxy trap the settings readers run names its field if it throws.
+    let options = named(options, "");
+    let o = Opts::new(&options, "retryFetch options", "")?;
+    let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
     let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
     let mut settings = policy_settings(&policy_opts)?;
-    if let Some(deadline) = o.f64("deadlineMs")? {
-        // The core's range for a deadline, under the caller's name for it.
-        stampede::check_ms("deadline", deadline, 0.0)
-            .map_err(|e| out_of_range("", "deadlineMs", &e.expected, &JsValue::from_str(&e.got)))?;
+    // Both in the core's ranges, under the caller's names for them.
+    if let Some(deadline) = o.checked(Field::Deadline)? {
         // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
         let limit = settings
             .max_elapsed_ms
@@ -103,7 +85,10 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
     let call_site = o.string("callSite")?;
     let budget = match o.raw("budget")? {
-        Some(b) => Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?),
+        Some(b) => {
+            let b = named(&b, "budget.");
+            Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?)
+        }
         None => None,
     };
     if budget.is_some() && call_site.is_none() {
@@ -111,18 +96,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
             "budget: needs callSite, the name of the budget in the registry",
         ));
     }
-    let attempt_timeout_ms = match o.f64("attemptTimeoutMs")? {
-        Some(ms) if ms > 0.0 && ms <= stampede::MAX_DURATION_MS => Some(ms),
-        Some(ms) => {
-            return Err(out_of_range(
-                "",
-                "attemptTimeoutMs",
-                "more than 0 ms and at most 86400000 ms (a day)",
-                &JsValue::from(ms),
-            ));
-        }
-        None => None,
-    };
+    let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
     let on_attempt = match o.raw("onAttempt")? {
         Some(f) => Some(
             f.dyn_into::<Function>()
@@ -137,18 +111,22 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         budget,
         attempt_timeout_ms,
         idempotent: o.bool("idempotent")?.unwrap_or(false),
-        signal: abort_signal(o.raw("signal")?, "signal")?,
+        signal: match o.raw("signal")? {
+            Some(s) => Signal::new(s, "signal", "signal.")?,
+            None => None,
+        },
         on_attempt,
     })
 }
 
-/// The request's method: `init.method`, else a `Request` input's, else GET.
-fn method_of(input: &JsValue, init: &JsValue) -> Result<Method, JsValue> {
-    for (v, prefix) in [(init, "init."), (input, "input.")] {
+/// The request's method: `init.method` (read from the call's copy of `init`), else a
+/// `Request` input's, else GET.
+fn method_of(input: &JsValue, init: &Object) -> Result<Method, JsValue> {
+    for (v, prefix) in [(init.as_ref(), "init."), (input, "input.")] {
         if !v.is_object() {
             continue;
         }
-        let m = Reflect::get(v, &"method".into())?;
+        let m = get(v, prefix, "method")?;
         if m.is_undefined() || m.is_null() {
             continue;
         }
@@ -156,283 +134,6 @@ fn method_of(input: &JsValue, init: &JsValue) -> Result<Method, JsValue> {
         return m.parse::<Method>().map_err(|e| config_error(prefix, &e));
     }
     Ok(Method::Get)
-}
-
-/// An `abort` listener, removed when dropped (so no event can reach a freed closure).
-struct Listener {
-    signal: AbortSignal,
-    cb: Closure<dyn FnMut()>,
-}
-
-impl Listener {
-    fn on_abort(signal: &AbortSignal, f: impl FnMut() + 'static) -> Result<Listener, JsValue> {
-        let cb = Closure::<dyn FnMut()>::new(f);
-        signal.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())?;
-        Ok(Listener {
-            signal: signal.clone(),
-            cb,
-        })
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self
-            .signal
-            .remove_event_listener_with_callback("abort", self.cb.as_ref().unchecked_ref());
-    }
-}
-
-/// A `setTimeout`, cleared when dropped.
-struct Timer {
-    id: JsValue,
-    _cb: Closure<dyn FnMut()>,
-}
-
-impl Timer {
-    fn new(ms: f64, f: impl FnMut() + 'static) -> Timer {
-        let cb = Closure::<dyn FnMut()>::new(f);
-        Timer {
-            id: set_timeout(cb.as_ref().unchecked_ref(), ms),
-            _cb: cb,
-        }
-    }
-}
-
-impl Drop for Timer {
-    fn drop(&mut self) {
-        clear_timeout(&self.id);
-    }
-}
-
-/// The call's own controller, aborted (with the caller's reason) by any of the caller's
-/// signals.
-struct Cancel {
-    ctrl: AbortController,
-    _links: Vec<Listener>,
-}
-
-impl Cancel {
-    fn new(signals: &[AbortSignal]) -> Result<Cancel, JsValue> {
-        let ctrl = AbortController::new()?;
-        let mut links = Vec::new();
-        for s in signals {
-            if s.aborted() {
-                ctrl.abort_with_reason(&s.reason());
-                break;
-            }
-            let (c, src) = (ctrl.clone(), s.clone());
-            links.push(Listener::on_abort(s, move || {
-                c.abort_with_reason(&src.reason())
-            })?);
-        }
-        Ok(Cancel {
-            ctrl,
-            _links: links,
-        })
-    }
-
-    fn signal(&self) -> AbortSignal {
-        self.ctrl.signal()
-    }
-
-    /// `Err(reason)` once aborted.
-    fn check(&self) -> Result<(), JsValue> {
-        let s = self.ctrl.signal();
-        if s.aborted() { Err(s.reason()) } else { Ok(()) }
-    }
-}
-
-/// What every attempt sends: `fetch(input, init)`, with a fresh signal per attempt.
-struct Call {
-    input: JsValue,
-    /// A `Request` input's `clone`: each attempt sends a clone, so its body is read once
-    /// per send and the original is never consumed.
-    clone: Option<Function>,
-    /// A copy of the caller's `init`; its `signal` is replaced per attempt.
-    init: Object,
-    cancel: Cancel,
-}
-
-impl Call {
-    /// Checks `input` and `init` and gathers the caller's signals (`signal` from the
-    /// options, `init.signal`, a `Request` input's own signal).
-    fn new(input: &JsValue, init: &JsValue, signal: Option<AbortSignal>) -> Result<Call, JsValue> {
-        let copy = Object::new();
-        let mut signals: Vec<AbortSignal> = signal.into_iter().collect();
-        if init.is_object() {
-            Object::assign(&copy, init.unchecked_ref());
-            let body = Reflect::get(init, &"body".into())?;
-            if body.is_object() && Reflect::get(&body, &"getReader".into())?.is_function() {
-                return Err(type_error(
-                    "init.body: a ReadableStream can be sent only once, so retryFetch cannot \
-                     retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, \
-                     or call fetch",
-                ));
-            }
-            signals.extend(abort_signal(
-                Some(Reflect::get(init, &"signal".into())?)
-                    .filter(|s| !s.is_null() && !s.is_undefined()),
-                "init.signal",
-            )?);
-        } else if !init.is_undefined() && !init.is_null() {
-            return Err(wrong_type("", "init", "an object", init));
-        }
-        let mut clone = None;
-        if input.is_object() {
-            let used = Reflect::get(input, &"bodyUsed".into())?;
-            let f = Reflect::get(input, &"clone".into())?;
-            if let (Some(used), Some(f)) = (used.as_bool(), f.dyn_ref::<Function>()) {
-                if used {
-                    return Err(type_error(
-                        "input: the Request's body was already used, so it cannot be sent; \
-                         pass a fresh Request",
-                    ));
-                }
-                clone = Some(f.clone());
-                signals.extend(abort_signal(
-                    Some(Reflect::get(input, &"signal".into())?).filter(|s| s.is_object()),
-                    "input.signal",
-                )?);
-            }
-        }
-        Ok(Call {
-            input: input.clone(),
-            clone,
-            init: copy,
-            cancel: Cancel::new(&signals)?,
-        })
-    }
-
-    /// Sends one attempt with its own `AbortController`, aborted by the call's signal or
-    /// by the timeout, whichever comes first.
-    async fn attempt(&self, timeout_ms: Option<f64>) -> Result<Attempted, JsValue> {
-        let ctrl = AbortController::new()?;
-        let cancel = self.cancel.signal();
-        let _follow = {
-            let (ctrl, cancel) = (ctrl.clone(), cancel.clone());
-            Listener::on_abort(&cancel.clone(), move || {
-                ctrl.abort_with_reason(&cancel.reason())
-            })?
-        };
-        let timed_out = Rc::new(Cell::new(false));
-        let _timer = timeout_ms.map(|ms| {
-            let (ctrl, timed_out) = (ctrl.clone(), timed_out.clone());
-            Timer::new(ms, move || {
-                timed_out.set(true);
-                ctrl.abort();
-            })
-        });
-        set(&self.init, "signal", ctrl.signal());
-        let input = match &self.clone {
-            Some(f) => f.call0(&self.input)?,
-            None => self.input.clone(),
-        };
-        let result = match global_fetch(&input, &self.init) {
-            Ok(p) => JsFuture::from(p).await,
-            Err(e) => Err(e),
-        };
-        Ok(match result {
-            Ok(v) => {
-                let resp: Response = v.unchecked_into();
-                let headers = resp.headers();
-                Attempted {
-                    status: Some(resp.status()),
-                    error: None,
-                    retry_after: headers.get("retry-after").ok().flatten(),
-                    pushback: headers.get("grpc-retry-pushback-ms").ok().flatten(),
-                    last: Last::Response(resp),
-                }
-            }
-            Err(e) => {
-                let kind = if cancel.aborted() {
-                    TransportError::Abort
-                } else if timed_out.get() {
-                    TransportError::Timeout
-                } else {
-                    TransportError::Connect
-                };
-                Attempted {
-                    last: Last::Error(e),
-                    status: None,
-                    error: Some(kind),
-                    retry_after: None,
-                    pushback: None,
-                }
-            }
-        })
-    }
-}
-
-/// What the last attempt left: a response to hand back, or an error.
-enum Last {
-    Response(Response),
-    Error(JsValue),
-}
-
-/// One attempt's outcome and what it left.
-struct Attempted {
-    last: Last,
-    status: Option<u16>,
-    error: Option<TransportError>,
-    retry_after: Option<String>,
-    pushback: Option<String>,
-}
-
-impl Attempted {
-    fn outcome(&self) -> Outcome<'_> {
-        match (self.status, self.error) {
-            (_, Some(e)) => Outcome::Transport(e),
-            (Some(code), None) => match HttpStatus::new(code) {
-                Ok(status) => Outcome::Response {
-                    status,
-                    retry_after: self.retry_after.as_deref(),
-                    pushback_ms: self.pushback.as_deref(),
-                },
-                // An opaque (no-cors) response has status 0 and cannot be inspected.
-                Err(_) => Outcome::response(HttpStatus::OK),
-            },
-            (None, None) => Outcome::Transport(TransportError::Connect),
-        }
-    }
-
-    /// Throws away a response body we will not read, so its connection can be reused.
-    fn discard_body(&self) {
-        let Last::Response(resp) = &self.last else {
-            return;
-        };
-        if let Ok(body) = Reflect::get(resp, &"body".into())
-            && body.is_object()
-            && let Ok(cancel) = Reflect::get(&body, &"cancel".into())
-            && let Some(f) = cancel.dyn_ref::<Function>()
-            && let Ok(p) = f.call0(&body)
-            && let Some(p) = p.dyn_ref::<Promise>()
-        {
-            // A rejected cancel must not surface as an unhandled rejection.
-            IGNORE.with(|ignore| {
-                let _ = p.catch(ignore);
-            });
-        }
-    }
-}
-
-/// Waits `ms`, or rejects with the signal's reason as soon as it aborts.
-async fn sleep(ms: f64, signal: &AbortSignal) -> Result<(), JsValue> {
-    let mut fns: Option<(Function, Function)> = None;
-    let promise = Promise::new(&mut |resolve, reject| fns = Some((resolve, reject)));
-    let Some((resolve, reject)) = fns else {
-        return Err(type_error("Promise executor did not run"));
-    };
-    let _timer = Timer::new(ms, move || {
-        let _ = resolve.call0(&JsValue::NULL);
-    });
-    let _abort = {
-        let s = signal.clone();
-        Listener::on_abort(signal, move || {
-            let _ = reject.call1(&JsValue::NULL, &s.reason());
-        })?
-    };
-    JsFuture::from(promise).await.map(|_| ())
 }
 
 fn decision_name(d: &Decision) -> &'static str {
@@ -489,7 +190,9 @@ fn attempt_info(
 /// `RetryError` (`attempts`, `reason`) when it gives up on a transport failure, with a
 /// `BudgetExhaustedError` at once, calling nothing, when the call site's budget is spent,
 /// and with the signal's reason when the caller aborts (`options.signal` or
-/// `init.signal`), at whatever point that happens.
+/// `init.signal`), at whatever point that happens. It always settles: whatever the
+/// caller's code throws (a getter, a Proxy trap, a signal, `fetch`, `onAttempt`) rejects it
+/// with a `TypeError` naming the culprit.
 #[wasm_bindgen(js_name = retryFetch)]
 pub async fn retry_fetch(
     input: JsValue,
@@ -498,10 +201,11 @@ pub async fn retry_fetch(
 ) -> Result<JsValue, JsValue> {
     let mut o = read_options(&options)?;
     let call = Call::new(&input, &init, o.signal.take())?;
-    let request = Request::new(method_of(&input, &init)?).idempotent(o.idempotent);
+    let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
     // Aborted before the call: nothing is sent, and the budget is not touched.
     call.cancel.check()?;
-    let started = Date::now();
+    // The budget and the deadline run on the monotonic clock (see `clock`).
+    let started = crate::clock::mono_ms();
     if let Some(cs) = &o.call_site {
         let admitted = with_bucket(cs, o.budget, started, "callSite", |b| {
             o.policy.admit(Some(b), started)
@@ -516,17 +220,28 @@ pub async fn retry_fetch(
         call.cancel.check()?;
         let number = state.made() + 1;
         let attempt_started = Date::now();
+        let elapsed = crate::clock::mono_ms() - started;
         let remaining = o
             .policy
             .max_elapsed_ms()
-            .map(|max| (max - (attempt_started - started)).max(1.0));
+            .map(|max| (max - elapsed).max(1.0));
         let timeout = match (o.attempt_timeout_ms, remaining) {
             (Some(a), Some(r)) => Some(a.min(r)),
             (a, r) => a.or(r),
         };
         let a = call.attempt(timeout).await?;
-        let now = Date::now();
-        let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), now);
+        // The wall clock reads a Retry-After date; the budget and deadline use the other.
+        let at = crate::clock::now();
+        let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), at.wall_ms);
+        // Timers count whole milliseconds and may fire a fraction of one early on the
+        // monotonic clock: when the deadline's own timer ended the attempt, the deadline
+        // has passed, whatever the clock reads, so no retry slips in just before it.
+        let deadline_fired = a.error == Some(TransportError::Timeout)
+            && remaining.is_some_and(|r| timeout == Some(r));
+        let now = match remaining {
+            Some(r) if deadline_fired => at.mono_ms.max(started + elapsed + r),
+            _ => at.mono_ms,
+        };
         let (decision, tokens) = match &o.call_site {
             Some(cs) => with_bucket(cs, None, now, "callSite", |b| {
                 let d = o
@@ -542,9 +257,12 @@ pub async fn retry_fetch(
         };
         let (info, reason) = attempt_info(number, attempt_started, &a, &verdict, &decision, tokens);
         attempts.push(&info);
-        if let Some(f) = &o.on_attempt {
-            // A failing callback must not break the request it reports on.
-            let _ = f.call1(&JsValue::NULL, &info);
+        if let Some(f) = &o.on_attempt
+            && let Err(e) = f.call1(&JsValue::NULL, &info)
+        {
+            // A broken callback ends the call, as any of the caller's code that throws.
+            a.discard_body();
+            return Err(threw("", "onAttempt")(e));
         }
         // Aborted during the attempt or from inside onAttempt: stop here, send no more.
         if let Err(abort_reason) = call.cancel.check() {
@@ -558,7 +276,7 @@ pub async fn retry_fetch(
             }
             Decision::Stop(_) => {
                 return match a.last {
-                    Last::Response(r) => Ok(r.into()),
+                    Last::Response(r) => Ok(r),
                     Last::Error(e) => Err(retry_error_js(&reason, &attempts, &e)),
                 };
             }

@@ -15,9 +15,13 @@
 #![deny(missing_docs)]
 
 mod budget;
+mod clock;
+mod errors;
 mod fetch;
+mod fields;
 mod opts;
 mod policy;
+mod settings;
 mod sim;
 
 /// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
@@ -30,4 +34,5 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 pub use budget::Budget;
 pub use fetch::retry_fetch;
 pub use policy::{RetryPolicy, classify, parse_retry_after};
+pub use settings::{defaults, limits, scenarios, strategies};
 pub use sim::Simulation;

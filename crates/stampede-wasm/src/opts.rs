@@ -6,55 +6,41 @@
 //! it (`baseMs`, `budget.capacity`). Nothing here can panic.
 
 use js_sys::{Object, Reflect};
-use stampede::ConfigError;
+use stampede::{Field, MAX_TEXT_CHARS};
 use wasm_bindgen::prelude::*;
+
+use crate::errors::{Shape, settings_error_js};
+// fetch.rs takes the error builders from here.
+pub(crate) use crate::errors::{config_error, out_of_range, type_error, wrong_type};
+use crate::fields::js_name;
 
 /// A settings object, or `undefined`/`null` (every field then takes its default).
 pub(crate) struct Opts<'a> {
     obj: Option<&'a Object>,
-    /// A prefix for field names in messages: `""` or `"budget."`.
+    /// A prefix for field names in messages: `""`, `"policy."` or `"budget."`.
     prefix: &'static str,
 }
 
-#[wasm_bindgen(module = "/js/errors.js")]
-extern "C" {
-    /// `TypeError`: `{prefix}{field}: expected {expected}, got {value, described}`.
-    #[wasm_bindgen(js_name = typeError)]
-    pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue)
-    -> JsValue;
-    /// `RangeError`: `{prefix}{field}: expected {expected}, got {got}`; `got` is shown as
-    /// JavaScript writes it (a string as it is).
-    #[wasm_bindgen(js_name = rangeError)]
-    pub(crate) fn out_of_range(prefix: &str, field: &str, expected: &str, got: &JsValue)
-    -> JsValue;
-    /// `new RangeError("{prefix}{field}: expected a whole number from {min} to {max}, got {got}")`.
-    #[wasm_bindgen(js_name = wholeError)]
-    fn whole_error_js(prefix: &str, field: &str, min: f64, max: f64, got: f64) -> JsValue;
-}
-
-// Messages are put together in JavaScript (js/errors.js): formatting them in Rust would
-// cost kilobytes of wasm for text that only ever ends up in a JavaScript error.
-
-/// A `TypeError` with a message of its own.
-pub(crate) fn type_error(msg: &str) -> JsValue {
-    js_sys::TypeError::new(msg).into()
-}
-
-/// The longest string taken from JavaScript (a setting, a call-site name, a header
-/// value), in UTF-16 units. Checked before the string is copied into wasm memory, which
-/// never shrinks: a huge string must not grow it for good, or exhaust it.
-pub(crate) const MAX_TEXT: u32 = 4096;
-
-/// `v` as a string of at most [`MAX_TEXT`] characters: `TypeError` for another type,
-/// `RangeError` for a longer string, both naming `{prefix}{field}`.
+/// `v` as a string of at most [`MAX_TEXT_CHARS`] characters: `TypeError` for another type,
+/// `RangeError` (`code: "too_long"`) for a longer string, both naming `{prefix}{field}`.
+///
+/// The length is checked before the string is copied into wasm memory, which never
+/// shrinks: a huge string must not grow it for good, or exhaust it.
 pub(crate) fn text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsValue> {
     match v.dyn_ref::<js_sys::JsString>() {
-        Some(s) if s.length() <= MAX_TEXT => Ok(String::from(s)),
-        Some(s) => Err(out_of_range(
+        Some(s) if s.length() <= MAX_TEXT_CHARS => Ok(String::from(s)),
+        Some(_) => Err(settings_error_js(
             prefix,
             field,
-            "at most 4096 characters",
-            &JsValue::from(s.length()),
+            "too_long",
+            v,
+            Shape::AtMostChars as u8,
+            f64::NAN,
+            f64::from(MAX_TEXT_CHARS),
+            "chars",
+            true,
+            &JsValue::UNDEFINED,
+            "",
         )),
         None => Err(wrong_type(prefix, field, "a string", v)),
     }
@@ -75,52 +61,8 @@ pub(crate) fn number_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValu
 /// A finite number argument, or `None` when omitted.
 pub(crate) fn finite_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValue> {
     match number_arg(v, field)? {
-        Some(n) if !n.is_finite() => Err(out_of_range("", field, "a finite number", &shown(n))),
+        Some(n) if !n.is_finite() => Err(out_of_range("", field, "a finite number", v)),
         n => Ok(n),
-    }
-}
-
-/// A number as the core's messages write it (`NaN`, `infinity`, at most 3 decimals).
-pub(crate) fn shown(n: f64) -> JsValue {
-    JsValue::from_str(&stampede::format_number(n))
-}
-
-/// Turns a core settings error into a `RangeError` naming the JavaScript field.
-#[inline(never)]
-pub(crate) fn config_error(prefix: &str, e: &ConfigError) -> JsValue {
-    out_of_range(
-        prefix,
-        js_name(e.field),
-        &e.expected,
-        &JsValue::from_str(&e.got),
-    )
-}
-
-/// The JavaScript name of a core field.
-pub(crate) fn js_name(field: &str) -> &str {
-    match field {
-        "base" => "baseMs",
-        "cap" => "capMs",
-        "max_attempts" => "maxAttempts",
-        "max_elapsed" => "maxElapsedMs",
-        "max_retry_after" => "maxRetryAfterMs",
-        "outage" => "outageMs",
-        "outage_start" => "outageStartMs",
-        "capacity_rps" => "capacityRps",
-        "reject_cost" => "rejectCost",
-        "latency" => "latencyMs",
-        "latency_sd" => "latencySdMs",
-        "burst_window" => "burstWindowMs",
-        "retry_after" => "retryAfterMs",
-        "slot" => "slotMs",
-        "rate" => "ratePerClient",
-        "duration" => "durationMs",
-        "refill_per_sec" => "refillPerSec",
-        "retry_cost" => "retryCost",
-        "success_refund" => "successRefund",
-        "budget_scope" => "budgetScope",
-        "retry_on" => "retryOn",
-        other => other,
     }
 }
 
@@ -164,27 +106,49 @@ impl<'a> Opts<'a> {
             None => Ok(None),
             Some(v) => match v.as_f64() {
                 Some(n) if n.is_finite() => Ok(Some(n)),
-                Some(n) => Err(out_of_range(self.prefix, key, "a finite number", &shown(n))),
+                Some(_) => Err(out_of_range(self.prefix, key, "a finite number", &v)),
                 None => Err(wrong_type(self.prefix, key, "a number", &v)),
             },
         }
     }
 
-    /// A whole number in `[min, max]`.
-    pub(crate) fn whole(&self, key: &str, min: f64, max: f64) -> Result<Option<f64>, JsValue> {
-        match self.f64(key)? {
-            Some(n) if n.fract() == 0.0 && n >= min && n <= max => Ok(Some(n)),
-            Some(n) => Err(whole_error_js(self.prefix, key, min, max, n)),
+    /// The number for `field` (under its JavaScript name), as given: `NaN` and infinities
+    /// included, for the core to reject with the field's range.
+    pub(crate) fn number(&self, field: Field) -> Result<Option<f64>, JsValue> {
+        let key = js_name(field);
+        match self.raw(key)? {
+            None => Ok(None),
+            Some(v) => match v.as_f64() {
+                Some(n) => Ok(Some(n)),
+                None => Err(wrong_type(self.prefix, key, "a number", &v)),
+            },
+        }
+    }
+
+    /// The number for `field`, checked against the core's range for it (a whole-number
+    /// field: a whole number).
+    pub(crate) fn checked(&self, field: Field) -> Result<Option<f64>, JsValue> {
+        match self.number(field)? {
+            Some(n) => field
+                .check(n)
+                .map(Some)
+                .map_err(|e| config_error(self.prefix, &e)),
             None => Ok(None),
         }
     }
 
-    /// A string field (at most [`MAX_TEXT`] characters).
+    /// A string field (at most [`MAX_TEXT_CHARS`] characters).
     pub(crate) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
         match self.raw(key)? {
             None => Ok(None),
             Some(v) => text(&v, self.prefix, key).map(Some),
         }
+    }
+
+    /// The string for `field`, under its JavaScript name (at most [`MAX_TEXT_CHARS`]
+    /// characters).
+    pub(crate) fn text(&self, field: Field) -> Result<Option<String>, JsValue> {
+        self.string(js_name(field))
     }
 
     /// A boolean field.
@@ -203,7 +167,7 @@ impl<'a> Opts<'a> {
     /// Omitting it gives a random seed, which is what real clients want: a fleet whose
     /// members all share one seed draws the same "random" delays, and the herd is back.
     pub(crate) fn seed(&self) -> Result<u64, JsValue> {
-        Ok(match self.whole("seed", 0.0, 9_007_199_254_740_991.0)? {
+        Ok(match self.checked(Field::Seed)? {
             Some(n) => n as u64,
             None => random_seed(),
         })
@@ -212,11 +176,17 @@ impl<'a> Opts<'a> {
 
 /// A seed from `Math.random`, 53 bits of it.
 pub(crate) fn random_seed() -> u64 {
-    (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64
+    (js_sys::Math::random() * (stampede::MAX_EXACT_SEED as f64 + 1.0)) as u64
 }
 
 /// Sets `obj[key] = value` on a plain object being built for JavaScript.
 pub(crate) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    set_value(obj, key, &value.into());
+}
+
+/// The one, non-generic body of [`set`].
+#[inline(never)]
+fn set_value(obj: &Object, key: &str, value: &JsValue) {
     // Setting a property on a fresh plain object cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }

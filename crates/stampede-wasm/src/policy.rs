@@ -1,7 +1,8 @@
 //! `RetryPolicy`, `classify`, `parseRetryAfter`: the core's rules, reshaped for JavaScript.
 
 use js_sys::{Float64Array, Object};
-use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::Field;
+use stampede::backoff::{Strategy, check_samples};
 use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError, Verdict,
 };
@@ -9,49 +10,41 @@ use stampede::policy::{Policy, PolicySettings};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::opts::{Opts, config_error, finite_arg, number_arg, set, text, type_error, wrong_type};
+use crate::errors::{config_error, wrong_type};
+use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
-#[wasm_bindgen(module = "/js/errors.js")]
-extern "C" {
-    /// The `RangeError` of a `sample(n)` past its bounds.
-    #[wasm_bindgen(js_name = sampleError)]
-    fn sample_error_js(max_n: f64, max_attempts: f64, got: f64) -> JsValue;
-}
-
-/// Reads `PolicyOptions` into validated core settings.
+/// Reads `PolicyOptions` into validated core settings; missing fields take the core's
+/// defaults (`PolicySettings::default()`).
 pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue> {
     let p = opts.prefix();
-    let mut backoff = BackoffSettings::default();
-    if let Some(s) = opts.string("strategy")? {
+    let mut settings = PolicySettings::default();
+    let backoff = &mut settings.backoff;
+    if let Some(s) = opts.text(Field::Strategy)? {
         backoff.strategy = s.parse::<Strategy>().map_err(|e| config_error(p, &e))?;
     }
-    if let Some(v) = opts.f64("baseMs")? {
+    if let Some(v) = opts.number(Field::Base)? {
         backoff.base_ms = v;
     }
-    if let Some(v) = opts.f64("capMs")? {
+    if let Some(v) = opts.number(Field::Cap)? {
         backoff.cap_ms = v;
     }
-    if let Some(v) = opts.f64("multiplier")? {
+    if let Some(v) = opts.number(Field::Multiplier)? {
         backoff.multiplier = v;
     }
-    let max_attempts = opts
-        .whole(
-            "maxAttempts",
-            1.0,
-            f64::from(stampede::policy::MAX_ATTEMPTS),
-        )?
-        .unwrap_or(6.0) as u32;
+    if let Some(v) = opts.checked(Field::MaxAttempts)? {
+        settings.max_attempts = v as u32;
+    }
     let mut rules = RetryRules::default();
-    if let Some(v) = opts.f64("maxRetryAfterMs")? {
+    if let Some(v) = opts.number(Field::MaxRetryAfter)? {
         rules = rules
             .with_max_retry_after_ms(v)
             .map_err(|e| config_error(p, &e))?;
     }
-    if let Some(spec) = opts.string("retryOn")? {
+    if let Some(spec) = opts.text(Field::RetryOn)? {
         rules = rules.with_statuses(StatusSet::parse(&spec).map_err(|e| config_error(p, &e))?);
     }
-    let settings = PolicySettings::new(backoff, max_attempts)
-        .with_max_elapsed_ms(opts.f64("maxElapsedMs")?)
+    let settings = settings
+        .with_max_elapsed_ms(opts.number(Field::MaxElapsed)?)
         .with_rules(rules);
     settings.build().map_err(|e| config_error(p, &e))?;
     Ok(settings)
@@ -94,20 +87,15 @@ impl RetryPolicy {
 
     /// `n` sequences of `maxAttempts - 1` delays, flattened row by row. `n` is a whole
     /// number up to 1,000,000, and `n × (maxAttempts − 1)` at most 10,000,000 values
-    /// (80 MB): past that a `RangeError` naming `n`, never an allocation that could fail.
+    /// (80 MB): past that a `RangeError` naming `n` (the core's `check_samples`), never
+    /// an allocation that could fail.
     ///
     /// The array is made in JavaScript and filled in chunks, so wasm memory does not grow
     /// with `n`.
     pub fn sample(&mut self, n: JsValue) -> Result<Float64Array, JsValue> {
         let per = self.retries();
-        let max_n = match MAX_SAMPLE_VALUES.checked_div(per) {
-            Some(rows) => rows.min(MAX_SAMPLE_ROWS),
-            None => MAX_SAMPLE_ROWS,
-        };
         let n = number_arg(&n, "n")?.ok_or_else(|| wrong_type("", "n", "a number", &n))?;
-        if !(n.fract() == 0.0 && n >= 0.0 && n <= max_n as f64) {
-            return Err(sample_error_js(max_n as f64, per as f64 + 1.0, n));
-        }
+        let n = check_samples(n, per as u32).map_err(|e| config_error("", &e))?;
         let total = n as usize * per;
         // total ≤ 10,000,000 (80 MB), so it fits in u32. Made with `Reflect.construct`, so a
         // failed allocation is a RangeError returned here, not an exception thrown across
@@ -146,9 +134,6 @@ impl RetryPolicy {
     }
 }
 
-/// The most values `sample` returns, and the most rows.
-const MAX_SAMPLE_VALUES: usize = 10_000_000;
-const MAX_SAMPLE_ROWS: usize = 1_000_000;
 /// Values drawn in wasm memory before they are copied out.
 const SAMPLE_CHUNK: usize = 8192;
 
@@ -196,7 +181,7 @@ pub(crate) fn hint_headers(
         return Ok((None, None));
     };
     if !h.is_object() {
-        return Err(type_error("headers: expected an object or a Headers"));
+        return Err(wrong_type("", "headers", "an object or a Headers", &h));
     }
     let get = js_sys::Reflect::get(&h, &JsValue::from_str("get"))?;
     if let Some(f) = get.dyn_ref::<js_sys::Function>() {
@@ -246,24 +231,25 @@ pub(crate) fn hint_headers(
 #[wasm_bindgen]
 pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
     let o = Opts::new(&input, "classify input", "")?;
-    let method = match o.string("method")? {
+    let method = match o.text(Field::Method)? {
         Some(m) => m.parse::<Method>().map_err(|e| config_error("", &e))?,
         None => Method::Get,
     };
     let request = Request::new(method).idempotent(o.bool("idempotent")?.unwrap_or(false));
     let mut rules = RetryRules::default();
-    if let Some(v) = o.f64("maxRetryAfterMs")? {
+    if let Some(v) = o.number(Field::MaxRetryAfter)? {
         rules = rules
             .with_max_retry_after_ms(v)
             .map_err(|e| config_error("", &e))?;
     }
-    if let Some(spec) = o.string("retryOn")? {
+    if let Some(spec) = o.text(Field::RetryOn)? {
         rules = rules.with_statuses(StatusSet::parse(&spec).map_err(|e| config_error("", &e))?);
     }
     let now_ms = o.f64("nowMs")?.unwrap_or_else(js_sys::Date::now);
     let (retry_after, pushback);
-    let outcome = match (o.whole("status", 0.0, 65535.0)?, o.string("error")?) {
+    let outcome = match (o.checked(Field::Status)?, o.text(Field::Error)?) {
         (Some(code), None) => {
+            // Checked: a whole number from 100 to 599.
             let status = HttpStatus::new(code as u16).map_err(|e| config_error("", &e))?;
             (retry_after, pushback) = hint_headers(o.raw("headers")?)?;
             Outcome::Response {
@@ -277,13 +263,22 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
                 .map_err(|e| config_error("", &e))?,
         ),
         (Some(_), Some(_)) => {
-            return Err(type_error(
-                "classify: give either status or error, not both",
+            // The call's shape, not a value: a TypeError naming the second of the two.
+            let error = o.raw("error")?.unwrap_or(JsValue::UNDEFINED);
+            return Err(wrong_type(
+                "",
+                "error",
+                "no error when a status is given",
+                &error,
             ));
         }
         (None, None) => {
-            return Err(type_error(
-                "classify: expected a status (100-599) or an error",
+            let v = JsValue::UNDEFINED;
+            return Err(wrong_type(
+                "",
+                "status",
+                "a status (100-599) or an error",
+                &v,
             ));
         }
     };

@@ -1,55 +1,60 @@
 //! `Simulation`: the core simulator behind one handle; series are views into wasm memory.
 
+use stampede::Field;
 use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation as CoreSim};
 use wasm_bindgen::prelude::*;
 
 use crate::budget::budget_settings;
-use crate::opts::{Opts, config_error, number_arg, out_of_range, set, wrong_type};
+use crate::errors::{config_error, out_of_range, wrong_type};
+use crate::fields::{Group, group, prefix_of};
+use crate::opts::{Opts, number_arg, set};
 use crate::policy::policy_settings;
 
-/// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`).
+/// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`);
+/// missing fields take the core's defaults (`SimSettings::default()`).
 pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     let mut s = SimSettings::default();
-    if let Some(v) = opts.string("scenario")? {
+    if let Some(v) = opts.text(Field::Scenario)? {
         s.scenario = v.parse::<Scenario>().map_err(|e| config_error("", &e))?;
     }
-    if let Some(v) = opts.whole("clients", 1.0, f64::from(stampede::sim::MAX_CLIENTS))? {
+    if let Some(v) = opts.checked(Field::Clients)? {
         s.clients = v as u32;
     }
     let policy_value = opts.raw("policy")?.unwrap_or(JsValue::UNDEFINED);
-    s.policy = policy_settings(&Opts::new(&policy_value, "policy", "policy.")?)?;
-    let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
+    let policy_opts = Opts::new(&policy_value, "policy", prefix_of(Group::Policy))?;
+    s.policy = policy_settings(&policy_opts)?;
     // The seed may sit at the top or in the policy; a run is always seeded.
     s.seed = match (opts.raw("seed")?, policy_opts.raw("seed")?) {
         (Some(_), _) => opts.seed()?,
         (None, Some(_)) => policy_opts.seed()?,
-        (None, None) => 1,
+        (None, None) => s.seed,
     };
-    let fields: [(&str, &mut f64); 9] = [
-        ("outageMs", &mut s.outage_ms),
-        ("outageStartMs", &mut s.outage_start_ms),
-        ("capacityRps", &mut s.capacity_rps),
-        ("rejectCost", &mut s.reject_cost),
-        ("latencyMs", &mut s.latency_ms),
-        ("ratePerClient", &mut s.rate_per_client),
-        ("durationMs", &mut s.duration_ms),
-        ("burstWindowMs", &mut s.burst_window_ms),
-        ("slotMs", &mut s.slot_ms),
+    let fields: [(Field, &mut f64); 9] = [
+        (Field::Outage, &mut s.outage_ms),
+        (Field::OutageStart, &mut s.outage_start_ms),
+        (Field::CapacityRps, &mut s.capacity_rps),
+        (Field::RejectCost, &mut s.reject_cost),
+        (Field::Latency, &mut s.latency_ms),
+        (Field::Rate, &mut s.rate_per_client),
+        (Field::Duration, &mut s.duration_ms),
+        (Field::BurstWindow, &mut s.burst_window_ms),
+        (Field::Slot, &mut s.slot_ms),
     ];
-    for (key, slot) in fields {
-        if let Some(v) = opts.f64(key)? {
+    for (field, slot) in fields {
+        if let Some(v) = opts.number(field)? {
             *slot = v;
         }
     }
-    s.latency_sd_ms = opts.f64("latencySdMs")?;
-    s.retry_after_ms = opts.f64("retryAfterMs")?;
-    if let Some(v) = opts.whole("logClients", 0.0, f64::from(stampede::sim::MAX_CLIENTS))? {
+    s.latency_sd_ms = opts.number(Field::LatencySd)?;
+    s.retry_after_ms = opts.number(Field::RetryAfter)?;
+    if let Some(v) = opts.checked(Field::LogClients)? {
         s.log_clients = v as u32;
     }
     if let Some(b) = opts.raw("budget")? {
-        s.budget = Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?);
+        let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
+        s.budget = Some(budget_settings(&budget)?);
     }
-    if let Some(v) = opts.string("budgetScope")? {
+    if let Some(v) = opts.text(Field::BudgetScope)? {
         s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
     }
     Ok(s)
@@ -95,22 +100,8 @@ impl Simulation {
     pub fn new(options: JsValue) -> Result<Simulation, JsValue> {
         let opts = Opts::new(&options, "Simulation options", "")?;
         let settings = sim_settings(&opts)?;
-        let sim = CoreSim::new(&settings).map_err(|e| {
-            let prefix = if matches!(
-                e.field,
-                "capacity" | "refill_per_sec" | "retry_cost" | "success_refund"
-            ) {
-                "budget."
-            } else if matches!(
-                e.field,
-                "base" | "cap" | "multiplier" | "max_attempts" | "max_elapsed" | "max_retry_after"
-            ) {
-                "policy."
-            } else {
-                ""
-            };
-            config_error(prefix, &e)
-        })?;
+        let sim =
+            CoreSim::new(&settings).map_err(|e| config_error(prefix_of(group(e.field)), &e))?;
         Ok(Simulation { sim })
     }
 
@@ -129,7 +120,7 @@ impl Simulation {
                 self.sim.advance_to(t);
                 Ok(())
             }
-            Some(n) => Err(out_of_range("", "tMs", "a time in ms", &JsValue::from(n))),
+            Some(_) => Err(out_of_range("", "tMs", "a time in ms", &t_ms)),
             None => Err(wrong_type("", "tMs", "a number", &t_ms)),
         }
     }

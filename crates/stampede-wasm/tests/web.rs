@@ -1,51 +1,37 @@
-//! In a real browser (headless Chromium): the golden seed gives the numbers pinned by the
+//! In a real browser (headless Chromium): the golden seeds give the bits pinned by the
 //! native tests, and the glue turns bad settings into exceptions, not panics.
 //! `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver crates/stampede-wasm`
 
-use stampede::backoff::{BackoffSettings, Strategy};
-use stampede::{golden, seeded};
+use stampede::backoff::Strategy;
 use stampede_wasm::{Budget, RetryPolicy, Simulation};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
+/// The same file the native tests check (`crates/stampede/tests/golden.rs`).
+#[path = "../../stampede/tests/golden/values.rs"]
+mod golden;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn first5(strategy: Strategy) -> [f64; 5] {
-    let b = BackoffSettings::new(strategy, 200.0, 30_000.0)
-        .build()
-        .unwrap();
-    let mut rng = seeded(42);
-    let mut it = b.delays_ms(&mut rng).map(|x| (x * 1000.0).round() / 1000.0);
-    core::array::from_fn(|_| it.next().unwrap())
+#[wasm_bindgen_test]
+fn golden_delays_match_native_to_the_bit() {
+    let pinned: Vec<Strategy> = golden::DELAYS_200_30000_SEED_42
+        .iter()
+        .map(|(s, _)| *s)
+        .collect();
+    assert_eq!(pinned, Strategy::ALL);
+    for (strategy, want) in golden::DELAYS_200_30000_SEED_42 {
+        assert_eq!(golden::delays_bits(strategy), want, "{strategy}");
+    }
 }
 
 #[wasm_bindgen_test]
-fn golden_delays_match_native() {
-    assert_eq!(first5(Strategy::Full), golden::FULL_200_30000_SEED_42);
-    assert_eq!(
-        first5(Strategy::Decorrelated),
-        golden::DECORRELATED_200_30000_SEED_42
-    );
-    assert_eq!(
-        first5(Strategy::DecorrelatedV2),
-        golden::V2_200_30000_SEED_42
-    );
-}
-
-#[wasm_bindgen_test]
-fn golden_simulation_matches_native() {
-    let mut sim = stampede::sim::Simulation::new(&golden::sim_settings()).unwrap();
-    sim.run();
-    let m = sim.metrics();
-    assert_eq!(
-        [
-            m.total_attempts,
-            m.successes,
-            m.completion_ms,
-            m.p99_ms.unwrap_or(f64::NAN)
-        ],
-        golden::SIM_TOTAL_SUCCESS_COMPLETION_P99
-    );
+fn golden_simulations_match_native_to_the_bit() {
+    for (name, settings, want) in golden::runs() {
+        let mut sim = stampede::sim::Simulation::new(&settings).unwrap();
+        sim.run();
+        assert_eq!(golden::metrics_bits(&sim.metrics()), want, "{name}");
+    }
 }
 
 fn options(json: &str) -> JsValue {
@@ -58,12 +44,7 @@ fn the_glue_gives_the_same_numbers_and_throws_on_bad_input() {
         r#"{"strategy":"full","baseMs":200,"capMs":30000,"maxAttempts":6,"seed":42}"#,
     ))
     .unwrap();
-    let d: Vec<f64> = p
-        .delays()
-        .to_vec()
-        .iter()
-        .map(|x| (x * 1000.0).round() / 1000.0)
-        .collect();
+    let d: Vec<u64> = p.delays().to_vec().into_iter().map(f64::to_bits).collect();
     assert_eq!(d, golden::FULL_200_30000_SEED_42);
     for bad in [
         r#"{"baseMs":-1}"#,
@@ -94,7 +75,11 @@ fn errors_come_from_the_js_snippet_and_name_the_argument() {
     let mut p = RetryPolicy::new(options(r#"{"maxAttempts":100,"seed":1}"#)).unwrap();
     let err = p.sample(JsValue::from(1_000_000)).err().unwrap();
     assert!(err.is_instance_of::<js_sys::RangeError>());
-    assert!(message(err).starts_with("n: expected a whole number from 0 to 101010 "));
+    let prop = |name: &str| js_sys::Reflect::get(&err, &JsValue::from(name)).unwrap();
+    assert_eq!(prop("field"), "n");
+    assert_eq!(prop("code"), "too_much_work");
+    assert_eq!(prop("max"), 101_010);
+    assert!(message(err).starts_with("n: expected at most 101010 samples "));
     assert_eq!(p.sample(JsValue::from(3)).unwrap().length(), 3 * 99);
 }
 

@@ -28,7 +28,7 @@
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
 
-use crate::error::{ConfigError, check_range, fmt_num, quoted};
+use crate::error::{ConfigError, Expected, Field, Got, fmt_num};
 use core::fmt;
 
 /// The largest capacity and refill rate accepted.
@@ -43,6 +43,10 @@ pub const MAX_TOKENS: f64 = 1e9;
 pub const MAX_CALL_SITES: usize = 1000;
 
 /// Unvalidated budget settings.
+///
+/// # Default
+/// 10 tokens, one more per second, a retry costs 1, a success refunds nothing: the budget
+/// a call site gets when none is configured.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BudgetSettings {
@@ -54,6 +58,12 @@ pub struct BudgetSettings {
     pub retry_cost: f64,
     /// Tokens a success puts back (gRPC's `tokenRatio`). Default 0.
     pub success_refund: f64,
+}
+
+impl Default for BudgetSettings {
+    fn default() -> Self {
+        BudgetSettings::new(10.0, 1.0)
+    }
 }
 
 impl BudgetSettings {
@@ -83,34 +93,10 @@ impl BudgetSettings {
     /// Validates: capacity in `[0, 1e9]`, refill in `[0, 1e9]`, cost in `(0, 1e9]`, refund
     /// in `[0, 1e9]`.
     pub fn validate(self) -> Result<Self, ConfigError> {
-        check_range(
-            "capacity",
-            self.capacity,
-            0.0,
-            MAX_TOKENS,
-            "a number of tokens",
-        )?;
-        check_range(
-            "refill_per_sec",
-            self.refill_per_sec,
-            0.0,
-            MAX_TOKENS,
-            "tokens per second",
-        )?;
-        check_range(
-            "retry_cost",
-            self.retry_cost,
-            f64::MIN_POSITIVE,
-            MAX_TOKENS,
-            "a number of tokens",
-        )?;
-        check_range(
-            "success_refund",
-            self.success_refund,
-            0.0,
-            MAX_TOKENS,
-            "a number of tokens",
-        )?;
+        Field::Capacity.check(self.capacity)?;
+        Field::RefillPerSec.check(self.refill_per_sec)?;
+        Field::RetryCost.check(self.retry_cost)?;
+        Field::SuccessRefund.check(self.success_refund)?;
         Ok(self)
     }
 
@@ -301,12 +287,11 @@ impl BudgetRegistry {
     fn insert(&mut self, call_site: &str, bucket: TokenBucket) -> Result<usize, ConfigError> {
         if self.buckets.len() >= MAX_CALL_SITES {
             return Err(ConfigError::new(
-                "call_site",
-                format!(
-                    "one of at most {MAX_CALL_SITES} call sites per registry (name a place in \
-                     the code, not a URL)"
-                ),
-                quoted(call_site),
+                Field::CallSite,
+                Expected::RegistryFull {
+                    max: MAX_CALL_SITES as u32,
+                },
+                Got::Text(call_site.to_owned()),
             ));
         }
         self.buckets.push((call_site.to_owned(), bucket));
@@ -529,7 +514,7 @@ mod tests {
         }
         let e = r.get_or_insert("one too many", s, 0.0).unwrap_err();
         assert_eq!(e.field, "call_site");
-        assert!(e.expected.contains("1000"), "{e}");
+        assert_eq!(e.expected, Expected::RegistryFull { max: 1000 });
         assert!(r.configure("one too many", s, 0.0).is_err());
         assert_eq!(r.len(), MAX_CALL_SITES);
         // Existing call sites keep working, with or without settings.

@@ -1,31 +1,291 @@
-//! One error type for every setting that can be wrong.
+//! One error type for every setting that can be wrong, as data rather than prose.
+//!
+//! A front end (the command line, the WebAssembly glue, a server) needs three things from a
+//! bad setting: *which* setting, *what* it accepts, and *what it got*. When those travel
+//! as an English sentence, every front end ends up matching the core's wording with
+//! regular expressions to translate it, and the copies drift. So [`ConfigError`] carries a
+//! [`Field`] (an enum a front end maps with an exhaustive `match`: a new setting that one
+//! front end forgets does not compile), an [`Expected`] (a range with its [`Unit`], a list
+//! of names, …) and a [`Got`]. Its `Display` is the one-line form for people,
+//! `cap: expected a duration at least base (200 ms) and at most 86400000 ms, got 100`.
+//!
+//! ```
+//! use stampede::backoff::{BackoffSettings, Strategy};
+//! use stampede::{Code, Expected, Field, Got, Unit};
+//! let e = BackoffSettings::new(Strategy::Full, 200.0, 100.0).build().unwrap_err();
+//! assert_eq!(e.field, Field::Cap);
+//! assert_eq!(e.code(), Code::OutOfRange);
+//! assert_eq!(e.got, Got::Number(100.0));
+//! let Expected::AtLeastField { other, min, unit, .. } = e.expected else { panic!() };
+//! assert_eq!((other, min, unit), (Field::Base, 200.0, Unit::Ms));
+//! ```
 
 use core::fmt;
+
+pub use crate::field::Field;
 
 /// A setting that failed validation.
 ///
 /// Every constructor in this crate validates its settings once and returns this error,
 /// so nothing downstream has to check again (and nothing can panic on a bad value that
-/// arrived from a JavaScript slider). The error names the field in the crate's own
-/// snake_case vocabulary (`base`, `cap`, `max_attempts`, …); front ends map it to
-/// their own names (`--base`, `baseMs`).
+/// arrived from a JavaScript slider).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigError {
-    /// The field that is wrong, e.g. `"cap"`.
-    pub field: &'static str,
-    /// What the field accepts, e.g. `"a duration in milliseconds, at least base (200)"`.
-    pub expected: String,
-    /// The value that was given, formatted for a person.
-    pub got: String,
+    /// The setting that is wrong.
+    pub field: Field,
+    /// What the setting accepts.
+    pub expected: Expected,
+    /// The value that was given.
+    pub got: Got,
+}
+
+/// What a setting accepts.
+///
+/// Like [`Field`], deliberately not `#[non_exhaustive]`: a front end that builds its own
+/// messages from these (the WebAssembly glue does) must fail to compile when a new shape
+/// appears, rather than fall back to a vague message.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Expected {
+    /// A finite number in `min..=max` (a whole one if `whole`).
+    Range(Limit),
+    /// A finite number more than `min` (exclusive) and at most `max`.
+    Above {
+        /// The bound the value must exceed.
+        min: f64,
+        /// The largest value accepted.
+        max: f64,
+        /// The unit of both.
+        unit: Unit,
+    },
+    /// At least the value of another setting (`cap` at least `base`), and at most `max`.
+    AtLeastField {
+        /// The other setting.
+        other: Field,
+        /// Its value: the smallest accepted.
+        min: f64,
+        /// The largest value accepted.
+        max: f64,
+        /// The unit of both.
+        unit: Unit,
+    },
+    /// One of these names (compared case-insensitively).
+    OneOf(&'static [&'static str]),
+    /// Text of a given shape, described for a person (`"an HTTP method such as GET"`).
+    Syntax(&'static str),
+    /// A string of at most this many characters (front ends bound the text they take by
+    /// [`MAX_TEXT_CHARS`] before handing it over).
+    AtMostChars(u32),
+    /// Settings whose work together stays under a bound; `max` is the largest value of
+    /// the error's field that fits, given the others.
+    Work {
+        /// The bound.
+        max: f64,
+        /// Which bound.
+        bound: WorkBound,
+    },
+    /// A new name for a registry that already holds `max` names.
+    RegistryFull {
+        /// The most names a registry holds.
+        max: u32,
+    },
+}
+
+/// The bounds on how much work one call may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkBound {
+    /// `aws-occ` clients: every write contends with every other, so work grows with the
+    /// square of the clients.
+    OccClients,
+    /// `steady` requests: clients × rate × duration; `max` is the largest rate that fits.
+    SteadyRequests,
+    /// Delays drawn at once: samples × (attempts − 1).
+    Delays,
+    /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
+    /// largest `max_attempts` that fits.
+    RunAttempts,
+}
+
+impl WorkBound {
+    /// What the bound's `max` counts, and why there is a bound: the phrase after
+    /// "at most {max}".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            WorkBound::OccClients => "clients for aws-occ (its work grows with clients squared)",
+            WorkBound::SteadyRequests => {
+                "per client per second with these clients, duration and attempts \
+                 (clients × rate × duration of at most 5000000 requests, and at most \
+                 20000000 attempts: requests × max_attempts)"
+            }
+            WorkBound::Delays => {
+                "samples (at most 10000000 delays in all: samples × (attempts − 1))"
+            }
+            WorkBound::RunAttempts => {
+                "attempts per request with these clients, rate and duration (a run of at most \
+                 20000000 attempts: requests × max_attempts; or lower clients, rate or duration)"
+            }
+        }
+    }
+}
+
+/// A range with its unit: the bounds of one numeric setting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limit {
+    /// The smallest value accepted.
+    pub min: f64,
+    /// The largest value accepted.
+    pub max: f64,
+    /// The unit of both.
+    pub unit: Unit,
+    /// Whether only whole numbers are accepted.
+    pub whole: bool,
+}
+
+impl Limit {
+    /// A range of fractional values.
+    pub const fn new(min: f64, max: f64, unit: Unit) -> Self {
+        Limit {
+            min,
+            max,
+            unit,
+            whole: false,
+        }
+    }
+
+    /// A range of whole numbers.
+    pub const fn whole(min: f64, max: f64, unit: Unit) -> Self {
+        Limit {
+            min,
+            max,
+            unit,
+            whole: true,
+        }
+    }
+
+    /// Whether `value` is finite, in range and, if needed, whole.
+    pub fn contains(&self, value: f64) -> bool {
+        value.is_finite()
+            && value >= self.min
+            && value <= self.max
+            && (!self.whole || value.fract() == 0.0)
+    }
+}
+
+/// The unit of a numeric setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Milliseconds.
+    Ms,
+    /// Per second (tokens, requests).
+    PerSecond,
+    /// A number of things (attempts, clients, tokens).
+    Count,
+    /// A fraction, 0 to 1.
+    Fraction,
+    /// Characters of a string.
+    Chars,
+    /// A plain number (a multiplier, a status code, a seed).
+    None,
+}
+
+impl Unit {
+    /// The unit's name in machine-readable errors: `"ms"`, `"per_second"`, `"count"`,
+    /// `"fraction"`, `"chars"`; `None` for a plain number.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Unit::Ms => Some("ms"),
+            Unit::PerSecond => Some("per_second"),
+            Unit::Count => Some("count"),
+            Unit::Fraction => Some("fraction"),
+            Unit::Chars => Some("chars"),
+            Unit::None => None,
+        }
+    }
+}
+
+/// The value a setting was given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Got {
+    /// A number (whole settings too).
+    Number(f64),
+    /// A string.
+    Text(String),
+}
+
+/// What kind of wrong a [`ConfigError`] is, for machines: the `code` of the JavaScript
+/// errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// A number outside its range (infinities included).
+    OutOfRange,
+    /// `NaN`.
+    NotANumber,
+    /// A fraction where a whole number is needed.
+    NotWhole,
+    /// A name not in the list.
+    UnknownValue,
+    /// A string past its length bound.
+    TooLong,
+    /// A string that does not parse.
+    BadSyntax,
+    /// More work than one call may ask for.
+    TooMuchWork,
+}
+
+impl Code {
+    /// `"out_of_range"`, `"not_a_number"`, `"not_whole"`, `"unknown_value"`, `"too_long"`,
+    /// `"bad_syntax"`, `"too_much_work"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Code::OutOfRange => "out_of_range",
+            Code::NotANumber => "not_a_number",
+            Code::NotWhole => "not_whole",
+            Code::UnknownValue => "unknown_value",
+            Code::TooLong => "too_long",
+            Code::BadSyntax => "bad_syntax",
+            Code::TooMuchWork => "too_much_work",
+        }
+    }
 }
 
 impl ConfigError {
-    /// Builds an error for `field`.
-    pub fn new(field: &'static str, expected: impl Into<String>, got: impl fmt::Display) -> Self {
+    /// An error for `field`.
+    pub fn new(field: Field, expected: Expected, got: Got) -> Self {
         ConfigError {
             field,
-            expected: expected.into(),
-            got: got.to_string(),
+            expected,
+            got,
+        }
+    }
+
+    /// `field` outside its range `limit`, given `value`.
+    pub fn range(field: Field, limit: Limit, value: f64) -> Self {
+        ConfigError::new(field, Expected::Range(limit), Got::Number(value))
+    }
+
+    /// `field` given the string `value`, not one of `names`.
+    pub fn one_of(field: Field, names: &'static [&'static str], value: &str) -> Self {
+        ConfigError::new(field, Expected::OneOf(names), Got::Text(value.to_owned()))
+    }
+
+    /// What kind of wrong this is.
+    pub fn code(&self) -> Code {
+        let number = match self.got {
+            Got::Number(n) => n,
+            Got::Text(_) => f64::NAN,
+        };
+        match self.expected {
+            Expected::OneOf(_) => Code::UnknownValue,
+            Expected::Syntax(_) => Code::BadSyntax,
+            Expected::AtMostChars(_) => Code::TooLong,
+            Expected::Work { .. } => Code::TooMuchWork,
+            Expected::RegistryFull { .. } => Code::OutOfRange,
+            _ if number.is_nan() => Code::NotANumber,
+            Expected::Range(l) if l.whole && number.is_finite() && number.fract() != 0.0 => {
+                Code::NotWhole
+            }
+            Expected::Range(_) | Expected::Above { .. } | Expected::AtLeastField { .. } => {
+                Code::OutOfRange
+            }
         }
     }
 }
@@ -35,12 +295,98 @@ impl fmt::Display for ConfigError {
         write!(
             f,
             "{}: expected {}, got {}",
-            self.field, self.expected, self.got
+            self.field.name(),
+            self.expected,
+            self.got
         )
     }
 }
 
 impl std::error::Error for ConfigError {}
+
+/// The phrase after "expected". The WebAssembly package writes the same phrases in
+/// JavaScript (`js/errors.js`) from the same data.
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Expected::Range(l) => {
+                let (min, max) = (fmt_num(l.min), fmt_num(l.max));
+                match l.unit {
+                    Unit::Ms => write!(f, "a duration from {min} ms to {max} ms"),
+                    Unit::PerSecond => write!(f, "a rate from {min} to {max} per second"),
+                    Unit::Fraction => write!(f, "a fraction from {min} to {max}"),
+                    Unit::Chars => write!(f, "from {min} to {max} characters"),
+                    Unit::Count | Unit::None if l.whole => {
+                        write!(f, "a whole number from {min} to {max}")
+                    }
+                    Unit::Count | Unit::None => write!(f, "a number from {min} to {max}"),
+                }
+            }
+            Expected::Above { min, max, unit } => {
+                let u = unit_suffix(unit);
+                write!(
+                    f,
+                    "more than {}{u} and at most {}{u}",
+                    fmt_num(min),
+                    fmt_num(max)
+                )
+            }
+            Expected::AtLeastField {
+                other,
+                min,
+                max,
+                unit,
+            } => {
+                let u = unit_suffix(unit);
+                let what = if unit == Unit::Ms { "a duration " } else { "" };
+                write!(
+                    f,
+                    "{what}at least {} ({}{u}) and at most {}{u}",
+                    other.name(),
+                    fmt_num(min),
+                    fmt_num(max)
+                )
+            }
+            Expected::OneOf(names) => {
+                f.write_str("one of ")?;
+                for (i, n) in names.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(n)?;
+                }
+                Ok(())
+            }
+            Expected::Syntax(what) => f.write_str(what),
+            Expected::AtMostChars(n) => write!(f, "at most {n} characters"),
+            Expected::Work { max, bound } => {
+                write!(f, "at most {} {}", fmt_num(max), bound.describe())
+            }
+            Expected::RegistryFull { max } => write!(
+                f,
+                "one of at most {max} call sites per registry (name a place in the code, not a URL)"
+            ),
+        }
+    }
+}
+
+fn unit_suffix(unit: Unit) -> &'static str {
+    match unit {
+        Unit::Ms => " ms",
+        Unit::PerSecond => " per second",
+        Unit::Chars => " characters",
+        Unit::Count | Unit::Fraction | Unit::None => "",
+    }
+}
+
+impl fmt::Display for Got {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Got::Number(n) => f.write_str(&fmt_num(*n)),
+            Got::Text(s) => write!(f, "\"{s}\""),
+        }
+    }
+}
 
 /// The longest delay, cap or deadline the crate accepts: one day, in milliseconds.
 ///
@@ -48,64 +394,37 @@ impl std::error::Error for ConfigError {}
 /// real client should plan a retry further away than this.
 pub const MAX_DURATION_MS: f64 = 86_400_000.0;
 
-/// Checks that `value` is a finite number of milliseconds in `[min, MAX_DURATION_MS]`, the
-/// range of every duration setting of the crate; the error names `field`.
-///
-/// ```
-/// assert_eq!(stampede::check_ms("deadline", 500.0, 0.0), Ok(500.0));
-/// assert_eq!(stampede::check_ms("deadline", -1.0, 0.0).unwrap_err().field, "deadline");
-/// ```
-pub fn check_ms(field: &'static str, value: f64, min: f64) -> Result<f64, ConfigError> {
-    if value.is_finite() && value >= min && value <= MAX_DURATION_MS {
-        Ok(value)
-    } else {
-        Err(ConfigError::new(
-            field,
-            format!(
-                "a finite duration from {} ms to {} ms",
-                fmt_num(min),
-                fmt_num(MAX_DURATION_MS)
-            ),
-            fmt_num(value),
-        ))
-    }
+/// The longest string a front end takes for a setting, a call-site name or a header
+/// value (in UTF-16 units for JavaScript). Long enough for any real one; it keeps a
+/// huge string from growing a WebAssembly module's memory, which never shrinks.
+pub const MAX_TEXT_CHARS: u32 = 4096;
+
+/// The index of `s` (trimmed, compared case-insensitively) in `names`, or the error of
+/// `field` listing them. One copy for every enum parsed from its names: inlined into
+/// each, the loop over the names was kilobytes of WebAssembly.
+#[inline(never)]
+pub(crate) fn lookup(
+    field: Field,
+    names: &'static [&'static str],
+    s: &str,
+) -> Result<usize, ConfigError> {
+    find_name(names, s.trim()).ok_or_else(|| ConfigError::one_of(field, names, s))
 }
 
-/// Checks that `value` is finite and in `[min, max]`.
-pub(crate) fn check_range(
-    field: &'static str,
-    value: f64,
-    min: f64,
-    max: f64,
-    what: &str,
-) -> Result<f64, ConfigError> {
-    if value.is_finite() && value >= min && value <= max {
-        Ok(value)
-    } else {
-        Err(ConfigError::new(
-            field,
-            format!("{what} from {} to {}", fmt_num(min), fmt_num(max)),
-            fmt_num(value),
-        ))
-    }
+/// The index of `s` in `names`, compared case-insensitively.
+#[inline(never)]
+pub(crate) fn find_name(names: &[&str], s: &str) -> Option<usize> {
+    names.iter().position(|n| n.eq_ignore_ascii_case(s))
 }
 
 /// Formats a number for a message: whole numbers without a fraction, others to at most
-/// three decimals (`1.5`, `0.001`), huge ones in exponent form, `NaN` and `infinity` by
-/// name.
+/// three decimals (`1.5`, `0.001`), small ones in exponent form (`1e-6`), huge ones too
+/// (`1e300`), `NaN` and `infinity` by name.
 ///
 /// Integer arithmetic only: this keeps `core`'s float formatting (Grisu/Dragon4 and their
-/// tables, ~20 KB) out of the WebAssembly build, which formats numbers only for messages.
-///
-/// ```
-/// use stampede::format_number;
-/// assert_eq!(format_number(200.0), "200");
-/// assert_eq!(format_number(-1.25), "-1.25");
-/// assert_eq!(format_number(2.0 / 3.0), "0.667");
-/// assert_eq!(format_number(f64::NAN), "NaN");
-/// assert_eq!(format_number(1e300), "1e300");
-/// ```
-pub fn format_number(v: f64) -> String {
+/// tables, ~20 KB) out of the WebAssembly build. (The build no longer formats messages at
+/// all, but the crate stays light for any other small target.)
+pub(crate) fn fmt_num(v: f64) -> String {
     if v.is_nan() {
         return "NaN".to_owned();
     }
@@ -114,13 +433,17 @@ pub fn format_number(v: f64) -> String {
     if a.is_infinite() {
         return format!("{sign}infinity");
     }
-    if a >= 1e15 {
-        let (mut m, mut e) = (a, 0u32);
+    if a >= 1e15 || (a > 0.0 && a < 0.0005) {
+        let (mut m, mut e) = (a, 0i32);
         while m >= 10.0 {
             m /= 10.0;
             e += 1;
         }
-        return format!("{sign}{}e{e}", format_number(m));
+        while m < 1.0 {
+            m *= 10.0;
+            e -= 1;
+        }
+        return format!("{sign}{}e{e}", fmt_num(m));
     }
     let scaled = (a * 1000.0).round() as u64;
     let (int, frac) = (scaled / 1000, scaled % 1000);
@@ -135,9 +458,66 @@ pub fn format_number(v: f64) -> String {
     format!("{sign}{int}.{}", digits.trim_end_matches('0'))
 }
 
-pub(crate) use format_number as fmt_num;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A string in double quotes, for messages (without `Debug`'s escaping machinery).
-pub(crate) fn quoted(s: &str) -> String {
-    format!("\"{s}\"")
+    #[test]
+    fn numbers_for_messages() {
+        for (v, s) in [
+            (200.0, "200"),
+            (-1.25, "-1.25"),
+            (2.0 / 3.0, "0.667"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-infinity"),
+            (1e300, "1e300"),
+            (1e-6, "1e-6"),
+            (0.0, "0"),
+            (86_400_000.0, "86400000"),
+        ] {
+            assert_eq!(fmt_num(v), s, "{v}");
+        }
+    }
+
+    #[test]
+    fn codes_follow_the_value() {
+        let whole = Limit::whole(1.0, 100.0, Unit::Count);
+        let code = |v| ConfigError::range(Field::MaxAttempts, whole, v).code();
+        assert_eq!(code(f64::NAN), Code::NotANumber);
+        assert_eq!(code(2.5), Code::NotWhole);
+        assert_eq!(code(101.0), Code::OutOfRange);
+        assert_eq!(code(f64::INFINITY), Code::OutOfRange);
+        let e = ConfigError::one_of(Field::Scenario, &["burst"], "chaos");
+        assert_eq!(e.code(), Code::UnknownValue);
+        assert_eq!(
+            e.to_string(),
+            "scenario: expected one of burst, got \"chaos\""
+        );
+    }
+
+    #[test]
+    fn work_bounds_quote_the_core_constants() {
+        let steady = fmt_num(crate::sim::MAX_STEADY_REQUESTS);
+        assert!(WorkBound::SteadyRequests.describe().contains(&steady));
+        let delays = crate::backoff::MAX_SAMPLE_DELAYS.to_string();
+        assert!(WorkBound::Delays.describe().contains(&delays));
+        let attempts = crate::sim::MAX_RUN_ATTEMPTS.to_string();
+        assert!(WorkBound::RunAttempts.describe().contains(&attempts));
+        let occ = crate::sim::Scenario::AwsOcc.name();
+        assert!(WorkBound::OccClients.describe().contains(occ));
+    }
+
+    #[test]
+    fn display_keeps_the_one_line_form() {
+        let e = Field::Base.check(-1.0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "base: expected a duration from 0 ms to 86400000 ms, got -1"
+        );
+        let e = Field::MaxAttempts.check(0.0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "max_attempts: expected a whole number from 1 to 100, got 0"
+        );
+    }
 }

@@ -1,8 +1,10 @@
 //! The retry policy: the state machine that composes backoff, classifier, server hints and
 //! budget into one answer per failed attempt — *retry in D, because …* or *stop, because …*.
 //!
-//! Every front end (the simulator, the CLI, the browser's `retryFetch`) asks this module
-//! and nothing else whether and when to retry, so a rule changed here changes everywhere.
+//! Every front end (the simulator's `burst` and `steady` clients, the CLI, the browser's
+//! `retryFetch`) asks this module and nothing else whether and when to retry, so a rule
+//! changed here changes everywhere. (The simulator's `aws-occ` reproduces an experiment
+//! whose clients retry until they win: it draws from the [`Backoff`] alone.)
 //!
 //! The order of the questions, for each finished attempt:
 //! 1. the classifier: success, not retryable (and why), or retryable with the server's hint;
@@ -13,8 +15,13 @@
 //! 5. the budget, last, so a token is charged only for a retry that is really made — and
 //!    charged now, while the retry waits, not when it is sent.
 //!
+//! Two clocks: a [`Now`] carries a monotonic reading, for the budget and the deadline, and
+//! a wall-clock one, only to read a `Retry-After` HTTP-date (see [`Now`] for why one clock
+//! cannot do both). [`start`](Policy::start), [`admit`](Policy::admit) and
+//! [`decide_verdict`](Policy::decide_verdict) take the monotonic reading alone.
+//!
 //! ```
-//! use stampede::policy::{Decision, PolicySettings};
+//! use stampede::policy::{Decision, Now, PolicySettings};
 //! use stampede::classify::{HttpStatus, Method, Outcome, Request};
 //! use stampede::backoff::{BackoffSettings, Strategy};
 //! use stampede::SeededRng;
@@ -22,14 +29,17 @@
 //!
 //! let policy = PolicySettings::new(BackoffSettings::new(Strategy::Exponential, 200.0, 30_000.0), 3).build()?;
 //! let mut rng = SeededRng::seed_from_u64(1);
+//! // Monotonic ms since the program started, and the wall clock (ms since the Unix epoch).
+//! let wall = 1_796_287_500_000.0;
+//! let now = |mono_ms: f64| Now::new(mono_ms, wall + mono_ms);
 //! let mut attempt = policy.start(0.0);
 //! let req = Request::new(Method::Get);
 //! let unavailable = Outcome::response(HttpStatus::new(503)?);
-//! let d = policy.decide(&mut attempt, req, &unavailable, 10.0, None, &mut rng);
+//! let d = policy.decide(&mut attempt, req, &unavailable, now(10.0), None, &mut rng);
 //! assert!(matches!(d, Decision::Retry { delay_ms: 200.0, .. }));
-//! let d = policy.decide(&mut attempt, req, &unavailable, 220.0, None, &mut rng);
+//! let d = policy.decide(&mut attempt, req, &unavailable, now(220.0), None, &mut rng);
 //! assert!(matches!(d, Decision::Retry { delay_ms: 400.0, .. }));
-//! let d = policy.decide(&mut attempt, req, &unavailable, 630.0, None, &mut rng);
+//! let d = policy.decide(&mut attempt, req, &unavailable, now(630.0), None, &mut rng);
 //! assert_eq!(d.to_string(), "stop: 3 of 3 attempts made (last: 503 Service Unavailable is a server-side failure that may pass on a retry)");
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
@@ -41,12 +51,22 @@ use rand::Rng;
 use crate::backoff::{Backoff, BackoffSettings, BackoffState};
 use crate::budget::{BudgetExhausted, TokenBucket};
 use crate::classify::{Action, Outcome, Reason, Request, RetryRules, ServerHint, Verdict};
-use crate::error::{ConfigError, check_ms, fmt_num};
+use crate::error::{ConfigError, Field, fmt_num};
+
+mod now;
+pub use now::Now;
 
 /// The most attempts (first try included) a policy allows.
 pub const MAX_ATTEMPTS: u32 = 100;
 
+/// The attempts a policy makes by default, the first included.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 6;
+
 /// Unvalidated policy settings.
+///
+/// # Default
+/// The default backoff (full jitter, 200 ms, 30 s, ×2), [`DEFAULT_MAX_ATTEMPTS`] attempts,
+/// the default rules, no elapsed-time limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PolicySettings {
     /// The backoff.
@@ -57,6 +77,12 @@ pub struct PolicySettings {
     pub max_elapsed_ms: Option<f64>,
     /// What to retry, and the longest server hint honoured.
     pub rules: RetryRules,
+}
+
+impl Default for PolicySettings {
+    fn default() -> Self {
+        PolicySettings::new(BackoffSettings::default(), DEFAULT_MAX_ATTEMPTS)
+    }
 }
 
 impl PolicySettings {
@@ -85,19 +111,13 @@ impl PolicySettings {
     /// Validates everything once.
     pub fn build(self) -> Result<Policy, ConfigError> {
         let backoff = self.backoff.build()?;
-        if !(1..=MAX_ATTEMPTS).contains(&self.max_attempts) {
-            return Err(ConfigError::new(
-                "max_attempts",
-                format!("a whole number of attempts from 1 to {MAX_ATTEMPTS}"),
-                self.max_attempts,
-            ));
-        }
+        Field::MaxAttempts.check(f64::from(self.max_attempts))?;
         let max_elapsed_ms = match self.max_elapsed_ms {
-            Some(ms) => Some(check_ms("max_elapsed", ms, 0.0)?),
+            Some(ms) => Some(Field::MaxElapsed.check(ms)?),
             None => None,
         };
         // Rules carry their own validated maximum; re-check in case they were built by hand.
-        check_ms("max_retry_after", self.rules.max_retry_after_ms(), 0.0)?;
+        Field::MaxRetryAfter.check(self.rules.max_retry_after_ms())?;
         Ok(Policy {
             backoff,
             max_attempts: self.max_attempts,
@@ -116,7 +136,8 @@ pub struct Policy {
     rules: RetryRules,
 }
 
-/// Where one logical request is: attempts made, when it started, its backoff state.
+/// Where one logical request is: attempts made, when it started (on the monotonic clock),
+/// its backoff state.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Attempt {
     made: u32,
@@ -129,14 +150,18 @@ impl Attempt {
     pub const fn made(&self) -> u32 {
         self.made
     }
-    /// When the first attempt started (ms).
+    /// When the first attempt started (ms, on the monotonic clock [`Policy::start`] was given).
     pub const fn started_ms(&self) -> f64 {
         self.started_ms
     }
 }
 
 /// Why a policy stops.
+///
+/// `#[non_exhaustive]`: new limits (timeouts, breakers, hedging) add reasons, and front ends
+/// show a reason through its `Display`, so a new one must not break them.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum StopReason {
     /// The attempt succeeded (or did not fail: 1xx–3xx).
     Succeeded(Reason),
@@ -182,6 +207,10 @@ impl fmt::Display for StopReason {
 }
 
 /// The policy's answer after one attempt.
+///
+/// Deliberately exhaustive: a front end must act on every kind of answer (wait and send
+/// again, or stop), so a new kind has to fail to compile in each of them rather than fall
+/// into a wildcard arm.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Decision {
     /// Wait `delay_ms`, then try again.
@@ -245,48 +274,54 @@ impl Policy {
         &self.rules
     }
 
-    /// A logical request whose first attempt starts at `now_ms`.
-    pub fn start(&self, now_ms: f64) -> Attempt {
+    /// A logical request whose first attempt starts at `mono_ms` on the monotonic clock
+    /// (see [`Now`]): the deadline counts from here.
+    pub fn start(&self, mono_ms: f64) -> Attempt {
         Attempt {
             made: 0,
-            started_ms: now_ms,
+            started_ms: mono_ms,
             backoff: self.backoff.start(),
         }
     }
 
-    /// The gate before a first attempt: while the budget's circuit is open, fail fast.
+    /// The gate before a first attempt, at `mono_ms` on the monotonic clock: while the
+    /// budget's circuit is open, fail fast.
     pub fn admit(
         &self,
         budget: Option<&mut TokenBucket>,
-        now_ms: f64,
+        mono_ms: f64,
     ) -> Result<(), BudgetExhausted> {
         match budget {
-            Some(b) => b.admit(now_ms),
+            Some(b) => b.admit(mono_ms),
             None => Ok(()),
         }
     }
 
-    /// Decides after an attempt of `request` ended with `outcome` at `now_ms`.
+    /// Decides after an attempt of `request` ended with `outcome` at `now`.
+    ///
+    /// `now.wall_ms` resolves a `Retry-After` HTTP-date; `now.mono_ms` charges the budget
+    /// and checks the deadline, on the clock `attempt` was [started](Self::start) on.
     pub fn decide<R: Rng + ?Sized>(
         &self,
         attempt: &mut Attempt,
         request: Request,
         outcome: &Outcome<'_>,
-        now_ms: f64,
+        now: Now,
         budget: Option<&mut TokenBucket>,
         rng: &mut R,
     ) -> Decision {
-        let verdict = self.rules.classify(request, outcome, now_ms);
-        self.decide_verdict(attempt, &verdict, now_ms, budget, rng)
+        let verdict = self.rules.classify(request, outcome, now.wall_ms);
+        self.decide_verdict(attempt, &verdict, now.mono_ms, budget, rng)
     }
 
-    /// [`decide`](Self::decide) for a verdict already made (the caller classified it, e.g.
-    /// to show the verdict too).
+    /// [`decide`](Self::decide) for a verdict already made (the caller classified it with
+    /// the wall clock, e.g. to show the verdict too). Only the monotonic clock is left to
+    /// read: `mono_ms`, the clock `attempt` was [started](Self::start) on.
     pub fn decide_verdict<R: Rng + ?Sized>(
         &self,
         attempt: &mut Attempt,
         verdict: &Verdict,
-        now_ms: f64,
+        mono_ms: f64,
         budget: Option<&mut TokenBucket>,
         rng: &mut R,
     ) -> Decision {
@@ -294,7 +329,7 @@ impl Policy {
         match verdict.action {
             Action::Success => {
                 if let Some(b) = budget {
-                    b.on_success(now_ms);
+                    b.on_success(mono_ms);
                 }
                 return Decision::Stop(StopReason::Succeeded(verdict.reason));
             }
@@ -319,7 +354,7 @@ impl Policy {
             None => (self.backoff.next_ms(&mut attempt.backoff, rng), false),
         };
         if let Some(max) = self.max_elapsed_ms {
-            let at_ms = now_ms + delay_ms - attempt.started_ms;
+            let at_ms = mono_ms + delay_ms - attempt.started_ms;
             if at_ms > max {
                 return Decision::Stop(StopReason::DeadlineExceeded {
                     at_ms,
@@ -328,7 +363,7 @@ impl Policy {
             }
         }
         if let Some(b) = budget
-            && let Err(e) = b.try_retry(now_ms)
+            && let Err(e) = b.try_retry(mono_ms)
         {
             return Decision::Stop(StopReason::BudgetExhausted(e));
         }

@@ -1,131 +1,122 @@
-// The package names the field in every settings error ("policy.baseMs: expected …",
-// "budget.capacity: expected …"). This finds the control that field belongs to, so the
-// message can sit next to it.
+// Settings errors from the package, for the reader.
+//
+// Every settings error the package throws is a RangeError or TypeError that carries what went
+// wrong as data: the option (`field`: "policy.baseMs", "budget.capacity", "clients"), a
+// `code`, and where they apply the bounds (`min`, `max`, `unit`), the allowed values and the
+// value given. The page places the message next to the control `field` names and words it
+// in the reader's language from those properties, with its own labels. It never reads the
+// English text: an error without a code, or about an option the page has no control for,
+// is shown with the package's own message.
 
-import { isKey, translate } from "./i18n.js";
+import { fieldById } from "./fields.js";
+import { formatNumber } from "./format.js";
+import type { SettingsErrorData, SettingsUnit } from "./error-data.js";
+import { isKey, translate, type Key } from "./i18n.js";
+import { controlFor } from "./options.js";
 import type { Lang, Side } from "./state.js";
 
-/** The package's field names (without prefix) → the page's control id (policy A). */
-const FIELD_TO_CONTROL: Record<string, string> = {
-  strategy: "strategy",
-  baseMs: "base",
-  capMs: "cap",
-  maxAttempts: "attempts",
-  multiplier: "multiplier",
-  clients: "clients",
-  outageMs: "outage",
-  outageStartMs: "outage-start",
-  capacityRps: "capacity",
-  retryAfterMs: "retry-after",
-  ratePerClient: "rate",
-  durationMs: "duration",
-  seed: "seed",
-  scenario: "scenario",
-  budgetScope: "budget-scope",
-  capacity: "budget-capacity",
-  refillPerSec: "budget-refill",
-  attemptTimeoutMs: "live-timeout",
-};
+export { errorData, errorMessage, type SettingsErrorData } from "./error-data.js";
 
-const POLICY_FIELDS = new Set(["strategy", "baseMs", "capMs", "maxAttempts", "multiplier"]);
-const BUDGET_FIELDS = new Set(["capacity", "refillPerSec"]);
-
-export interface FieldError {
-  /** The control to show the message next to; null when none fits. */
+/** A settings error where it belongs: next to `control` (null: no control fits). */
+export interface FieldError extends SettingsErrorData {
   control: string | null;
-  message: string;
 }
 
 /**
- * Where a settings error from the package belongs. `side` is the policy the run used:
- * policy fields of a B run belong to the compare panel's controls.
+ * Where a settings error belongs. `side` is the policy the run used: policy fields of a B
+ * run belong to the compare panel's controls.
  */
-export function locateError(message: string, side: Side = "a"): FieldError {
-  const m = /^([A-Za-z][A-Za-z.]*):\s/.exec(message);
-  if (!m || m[1] === undefined) return { control: null, message };
-  const path = m[1].split(".");
-  const field = path[path.length - 1] ?? "";
-  const scope = path.length > 1 ? path[0] : undefined;
-  let control: string | undefined;
-  if (scope === "budget" || (scope === undefined && BUDGET_FIELDS.has(field))) {
-    control = FIELD_TO_CONTROL[field];
-  } else if (scope === "policy" || POLICY_FIELDS.has(field)) {
-    const id = FIELD_TO_CONTROL[field];
-    control = id && side === "b" ? `b-${id}` : id;
-  } else {
-    control = FIELD_TO_CONTROL[field];
-  }
-  return { control: control ?? null, message };
-}
-
-/** A thrown value's message, whatever was thrown. */
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "string") return e;
-  try {
-    return JSON.stringify(e);
-  } catch {
-    return String(e);
-  }
+export function locateError(e: SettingsErrorData, side: Side = "a"): FieldError {
+  return { ...e, control: e.field === undefined ? null : controlFor(e.field, side) };
 }
 
 // --- Messages in the reader's language ------------------------------------------------------
-// The package words its errors in English ("policy.baseMs: expected a finite duration from
-// 0 ms to 86400000 ms, got -5"). The English page shows them as they are (they name the
-// option a developer would pass); the Russian page names the field by its label and
-// translates the usual phrasings, keeping the package's field name in brackets. A phrasing
-// it does not know stays in English rather than being guessed at.
 
-const RU_WHAT: Record<string, string> = {
-  "a number": "число",
-  "a number of tokens": "число токенов",
-  "tokens per second": "токенов в секунду",
-  "requests per second": "запросов в секунду",
-  "requests per client per second": "запросов на клиента в секунду",
-  "a fraction of a served request": "доля обслуженного запроса",
-  milliseconds: "миллисекунд",
-};
-
-const RU_EXPECTED: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/^a finite duration from (\S+) ms to (\S+) ms$/, (m) => `конечная длительность от ${m[1]} до ${m[2]} мс`],
-  [/^a duration at least base \((\S+) ms\)$/, (m) => `длительность не меньше базовой задержки (${m[1]} мс)`],
-  [/^a whole number of attempts from (\S+) to (\S+)$/, (m) => `целое число попыток от ${m[1]} до ${m[2]}`],
-  [/^a whole number of clients from (\S+) to (\S+)$/, (m) => `целое число клиентов от ${m[1]} до ${m[2]}`],
-  [/^for aws-occ, a whole number of clients from (\S+) to (\S+)/, (m) => `для aws-occ — целое число клиентов от ${m[1]} до ${m[2]} (работа растёт как квадрат числа клиентов)`],
-  [/^a whole number from (\S+) to (\S+)$/, (m) => `целое число от ${m[1]} до ${m[2]}`],
-  [/^clients × rate × duration of at most (.+) requests$/, (m) => `клиенты × частота × длительность — не больше ${m[1]} запросов`],
-  [/^1 ms to 1 day$/, () => "от 1 мс до 1 суток"],
-  [/^a finite number$/, () => "конечное число"],
-  [/^a number$/, () => "число"],
-  [/^true or false$/, () => "true или false"],
-  [/^a string$/, () => "строка"],
-  [/^one of (.+)$/, (m) => `одно из: ${m[1]}`],
-  [/^(.+) from (\S+) to (\S+)$/, (m) => (m[1] !== undefined && RU_WHAT[m[1]] ? `${RU_WHAT[m[1]]} от ${m[2]} до ${m[3]}` : m[0])],
-];
-
-/** The label of the control a package field belongs to, in `lang` (undefined when none). */
-function fieldLabel(message: string, lang: Lang): string | undefined {
-  const control = locateError(message).control;
-  if (!control) return undefined;
+/** The label of a control in `lang` (undefined when the page has none). */
+function controlLabel(control: string, lang: Lang): string | undefined {
   const key = control === "live-timeout" ? "live.timeout" : `field.${control}`;
   return isKey(key) ? translate(lang, key) : undefined;
 }
 
-/** A package error message for a reader of `lang` (English: unchanged). */
-export function localizeError(message: string, lang: Lang): string {
-  if (lang === "en") return message;
-  const m = /^([A-Za-z][A-Za-z.]*): expected (.*), got (.*)$/s.exec(message);
-  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return message;
-  const label = fieldLabel(message, lang);
-  let expected = m[2];
-  for (const [re, ru] of RU_EXPECTED) {
-    const hit = re.exec(expected);
-    if (hit) {
-      expected = ru(hit);
-      break;
-    }
+/** A number in full (a bound or a value given must not be rounded): "86,400,000", "0.0000001". */
+function exact(v: number, lang: Lang): string {
+  return formatNumber(v, lang, 20);
+}
+
+/** A bound as the page writes numbers, with its unit: "86,400,000 ms", "10,000/s". */
+function bound(v: number, unit: SettingsUnit | undefined, lang: Lang): string {
+  const n = exact(v, lang);
+  if (unit === "ms") return `${n} ${translate(lang, "unit.ms")}`;
+  if (unit === "per_second") return `${n}${translate(lang, "unit.perSec")}`;
+  return n;
+}
+
+/** `v` to three significant digits, rounded towards zero. */
+function roundDown(v: number): number {
+  if (v === 0 || !Number.isFinite(v)) return v;
+  const step = 10 ** (Math.floor(Math.log10(Math.abs(v))) - 2);
+  return Number((Math.trunc(v / step) * step).toPrecision(3));
+}
+
+/** The value given, as typed: numbers exactly (NaN and Infinity by name), text quoted. */
+function given(v: Exclude<SettingsErrorData["got"], undefined>, lang: Lang): string {
+  if (typeof v === "number") return Number.isFinite(v) ? exact(v, lang) : String(v);
+  if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+  return String(v);
+}
+
+/** A message's text and its placeholders (besides the label). */
+interface Sentence {
+  key: Key;
+  vars: Record<string, string>;
+}
+
+/** The sentence for an error's code (null: no code, so no words of the page's own). */
+function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | null {
+  const min = e.min === undefined ? undefined : bound(e.min, e.unit, lang);
+  const max = e.max === undefined ? undefined : bound(e.max, e.unit, lang);
+  const range = (both: Key, atLeast: Key, atMost: Key, neither: Key): Sentence => {
+    if (min !== undefined && max !== undefined) return { key: both, vars: { min, max } };
+    if (min !== undefined) return { key: atLeast, vars: { min } };
+    if (max !== undefined) return { key: atMost, vars: { max } };
+    return { key: neither, vars: {} };
+  };
+  switch (e.code) {
+    case "out_of_range":
+      // The error does not say whether the option is whole; the page's field does.
+      return whole ? range("set.wholeRange", "set.wholeAtLeast", "set.wholeAtMost", "set.outOfRange") : range("set.range", "set.atLeast", "set.atMost", "set.outOfRange");
+    case "not_a_number":
+      return { key: "set.nan", vars: {} };
+    case "not_whole":
+      return range("set.wholeRange", "set.wholeAtLeast", "set.wholeAtMost", "set.whole");
+    case "wrong_type":
+      return { key: "set.type", vars: {} };
+    case "unknown_value":
+      return e.allowed ? { key: "set.oneOf", vars: { allowed: e.allowed.join(", ") } } : { key: "set.unknown", vars: {} };
+    case "too_long":
+      return e.max === undefined ? { key: "set.tooLongNoMax", vars: {} } : { key: "set.tooLong", vars: { max: exact(e.max, lang) } };
+    case "bad_syntax":
+      return { key: "set.syntax", vars: {} };
+    case "too_much_work":
+      // This max is computed from the other settings (0.0333… requests per client per
+      // second), not declared: three significant digits, rounded down so it still fits.
+      return e.max === undefined ? { key: "set.workNoMax", vars: {} } : { key: "set.work", vars: { max: bound(roundDown(e.max), e.unit, lang) } };
+    case undefined:
+      return null;
   }
-  const got = m[3].replace(/ ms$/, " мс");
-  const name = !label ? m[1] : label.includes(`(${m[1]})`) ? label : `${label} (${m[1]})`;
-  return `${name}: ожидается ${expected}, получено ${got}`;
+}
+
+/**
+ * A settings error in `lang`: the control's label and what the control accepts, built from
+ * the error's properties; the package's own message when the page has no label for its
+ * field or the error carries no code.
+ */
+export function localizeError(e: SettingsErrorData, lang: Lang): string {
+  const control = e.field === undefined ? null : controlFor(e.field);
+  const label = control === null ? undefined : controlLabel(control, lang);
+  const what = sentence(e, control !== null && fieldById(control)?.integer === true, lang);
+  if (label === undefined || what === null) return e.message;
+  const text = translate(lang, what.key, { label, ...what.vars });
+  if (e.got === undefined) return text;
+  return `${text} ${translate(lang, "set.got", { got: given(e.got, lang) })}`;
 }

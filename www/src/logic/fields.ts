@@ -5,7 +5,11 @@
 // Validation here is only what a form must know: the text is a number, and the value is in
 // the page's envelope (what it can draw and simulate at slider speed). Whether a value makes
 // sense as a retry setting — a cap below the base, a negative budget — is for the package to
-// say: its RangeError's message is shown next to the field (see errors.ts).
+// say: its RangeError names the option, the problem and the bounds, and the page words that
+// next to the field (see errors.ts).
+//
+// The sliders' ranges and the envelopes are the page's choices, narrower than the core's:
+// a unit test holds every one inside the package's `limits()` (tests/www-unit/fields.test.ts).
 
 import type { PolicyState, Scenario, State } from "./state.js";
 

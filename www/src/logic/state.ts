@@ -4,9 +4,22 @@
 // Nothing here knows a retry rule. Names and defaults only; what a setting *means* is the
 // Rust core's business (see wasm/bridge.ts).
 
-export const SCENARIOS = ["burst", "steady", "aws-occ"] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+import type { Scenario as PackageScenario, SimOptions as PackageSimOptions, Strategy as PackageStrategy } from "stampede";
 
+/**
+ * Compile-time: the list `L` names every member of the package's union `U`. With
+ * `satisfies readonly U[]` (nothing the package lacks) the page's list is exactly the
+ * package's: a strategy or scenario added in Rust (and to stampede.d.ts) fails to compile
+ * here, naming what is missing, instead of silently missing from the page's menus.
+ */
+type Names<U, L extends readonly U[]> = [Exclude<U, L[number]>] extends [never] ? L : { missing: Exclude<U, L[number]> };
+
+/** The scenarios, in the menu's order. */
+export const SCENARIOS = ["burst", "steady", "aws-occ"] as const satisfies readonly PackageScenario[];
+export type Scenario = (typeof SCENARIOS)[number];
+SCENARIOS satisfies Names<PackageScenario, typeof SCENARIOS>;
+
+/** The strategies, in the menu's order. */
 export const STRATEGIES = [
   "none",
   "constant",
@@ -15,11 +28,14 @@ export const STRATEGIES = [
   "equal",
   "decorrelated",
   "decorrelated-v2",
-] as const;
+] as const satisfies readonly PackageStrategy[];
 export type Strategy = (typeof STRATEGIES)[number];
+STRATEGIES satisfies Names<PackageStrategy, typeof STRATEGIES>;
 
-export const BUDGET_SCOPES = ["shared", "client"] as const;
+type PackageBudgetScope = NonNullable<PackageSimOptions["budgetScope"]>;
+export const BUDGET_SCOPES = ["shared", "client"] as const satisfies readonly PackageBudgetScope[];
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
+BUDGET_SCOPES satisfies Names<PackageBudgetScope, typeof BUDGET_SCOPES>;
 
 export const LANGS = ["en", "ru"] as const;
 export type Lang = (typeof LANGS)[number];
@@ -66,7 +82,18 @@ export interface State {
   rows: RowMode;
 }
 
-/** The first preset's picture: 1000 clients, a 2 s outage, everyone back exactly 2 s later. */
+/**
+ * The first preset's picture: 1000 clients, a 2 s outage, everyone back exactly 2 s later —
+ * the core's default simulation (`defaults().simulation`, its burst backoff included), with
+ * the page's own choices only where it tells more: policy B is the core's recommended
+ * strategy, steady traffic starts its outage at 10 s and lasts 2 min, and the budget is
+ * one the storm preset shows working.
+ *
+ * A copy rather than a read at run time: the page decodes the link and builds its form
+ * while the wasm module still loads, and a shared link must keep its picture. The unit
+ * tests hold the copy to the package's `defaults()`, so a default changed in Rust fails
+ * them instead of drifting.
+ */
 export const DEFAULT_STATE: State = {
   scenario: "burst",
   a: { strategy: "exponential", baseMs: 2000, capMs: 30_000, maxAttempts: 6, multiplier: 2, budget: false },

@@ -17,7 +17,7 @@ import {
   type FieldProblem,
   type NumberField,
 } from "../logic/fields.js";
-import { localizeError } from "../logic/errors.js";
+import { localizeError, type FieldError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import {
@@ -42,10 +42,8 @@ interface FieldEls {
   unit: HTMLElement;
 }
 
-export interface PackageError {
-  control: string | null;
-  message: string;
-}
+/** A package error placed at its control (see logic/errors.ts). */
+export type PackageError = FieldError;
 
 const SELECTS = ["scenario", "strategy", "b-strategy", "budget-scope"] as const;
 type SelectId = (typeof SELECTS)[number];
@@ -304,7 +302,7 @@ export class Controls {
       let text = own ? this.problemText(own) : "";
       const theirs = pkg.find((e) => e.control === id);
       if (!text && theirs && this.isVisible(id)) {
-        text = localizeError(theirs.message, this.lang);
+        text = localizeError(theirs, this.lang);
         placed.add(theirs);
       }
       const invalid = text !== "";

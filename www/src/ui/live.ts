@@ -5,7 +5,7 @@
 // new capacity or refill applies from the next Send. The bucket's tokens come from the
 // package too (each attempt reports them).
 
-import { errorMessage, localizeError } from "../logic/errors.js";
+import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../logic/live.js";
 import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
@@ -239,12 +239,12 @@ export class LivePanel {
         if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
         this.refreshBudget();
         this.status.textContent = this.t("live.budget", { reason: errorMessage(e) });
-      } else if (/^attemptTimeoutMs:/.test(errorMessage(e))) {
+      } else if (errorData(e).field === "attemptTimeoutMs") {
         // The package refused the timeout: say so next to the field.
-        this.showTimeoutProblem(localizeError(errorMessage(e), this.lang));
+        this.showTimeoutProblem(localizeError(errorData(e), this.lang));
         this.status.textContent = "";
       } else {
-        this.status.textContent = this.t("live.failed", { message: localizeError(errorMessage(e), this.lang) });
+        this.status.textContent = this.t("live.failed", { message: localizeError(errorData(e), this.lang) });
       }
     } finally {
       this.controller = null;

@@ -8,6 +8,7 @@
 // a drag keeps showing intermediate pictures however long each run takes — unless it is
 // overdue: see logic/latest.ts for the rule and why.
 
+import { errorData, type SettingsErrorData } from "../logic/error-data.js";
 import { abandonAt, RunCost } from "../logic/latest.js";
 import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/state.js";
 import { measure } from "../timing.js";
@@ -18,7 +19,8 @@ export type Lane = "a" | "b";
 
 export type Outcome =
   | { ok: true; result: SimResult; viaWorker: boolean }
-  | { ok: false; error: { name: string; message: string }; viaWorker: boolean };
+  /** A refused run: the package's error with its properties (field, code, bounds…) as data. */
+  | { ok: false; error: SettingsErrorData; viaWorker: boolean };
 
 type Deliver = (o: Outcome) => void;
 
@@ -72,7 +74,7 @@ export class SimRunner {
       try {
         simulate(opts, (result) => deliver({ ok: true, result, viaWorker: false }));
       } catch (e) {
-        deliver({ ok: false, error: describe(e), viaWorker: false });
+        deliver({ ok: false, error: errorData(e), viaWorker: false });
       }
       return;
     }
@@ -210,9 +212,4 @@ export class SimRunner {
       f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
     }
   }
-}
-
-function describe(e: unknown): { name: string; message: string } {
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  return { name: "Error", message: String(e) };
 }

@@ -1,6 +1,7 @@
 // The simulation worker: runs big simulations off the main thread and sends back copies of
 // the series and log (their buffers transferred, not cloned).
 
+import { errorData, type SettingsErrorData } from "../logic/error-data.js";
 import type { SimOptions } from "../logic/state.js";
 import { ready, simulate, type SimResult } from "./bridge.js";
 
@@ -11,7 +12,9 @@ export type WorkerRequest =
 
 export type WorkerReply =
   | { id: number; lane: "a" | "b"; ok: true; result: SimResult }
-  | { id: number; lane: "a" | "b"; ok: false; error: { name: string; message: string } };
+  /** A structured clone keeps an Error's message but drops its class and own properties
+   *  (field, code, min, max…): the error travels as plain data (see logic/errors.ts). */
+  | { id: number; lane: "a" | "b"; ok: false; error: SettingsErrorData };
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
@@ -75,7 +78,6 @@ scope.onmessage = (e) => {
       scope.postMessage({ id, lane, ok: true, result }, transfer);
     })
     .catch((err: unknown) => {
-      const error = err instanceof Error ? { name: err.name, message: err.message } : { name: "Error", message: String(err) };
-      scope.postMessage({ id, lane, ok: false, error }, []);
+      scope.postMessage({ id, lane, ok: false, error: errorData(err) }, []);
     });
 };

@@ -35,9 +35,12 @@
 //! (a signed 32-bit integer). A malformed hint is a `400` even where it would
 //! not be sent.
 //!
-//! Bad input is a `400` with `{"error":"NAME: ..."}` naming the parameter; an
+//! Bad input is a `400` with `{"error":"NAME: ..."}` naming the parameter (a
+//! value that is not UTF-8 once percent-decoded, such as `key=%FF`, included:
+//! it is refused, never decoded lossily into another key); an
 //! unknown path under `/api` is a `404`, a body over [`MAX_BODY_BYTES`] a `413`,
-//! both with the same JSON shape. The request method counts as a parameter
+//! a body not in full within [`BODY_TIMEOUT`] (10 s) a `408` (and the
+//! connection is closed), all with the same JSON shape. The request method counts as a parameter
 //! too: `flaky`, `status`, `outage` and `slow` answer a method longer than
 //! [`MAX_METHOD_BYTES`] (16) with a `400` naming `method`, since the log
 //! keeps it: every registered method fits but WebDAV's `UPDATEREDIRECTREF`.
@@ -76,6 +79,32 @@
 //! for 10,000: about 13 MB in the worst case, on top of the requests in flight
 //! (each buffers a body of at most [`MAX_BODY_BYTES`], 64 KiB).
 //!
+//! # Connections
+//!
+//! The server holds up under clients that open connections and never finish
+//! a request (the limits are [`Limits`], set by `stampede serve`'s flags):
+//!
+//! - a connection that has not sent a whole request header
+//!   [`HEADER_TIMEOUT`] (5 s, `--header-timeout`) after it opened, or after
+//!   its previous answer when kept alive, is closed unanswered: the same
+//!   bound closes idle keep-alive connections;
+//! - at most [`MAX_CONNECTIONS`] (512, `--max-connections`) connections are
+//!   served at once; one more is answered, as soon as it has sent its request
+//!   head, with `503` and `{"error":"connections: ..."}`, `Retry-After: 1`
+//!   and `Connection: close`, and closed. A refusal gets [`REFUSAL_LINGER`]
+//!   (1 s) at most, and at most [`MAX_REFUSING`] (64) are under way at once:
+//!   past them, a connection is closed unanswered;
+//! - when `accept` fails for want of file descriptors or memory, the server
+//!   waits [`ACCEPT_BACKOFF`] (100 ms) and goes on accepting;
+//! - `stampede serve` listens with a backlog of [`LISTEN_BACKLOG`] (1,024),
+//!   not the usual 128, so that a burst of connections waits for the accept
+//!   loop instead of losing its SYNs (which clients send again a second
+//!   later).
+//!
+//! The demo API gives a request body [`BODY_TIMEOUT`] to arrive. The answer
+//! is not timed: a client that reads it slowly keeps its connection, and
+//! counts against the cap.
+//!
 //! # Shutdown
 //!
 //! On Ctrl-C or SIGTERM the server stops accepting connections and gives the
@@ -86,25 +115,32 @@
 //! status 0.
 
 mod api;
+mod limits;
+mod logging;
+mod refuse;
+mod server;
+mod signals;
 mod state;
 mod static_files;
 
-use std::future::{Future, IntoFuture};
-use std::io::{self, IsTerminal};
+use std::future::Future;
+use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::pin::pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::Request;
-use axum::middleware::{self, Next};
-use axum::response::Response;
-use tokio::net::TcpListener;
-use tokio::sync::{oneshot, watch};
+use axum::middleware;
+use tokio::net::{TcpListener, TcpSocket};
 use tower_http::compression::CompressionLayer;
 
+pub use self::limits::{
+    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits, MAX_CONNECTIONS,
+    MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE,
+};
+use self::logging::{init_tracing, log_request};
+use self::signals::{count_signals, nth_signal};
 use self::state::Store;
 pub use self::state::{ENTRY_BYTES, MAX_METHOD_BYTES};
 
@@ -120,12 +156,13 @@ pub const MAX_LOG_ENTRIES: usize = 1_000;
 /// least recently created key (other than the one being recorded) is forgotten.
 pub const MAX_TOTAL_LOG_ENTRIES: usize = 100_000;
 
-/// How long the requests in flight get to finish once a shutdown starts.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-
 /// The largest request body the demo API accepts, in bytes (64 KiB); a larger
 /// one is answered `413 Payload Too Large`.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// How long the demo API waits for a request body to arrive in full; past
+/// it, the answer is `408 Request Timeout` and the connection is closed.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `stampede serve` was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +171,8 @@ pub struct ServeOptions {
     pub addr: SocketAddr,
     /// The directory holding the built page (`index.html`, `assets/`, ...).
     pub static_dir: PathBuf,
+    /// The limits on connections.
+    pub limits: Limits,
 }
 
 /// Limits of the demo API's state; [`AppConfig::default`] has the real ones.
@@ -147,6 +186,8 @@ pub struct AppConfig {
     /// How many log entries to keep in all at most (at least 1); see
     /// [`MAX_TOTAL_LOG_ENTRIES`].
     pub max_total_log_entries: usize,
+    /// How long to wait for a request body in full; see [`BODY_TIMEOUT`].
+    pub body_timeout: Duration,
 }
 
 impl Default for AppConfig {
@@ -155,6 +196,7 @@ impl Default for AppConfig {
             max_keys: MAX_KEYS,
             max_log_entries: MAX_LOG_ENTRIES,
             max_total_log_entries: MAX_TOTAL_LOG_ENTRIES,
+            body_timeout: BODY_TIMEOUT,
         }
     }
 }
@@ -169,16 +211,17 @@ pub fn app(static_dir: &Path) -> Router {
 pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
     let store = Arc::new(Store::new(config));
     Router::new()
-        .nest("/api", api::router(store))
+        .nest("/api", api::router(store, config.body_timeout))
         .fallback_service(static_files::router(static_dir))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(log_request))
 }
 
 /// Binds `opts.addr`, prints `stampede serve: http://ADDR/ (static: DIR)` to
-/// stdout, and serves [`app`] until Ctrl-C or SIGTERM, then shuts down
-/// gracefully: the requests in flight get up to [`SHUTDOWN_GRACE`] to finish,
-/// and a second Ctrl-C or SIGTERM stops the server at once.
+/// stdout, and serves [`app`] within `opts.limits` until Ctrl-C or SIGTERM,
+/// then shuts down gracefully: the requests in flight get up to
+/// `opts.limits.grace` to finish, and a second Ctrl-C or SIGTERM stops the
+/// server at once.
 ///
 /// Logs one line per request to stderr, filtered by `RUST_LOG` (default
 /// `info`).
@@ -192,25 +235,25 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
     // Listen for the signals before announcing the address, so that a
     // supervisor that reads the line and then signals gets a graceful stop.
     let signals = count_signals()?;
-    let listener = TcpListener::bind(opts.addr)
-        .await
+    let listener = listen(opts.addr)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}: {e}", opts.addr)))?;
-    serve_with(
+    announce(&listener, &opts.static_dir)?;
+    serve_app(
         listener,
-        &opts.static_dir,
+        app(&opts.static_dir),
+        opts.limits,
         nth_signal(signals.clone(), 1),
         nth_signal(signals, 2),
-        SHUTDOWN_GRACE,
     )
     .await
 }
 
-/// Serves [`app`] on `listener` until `shutdown` completes, then gives the
-/// requests in flight up to [`SHUTDOWN_GRACE`] to finish and returns. Prints
-/// the same line as [`run`] first.
+/// Serves [`app`] on `listener` with the default [`Limits`] until `shutdown`
+/// completes, then gives the requests in flight up to [`SHUTDOWN_GRACE`] to
+/// finish and returns. Prints the same line as [`run`] first.
 ///
-/// [`run`] is [`serve_with`] with a bound address and Ctrl-C/SIGTERM as
-/// `shutdown`; tests use this to stop a server at a chosen moment.
+/// [`run`] is this with a bound address and Ctrl-C/SIGTERM as `shutdown`;
+/// tests use this to stop a server at a chosen moment.
 ///
 /// # Errors
 ///
@@ -219,7 +262,7 @@ pub async fn run(opts: ServeOptions) -> io::Result<()> {
 pub async fn serve(
     listener: TcpListener,
     static_dir: &Path,
-    shutdown: impl Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     serve_with(
         listener,
@@ -234,9 +277,8 @@ pub async fn serve(
 /// Like [`serve`], with the grace period `grace`, and stopping at once when
 /// `force` completes after `shutdown` did.
 ///
-/// When the grace period ends (or `force` completes) first, this returns
-/// without waiting for the connections still open: they are dropped with the
-/// runtime (at once, in `stampede serve`, which then exits).
+/// When the grace period ends (or `force` completes) first, the connections
+/// still open are closed unanswered, and this returns.
 ///
 /// # Errors
 ///
@@ -244,10 +286,56 @@ pub async fn serve(
 pub async fn serve_with(
     listener: TcpListener,
     static_dir: &Path,
-    shutdown: impl Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()>,
     force: impl Future<Output = ()>,
     grace: Duration,
 ) -> io::Result<()> {
+    announce(&listener, static_dir)?;
+    let limits = Limits {
+        grace,
+        ..Limits::default()
+    };
+    serve_app(listener, app(static_dir), limits, shutdown, force).await
+}
+
+/// Serves `router` (usually [`app`] or [`app_with`]) on `listener` within
+/// `limits` until `shutdown` completes, then shuts down gracefully, stopping
+/// at once when `force` completes after `shutdown` did; see
+/// [Connections](self#connections). Prints nothing.
+///
+/// # Errors
+///
+/// None so far: failures of single connections, or of accepting one, do not
+/// stop the server. The `Result` leaves room for setup that can fail.
+pub async fn serve_app(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: impl Future<Output = ()>,
+    force: impl Future<Output = ()>,
+) -> io::Result<()> {
+    server::serve_router(listener, router, limits, shutdown, force).await;
+    Ok(())
+}
+
+/// Binds `addr` and listens with a backlog of [`LISTEN_BACKLOG`], with
+/// `SO_REUSEADDR` on Unix as [`TcpListener::bind`] sets it (a restarted server
+/// can bind again at once).
+fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
+/// Prints the line that says where the server listens, and warns when there
+/// is no page to serve.
+fn announce(listener: &TcpListener, static_dir: &Path) -> io::Result<()> {
     let addr = listener.local_addr()?;
     if !static_dir.join("index.html").is_file() {
         tracing::warn!(
@@ -255,141 +343,15 @@ pub async fn serve_with(
             static_dir.display()
         );
     }
-    println!(
-        "stampede serve: http://{addr}/ (static: {})",
-        static_dir.display()
-    );
-    let (draining, drain_started) = oneshot::channel::<()>();
-    let mut server = pin!(
-        axum::serve(listener, app(static_dir))
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                let _ = draining.send(());
-            })
-            .into_future()
-    );
-    tokio::select! {
-        result = &mut server => {
-            // Only an error ends the server before a shutdown.
-            result?;
-            tracing::info!("stopped");
-            return Ok(());
-        }
-        _ = drain_started => {}
-    }
-    tokio::select! {
-        result = &mut server => {
-            result?;
-            tracing::info!("stopped");
-        }
-        () = tokio::time::sleep(grace) => {
-            tracing::warn!("stopped with requests still in flight after {grace:?}");
-        }
-        () = force => {
-            tracing::warn!("stopped at once, without the requests in flight");
-        }
+    {
+        // Not println!, which panics when stdout fails (`> /dev/full`): the banner is a
+        // courtesy, and the server runs without it.
+        use std::io::Write as _;
+        let _ = writeln!(
+            io::stdout(),
+            "stampede serve: http://{addr}/ (static: {})",
+            static_dir.display()
+        );
     }
     Ok(())
-}
-
-/// Installs the stderr log subscriber, unless one is installed already.
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Fails only if a subscriber is set already, which is fine.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .with_ansi(io::stderr().is_terminal())
-        .try_init();
-}
-
-/// Counts SIGINT (Ctrl-C) and SIGTERM signals, from now on, into a watch
-/// channel, logging each.
-fn count_signals() -> io::Result<watch::Receiver<u32>> {
-    let (count, counted) = watch::channel(0u32);
-    let note = move |name: &str| {
-        let mut n = 0;
-        count.send_modify(|count| {
-            *count = count.saturating_add(1);
-            n = *count;
-        });
-        if n == 1 {
-            tracing::info!(
-                "{name}: shutting down; the requests in flight get up to {} s \
-                 (Ctrl-C or SIGTERM again stops at once)",
-                SHUTDOWN_GRACE.as_secs()
-            );
-        } else {
-            tracing::info!("{name} again: stopping at once");
-        }
-    };
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut interrupt = signal(SignalKind::interrupt())?;
-        let mut terminate = signal(SignalKind::terminate())?;
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    Some(()) = interrupt.recv() => note("SIGINT"),
-                    Some(()) = terminate.recv() => note("SIGTERM"),
-                    else => break,
-                }
-            }
-        });
-    }
-    #[cfg(not(unix))]
-    {
-        tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                note("Ctrl-C");
-            }
-        });
-    }
-    Ok(counted)
-}
-
-/// Completes once `signals` has counted `n` signals (never, if it stops
-/// counting first).
-async fn nth_signal(mut signals: watch::Receiver<u32>, n: u32) {
-    if signals.wait_for(|count| *count >= n).await.is_err() {
-        std::future::pending::<()>().await;
-    }
-}
-
-/// Logs one line per request: method, path and query, status, latency (to
-/// the response head). Overlong methods and URIs are cut short, so that one
-/// line stays short.
-async fn log_request(request: Request, next: Next) -> Response {
-    let method = clip(request.method().as_str(), 2 * MAX_METHOD_BYTES);
-    let uri = clip(&request.uri().to_string(), 1024);
-    let start = Instant::now();
-    let response = next.run(request).await;
-    tracing::info!(
-        "{method} {uri} {} {:.1?}",
-        response.status().as_u16(),
-        start.elapsed()
-    );
-    response
-}
-
-/// `text`, or its first `max` characters and an ellipsis.
-fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clip_cuts_long_text_only() {
-        assert_eq!(clip("GET", 4), "GET");
-        assert_eq!(clip("ABCDE", 4), "ABCD…");
-        assert_eq!(clip("ééééé", 2), "éé…");
-    }
 }

@@ -318,6 +318,7 @@ mod tests {
             max_keys,
             max_log_entries,
             max_total_log_entries,
+            ..AppConfig::default()
         }
     }
 

@@ -57,12 +57,16 @@ use core::time::Duration;
 
 use rand::{Rng, RngExt};
 
-use crate::error::{ConfigError, check_ms, check_range, fmt_num, quoted};
+use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS, Unit, WorkBound};
 
 /// Which formula turns a retry number into a delay. See the [module docs](self).
+///
+/// `#[non_exhaustive]`: strategies get added; front ends list them with [`Strategy::ALL`]
+/// and name them with [`Strategy::name`], never by matching.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Strategy {
     /// Retry at once.
     None,
@@ -92,17 +96,20 @@ impl Strategy {
         Strategy::DecorrelatedV2,
     ];
 
+    /// Every strategy's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    pub const NAMES: [&'static str; 7] = [
+        "none",
+        "constant",
+        "exponential",
+        "full",
+        "equal",
+        "decorrelated",
+        "decorrelated-v2",
+    ];
+
     /// The name used on the command line and in JSON: `"full"`, `"decorrelated-v2"`, …
     pub const fn name(self) -> &'static str {
-        match self {
-            Strategy::None => "none",
-            Strategy::Constant => "constant",
-            Strategy::Exponential => "exponential",
-            Strategy::Full => "full",
-            Strategy::Equal => "equal",
-            Strategy::Decorrelated => "decorrelated",
-            Strategy::DecorrelatedV2 => "decorrelated-v2",
-        }
+        Strategy::NAMES[self as usize]
     }
 
     /// Whether the strategy draws random numbers.
@@ -120,20 +127,11 @@ impl fmt::Display for Strategy {
     }
 }
 
-/// The list of strategy names, for error messages.
-pub const STRATEGY_NAMES: &str =
-    "none, constant, exponential, full, equal, decorrelated, decorrelated-v2";
-
 impl FromStr for Strategy {
     type Err = ConfigError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Strategy::ALL
-            .into_iter()
-            .find(|st| st.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                ConfigError::new("strategy", format!("one of {STRATEGY_NAMES}"), quoted(s))
-            })
+        crate::error::lookup(Field::Strategy, &Strategy::NAMES, s).map(|i| Strategy::ALL[i])
     }
 }
 
@@ -168,6 +166,49 @@ impl Default for BackoffSettings {
 /// The largest multiplier accepted.
 pub const MAX_MULTIPLIER: f64 = 1000.0;
 
+/// The most delay sequences one call draws at once ([`Field::Samples`]).
+pub const MAX_SAMPLES: u32 = 1_000_000;
+
+/// The most delays one call draws at once, in all: samples × (attempts − 1), 80 MB of
+/// `f64`. A front end checks it before allocating, so a request for more is an error,
+/// never a failed allocation.
+pub const MAX_SAMPLE_DELAYS: u64 = 10_000_000;
+
+/// Checks a number of delay sequences to draw, each of `per_sample` delays: a whole
+/// number in [`Field::Samples`]'s range, and at most [`MAX_SAMPLE_DELAYS`] delays in all.
+///
+/// ```
+/// use stampede::{Code, backoff::check_samples};
+/// assert_eq!(check_samples(1000.0, 5), Ok(1000));
+/// assert_eq!(check_samples(1.5, 5).unwrap_err().code(), Code::NotWhole);
+/// assert_eq!(check_samples(1_000_000.0, 99).unwrap_err().code(), Code::TooMuchWork);
+/// ```
+pub fn check_samples(samples: f64, per_sample: u32) -> Result<u32, ConfigError> {
+    let n = Field::Samples.check(samples)?;
+    let max = max_samples(per_sample);
+    if n > f64::from(max) {
+        let expected = Expected::Work {
+            max: f64::from(max),
+            bound: WorkBound::Delays,
+        };
+        return Err(ConfigError::new(Field::Samples, expected, Got::Number(n)));
+    }
+    Ok(n as u32)
+}
+
+/// The most sequences of `per_sample` delays that [`check_samples`] accepts.
+pub const fn max_samples(per_sample: u32) -> u32 {
+    if per_sample == 0 {
+        return MAX_SAMPLES;
+    }
+    let rows = MAX_SAMPLE_DELAYS / per_sample as u64;
+    if rows < MAX_SAMPLES as u64 {
+        rows as u32
+    } else {
+        MAX_SAMPLES
+    }
+}
+
 impl BackoffSettings {
     /// Settings with the given strategy, base and cap, and multiplier 2.
     pub const fn new(strategy: Strategy, base_ms: f64, cap_ms: f64) -> Self {
@@ -188,22 +229,18 @@ impl BackoffSettings {
     /// Validates the settings: base and cap finite, `0 ≤ base ≤ cap ≤ 1 day`,
     /// multiplier in `[1, 1000]`.
     pub fn build(self) -> Result<Backoff, ConfigError> {
-        let base = check_ms("base", self.base_ms, 0.0)?;
-        let cap = check_ms("cap", self.cap_ms, 0.0)?;
+        let base = Field::Base.check(self.base_ms)?;
+        let cap = Field::Cap.check(self.cap_ms)?;
         if cap < base {
-            return Err(ConfigError::new(
-                "cap",
-                format!("a duration at least base ({} ms)", fmt_num(base)),
-                format!("{} ms", fmt_num(cap)),
-            ));
+            let expected = Expected::AtLeastField {
+                other: Field::Base,
+                min: base,
+                max: MAX_DURATION_MS,
+                unit: Unit::Ms,
+            };
+            return Err(ConfigError::new(Field::Cap, expected, Got::Number(cap)));
         }
-        let multiplier = check_range(
-            "multiplier",
-            self.multiplier,
-            1.0,
-            MAX_MULTIPLIER,
-            "a number",
-        )?;
+        let multiplier = Field::Multiplier.check(self.multiplier)?;
         Ok(Backoff {
             strategy: self.strategy,
             base,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::retry_after::HintError;
 
 fn status(code: u16) -> HttpStatus {
     HttpStatus::new(code).unwrap()
@@ -40,7 +41,7 @@ fn statuses_outside_100_to_599_are_rejected() {
         assert_eq!(e.field, "status");
         assert_eq!(
             e.to_string(),
-            format!("status: expected an HTTP status from 100 to 599, got {code}")
+            format!("status: expected a whole number from 100 to 599, got {code}")
         );
     }
 }
@@ -298,5 +299,13 @@ fn status_set_parse_takes_three_digit_statuses_only() {
     assert_eq!(
         StatusSet::parse(" 500 - 504 ,5XX").unwrap(),
         StatusSet::empty().with_range(500, 599)
+    );
+}
+
+#[test]
+fn the_default_retry_on_text_is_the_default_set() {
+    assert_eq!(
+        StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
+        RetryRules::default().statuses()
     );
 }

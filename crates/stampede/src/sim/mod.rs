@@ -1,8 +1,11 @@
 //! The thundering-herd simulator: seeded clients against a server that fails and recovers.
 //!
-//! Every client decides *whether and when* to retry by asking the crate's own
-//! [`Policy`] — the same code the browser's `retryFetch` runs — so
-//! what the simulator shows is what the library does.
+//! In `burst` and `steady`, every client decides *whether and when* to retry by asking the
+//! crate's own [`Policy`] — the same code the browser's `retryFetch` runs — so what the
+//! simulator shows is what the library does. `aws-occ` is the exception: it reproduces a
+//! published experiment whose clients retry until they win, so they draw their waits from
+//! the policy's [`Backoff`](crate::backoff::Backoff) directly, and `max_attempts`,
+//! `max_elapsed`, the rules and the budget do not apply to it.
 //!
 //! # Model
 //!
@@ -27,8 +30,14 @@
 //! - **Network.** Each one-way trip takes `latency/2` ms plus uniform jitter, never less
 //!   than 0, so that a round trip has mean `latency` and standard deviation `sd`
 //!   (`latency_sd_ms`, defaulting to `latency/5`). The client decides when the answer
-//!   arrives; its budget is charged then (buckets ignore the sub-millisecond reordering
-//!   this allows between clients).
+//!   arrives, and its budget is charged then. Answers of attempts that reached the server
+//!   in one order can arrive in another, by up to the spread of one trip:
+//!   `min(2h, latency/2 + h)` ms with `h = sqrt(1.5) · sd` — 4.9 ms at the default 10 ms
+//!   and 2 ms, 49 ms at 100 ms and 20 ms (the bound is reached: measured 4.897 and 48.97 ms
+//!   over 200,000 clients). Events run in the order the server sees them, so a bucket can
+//!   be asked about a time up to that much earlier than one it has already seen; it then
+//!   answers as of the later time (a bucket never runs backwards), which can give the
+//!   earlier decision at most `refill_per_sec` × that spread / 1000 extra tokens.
 //! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
 //!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
 //!   count as `budget_rejected`.
@@ -67,6 +76,11 @@
 //! most 2^20 slots), the log with logged attempts (16 bytes each, at most 2,000,000
 //! entries), the latencies with successes (4 bytes each).
 //!
+//! The work is bounded before a run starts: requests × `max_attempts` may not pass
+//! [`MAX_RUN_ATTEMPTS`], nor a `steady` run's requests [`MAX_STEADY_REQUESTS`], nor an
+//! `aws-occ` run's clients [`MAX_OCC_CLIENTS`], so every run that is accepted ends within
+//! a few seconds and bounded memory.
+//!
 //! # The AWS contention experiment
 //!
 //! As in `aws-samples/aws-arch-backoff-simulator`: one row with a version number; `clients`
@@ -82,6 +96,7 @@ mod normal;
 mod occ;
 mod queue;
 pub mod record;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -91,24 +106,50 @@ use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, MAX_DURATION_MS, check_ms, check_range, fmt_num, quoted};
+use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS, WorkBound};
 use crate::policy::{Policy, PolicySettings};
+
+pub use work::MAX_RUN_ATTEMPTS;
 
 /// The server can absorb this many seconds of capacity at once (and owe as much).
 pub const SERVER_BURST_S: f64 = 0.1;
 /// The most clients a simulation accepts.
 pub const MAX_CLIENTS: u32 = 1_000_000;
 /// The most clients an `aws-occ` run accepts. Every write contends with every other, so
-/// its work grows with the square of the clients (2,000 clients retrying at once make
-/// 710,000 writes; 10,000 about 18 million, some 10 s of simulation).
-pub const MAX_OCC_CLIENTS: u32 = 10_000;
-/// The most requests a `steady` run may generate (clients × rate × duration).
-pub const MAX_STEADY_REQUESTS: f64 = 20_000_000.0;
+/// its work grows with the square of the clients: `n` clients make at most `n(n+1)/2`
+/// writes, and without backoff (`none`) about `n²/6`. Measured with `none`: 10,000 clients
+/// made 15.8 million writes in 13 s; 5,000 make 4.1 million, about 3.5 s on a busy
+/// machine (jittered strategies make a twentieth of that).
+pub const MAX_OCC_CLIENTS: u32 = 5_000;
+/// The most requests a `steady` run may generate (clients × rate × duration). Each costs
+/// memory until the run is dropped (its latency, and its record while it waits), and in
+/// wasm that memory is never given back, so this is lower than
+/// [`MAX_RUN_ATTEMPTS`] alone would allow: 5,000,000 single-attempt requests take about a
+/// second natively.
+pub const MAX_STEADY_REQUESTS: f64 = 5_000_000.0;
+/// The least server capacity (requests per second).
+pub const MIN_CAPACITY_RPS: f64 = 0.001;
+/// The most server capacity (requests per second).
+pub const MAX_CAPACITY_RPS: f64 = 1e9;
+/// The longest mean latency, and latency standard deviation (ms).
+pub const MAX_LATENCY_MS: f64 = 60_000.0;
+/// The widest series slot (ms).
+pub const MAX_SLOT_MS: f64 = 60_000.0;
+/// The least `steady` rate (requests per client per second).
+pub const MIN_RATE: f64 = 1e-6;
+/// The most `steady` rate (requests per client per second).
+pub const MAX_RATE: f64 = 1000.0;
+/// The most runs [`run_many`] averages.
+pub const MAX_RUNS: u32 = 100_000;
 
 /// What the clients do.
+///
+/// `#[non_exhaustive]`: new models (queues, timeouts, hedging) add scenarios. Front ends
+/// name them through [`Scenario::name`] and [`FromStr`], never by matching.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Scenario {
     /// Every client sends one request at t = 0; the server is down at first.
     Burst,
@@ -119,12 +160,26 @@ pub enum Scenario {
 }
 
 impl Scenario {
+    /// Every scenario.
+    pub const ALL: [Scenario; 3] = [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc];
+
+    /// Every scenario's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
+    pub const NAMES: [&'static str; 3] = ["burst", "steady", "aws-occ"];
+
     /// `burst`, `steady`, `aws-occ`.
     pub const fn name(self) -> &'static str {
+        Scenario::NAMES[self as usize]
+    }
+
+    /// The backoff a run of this scenario uses when none is given: the AWS experiment's
+    /// 5 ms base and 2 s cap for `aws-occ`, the article's 2 s and 30 s otherwise; both
+    /// exponential without jitter, the scene the article starts from.
+    pub const fn default_backoff(self) -> BackoffSettings {
         match self {
-            Scenario::Burst => "burst",
-            Scenario::Steady => "steady",
-            Scenario::AwsOcc => "aws-occ",
+            Scenario::AwsOcc => BackoffSettings::new(Strategy::Exponential, 5.0, 2000.0),
+            Scenario::Burst | Scenario::Steady => {
+                BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0)
+            }
         }
     }
 }
@@ -138,17 +193,18 @@ impl fmt::Display for Scenario {
 impl FromStr for Scenario {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc]
-            .into_iter()
-            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ConfigError::new("scenario", "one of burst, steady, aws-occ", quoted(s)))
+        crate::error::lookup(Field::Scenario, &Scenario::NAMES, s).map(|i| Scenario::ALL[i])
     }
 }
 
 /// Who shares a retry budget.
+///
+/// `#[non_exhaustive]`: other sharings (per server, per call site) may come; front ends
+/// parse the names with [`FromStr`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum BudgetScope {
     /// Each client has its own bucket (many processes).
     #[default]
@@ -157,18 +213,21 @@ pub enum BudgetScope {
     Shared,
 }
 
+impl BudgetScope {
+    /// `client`, `shared`.
+    pub const NAMES: [&'static str; 2] = ["client", "shared"];
+
+    /// The scope's name.
+    pub const fn name(self) -> &'static str {
+        BudgetScope::NAMES[self as usize]
+    }
+}
+
 impl FromStr for BudgetScope {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "client" => Ok(BudgetScope::Client),
-            "shared" => Ok(BudgetScope::Shared),
-            _ => Err(ConfigError::new(
-                "budget_scope",
-                "client or shared",
-                quoted(s),
-            )),
-        }
+        const ALL: [BudgetScope; 2] = [BudgetScope::Client, BudgetScope::Shared];
+        crate::error::lookup(Field::BudgetScope, &BudgetScope::NAMES, s).map(|i| ALL[i])
     }
 }
 
@@ -220,8 +279,8 @@ impl Default for SimSettings {
             scenario: Scenario::Burst,
             clients: 1000,
             policy: PolicySettings::new(
-                BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0),
-                6,
+                Scenario::Burst.default_backoff(),
+                crate::policy::DEFAULT_MAX_ATTEMPTS,
             ),
             outage_ms: 2000.0,
             outage_start_ms: 0.0,
@@ -259,81 +318,64 @@ impl SimSettings {
 
     pub(crate) fn check(&self) -> Result<Checked, ConfigError> {
         let s = self;
-        if !(1..=MAX_CLIENTS).contains(&s.clients) {
-            return Err(ConfigError::new(
-                "clients",
-                "a whole number of clients from 1 to 1000000",
-                s.clients,
-            ));
-        }
+        Field::Clients.check(f64::from(s.clients))?;
         if s.scenario == Scenario::AwsOcc && s.clients > MAX_OCC_CLIENTS {
-            return Err(ConfigError::new(
-                "clients",
-                format!(
-                    "for aws-occ, a whole number of clients from 1 to {MAX_OCC_CLIENTS} (its work grows with clients squared)"
-                ),
-                s.clients,
-            ));
+            let expected = Expected::Work {
+                max: f64::from(MAX_OCC_CLIENTS),
+                bound: WorkBound::OccClients,
+            };
+            let got = Got::Number(f64::from(s.clients));
+            return Err(ConfigError::new(Field::Clients, expected, got));
         }
         let policy = s.policy.build()?;
-        check_ms("outage", s.outage_ms, 0.0)?;
-        check_ms("outage_start", s.outage_start_ms, 0.0)?;
-        check_range(
-            "capacity_rps",
-            s.capacity_rps,
-            0.001,
-            1e9,
-            "requests per second",
-        )?;
-        check_range(
-            "reject_cost",
-            s.reject_cost,
-            0.0,
-            1.0,
-            "a fraction of a served request",
-        )?;
-        check_range("latency", s.latency_ms, 0.0, 60_000.0, "milliseconds")?;
+        Field::Outage.check(s.outage_ms)?;
+        Field::OutageStart.check(s.outage_start_ms)?;
+        Field::CapacityRps.check(s.capacity_rps)?;
+        Field::RejectCost.check(s.reject_cost)?;
+        Field::Latency.check(s.latency_ms)?;
         let latency_sd = match s.latency_sd_ms {
-            Some(sd) => check_range("latency_sd", sd, 0.0, 60_000.0, "milliseconds")?,
+            Some(sd) => Field::LatencySd.check(sd)?,
             None => s.latency_ms / 5.0,
         };
-        check_ms("burst_window", s.burst_window_ms, 0.0)?;
+        Field::BurstWindow.check(s.burst_window_ms)?;
         if let Some(ra) = s.retry_after_ms {
-            check_ms("retry_after", ra, 0.0)?;
+            Field::RetryAfter.check(ra)?;
         }
-        check_range("slot", s.slot_ms, 1.0, 60_000.0, "milliseconds")?;
+        Field::Slot.check(s.slot_ms)?;
         let budget = match s.budget {
             Some(b) => Some(b.validate()?),
             None => None,
         };
         if s.scenario == Scenario::Steady {
-            check_range(
-                "rate",
-                s.rate_per_client,
-                1e-6,
-                1000.0,
-                "requests per client per second",
-            )?;
-            check_ms("duration", s.duration_ms, 1.0)?;
-            let expected = f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0;
+            Field::Rate.check(s.rate_per_client)?;
+            Field::Duration.check(s.duration_ms)?;
+            let expected = work::steady_requests(s);
             if expected > MAX_STEADY_REQUESTS {
+                // The largest rate that fits, so a front end can say what would work: within
+                // the request bound, and within the attempt bound at these attempts.
+                let attempts = f64::from(s.policy.max_attempts.max(1));
+                let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+                let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * s.duration_ms);
+                let bound = Expected::Work {
+                    max: max_rate,
+                    bound: WorkBound::SteadyRequests,
+                };
                 return Err(ConfigError::new(
-                    "rate",
-                    format!(
-                        "clients × rate × duration of at most {} requests",
-                        fmt_num(MAX_STEADY_REQUESTS)
-                    ),
-                    fmt_num(expected),
+                    Field::Rate,
+                    bound,
+                    Got::Number(s.rate_per_client),
                 ));
             }
         }
         debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
-        Ok(Checked {
+        let checked = Checked {
             s: s.clone(),
             policy,
             latency_sd,
             budget,
-        })
+        };
+        work::check(&checked)?;
+        Ok(checked)
     }
 }
 
@@ -559,13 +601,7 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
 
 /// Runs `settings` `runs` times with seeds `seed, seed+1, …` and returns the mean metrics.
 pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
-    if !(1..=100_000).contains(&runs) {
-        return Err(ConfigError::new(
-            "runs",
-            "a whole number of runs from 1 to 100000",
-            runs,
-        ));
-    }
+    Field::Runs.check(f64::from(runs))?;
     settings.validate()?;
     let mut all = Vec::with_capacity(runs as usize);
     let mut s = settings.clone();

@@ -4,6 +4,7 @@ use super::record::outcome;
 use super::*;
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::budget::BudgetSettings;
+use crate::error::{Code, Expected, Got, WorkBound};
 use crate::policy::PolicySettings;
 
 fn burst(strategy: Strategy, base_ms: f64, clients: u32) -> SimSettings {
@@ -456,23 +457,78 @@ fn a_round_trip_has_the_latency_and_its_spread() {
     assert!((p99 - 142.1).abs() < 1.0, "p99 {p99}");
 }
 
-/// Pinned numbers for one seed; the wasm build's tests check the same ones, so a seed gives
-/// the same run on every platform.
 #[test]
-fn golden_run() {
-    let mut sim = Simulation::new(&crate::golden::sim_settings()).unwrap();
-    sim.run();
-    let m = sim.metrics();
+fn work_is_bounded_up_front_with_what_to_lower() {
+    let burst_of = |clients: u32, attempts: u32| SimSettings {
+        clients,
+        policy: PolicySettings::new(
+            BackoffSettings::new(Strategy::Full, 1000.0, 30_000.0),
+            attempts,
+        ),
+        ..SimSettings::default()
+    };
+    // The million-client burst with 6 attempts, and exactly the bound, are accepted.
+    assert!(burst_of(MAX_CLIENTS, 6).validate().is_ok());
+    assert!(burst_of(200_000, 100).validate().is_ok());
+    // One client more is not; the error says what to lower.
+    let e = burst_of(200_001, 100).validate().unwrap_err();
+    assert_eq!((e.field, e.code()), (Field::MaxAttempts, Code::TooMuchWork));
+    // 99 attempts is the most that fits with 200,001 clients.
     assert_eq!(
-        [
-            m.total_attempts,
-            m.successes,
-            m.completion_ms,
-            m.p99_ms.unwrap_or(f64::NAN)
-        ],
-        crate::golden::SIM_TOTAL_SUCCESS_COMPLETION_P99
+        e.to_string(),
+        "max_attempts: expected at most 99 attempts per request with these clients, rate and \
+         duration (a run of at most 20000000 attempts: requests × max_attempts; or lower \
+         clients, rate or duration), got 100"
     );
+    // The issue's case: a steady run of 2,000,000 requests (a tenth of the old request
+    // limit) with a day-long outage and 100 attempts, 200 million attempts, 49 s natively.
+    let steady = SimSettings {
+        scenario: Scenario::Steady,
+        clients: 10_000,
+        rate_per_client: 1.0,
+        duration_ms: 200_000.0,
+        outage_ms: 86_400_000.0,
+        ..burst_of(10_000, 100)
+    };
+    let e = steady.validate().unwrap_err();
+    assert_eq!((e.field, e.code()), (Field::MaxAttempts, Code::TooMuchWork));
+    assert_eq!(
+        e.expected,
+        Expected::Work {
+            max: 10.0,
+            bound: WorkBound::RunAttempts
+        },
+        "{e}"
+    );
+    assert_eq!(e.got, Got::Number(100.0));
+    assert!(Simulation::new(&steady).is_err());
+    // The same run with 10 attempts: 20 million, accepted.
+    let ten = SimSettings {
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 1000.0, 30_000.0), 10),
+        ..steady.clone()
+    };
+    assert!(ten.validate().is_ok());
+    // Past the request limit, the rate is named, whatever the attempts.
+    let many = SimSettings {
+        duration_ms: 600_000.0,
+        ..burst_of(10_000, 1)
+    };
+    let many = SimSettings {
+        scenario: Scenario::Steady,
+        ..many
+    };
+    assert_eq!(many.validate().unwrap_err().field, "rate");
+    // aws-occ has no attempt limit; its clients are bounded instead.
+    let occ = SimSettings {
+        scenario: Scenario::AwsOcc,
+        clients: MAX_OCC_CLIENTS,
+        ..burst_of(1, 100)
+    };
+    assert!(occ.validate().is_ok());
 }
+
+// The golden runs (burst, steady, aws-occ), pinned to the bit, are in tests/golden.rs, whose
+// values the wasm build checks too.
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]

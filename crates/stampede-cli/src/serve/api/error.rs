@@ -1,0 +1,51 @@
+//! The error answer: a status with `{"error": "NAME: problem"}`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// An error answer: `status` with the JSON body `{"error": message}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ApiError {
+    pub(super) status: StatusCode,
+    pub(super) message: String,
+}
+
+impl ApiError {
+    /// A `400` about parameter `name`: the message reads `"{name}: {problem}"`.
+    pub(super) fn bad(name: &str, problem: impl std::fmt::Display) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            message: format!("{name}: {problem}"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// `value` quoted for an error message, cut short if long.
+pub(super) fn shown(value: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    match value.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}…", &value[..cut]),
+        None => format!("{value:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let long = "é".repeat(100);
+        let shown = shown(&long);
+        assert!(shown.chars().count() < 50, "{shown}");
+        assert_eq!(super::shown("x"), r#""x""#);
+    }
+}

@@ -1,0 +1,88 @@
+//! How the server treats connections: how long a client may take to send a
+//! request header, how many connections are served at once, how long a
+//! shutdown waits. Their defaults and ranges live here, and nowhere else: the
+//! `stampede serve` flags read them from this file.
+
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+/// How long a connection may take to deliver a whole request header, counted
+/// from when the server starts waiting for one: from the accept, and on a
+/// kept-alive connection from the end of the previous answer. Past it the
+/// connection is closed unanswered, so the same bound closes idle keep-alive
+/// connections.
+///
+/// Five seconds is what Node's HTTP server gives an idle keep-alive
+/// connection; a real client sends its header in one packet, well within it.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The header timeouts `--header-timeout` accepts: from 10 ms (for tests) to
+/// ten minutes.
+pub const HEADER_TIMEOUT_RANGE: RangeInclusive<Duration> =
+    Duration::from_millis(10)..=Duration::from_secs(600);
+
+/// How many connections the server serves at once by default. Each holds a
+/// file descriptor (and a static file being sent, another), so 512 stays well
+/// inside the common `ulimit -n 1024`.
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// The connection caps `--max-connections` accepts.
+pub const MAX_CONNECTIONS_RANGE: RangeInclusive<usize> = 1..=100_000;
+
+/// How many connections past the cap may be getting their refusal (a `503`)
+/// at once; past that, one more is closed unanswered.
+pub const MAX_REFUSING: usize = 64;
+
+/// How long a refusal may take in all: writing the `503`, then reading what
+/// the client sent until it closes. Past it the connection is dropped.
+pub const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+
+/// How long the server waits after `accept` failed for want of a resource
+/// (file descriptors, memory) before it tries again.
+pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// How many connections the kernel may hold for `stampede serve` before it
+/// accepts them (the `listen` backlog; Linux caps it at `net.core.somaxconn`).
+/// The standard library and tokio ask for 128, which a burst of clients
+/// overflows while the server is busy; a dropped SYN is sent again only a
+/// second later.
+pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// How long the requests in flight get to finish once a shutdown starts.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// The server's limits on connections; [`Limits::default`] has the real ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// See [`HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+    /// How many connections are served at once (at least 1); see
+    /// [`MAX_CONNECTIONS`]. One past the cap is refused (see
+    /// [the module docs](super#connections)).
+    pub max_connections: usize,
+    /// How long the requests in flight get to finish once a shutdown starts;
+    /// see [`SHUTDOWN_GRACE`].
+    pub grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            header_timeout: HEADER_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
+            grace: SHUTDOWN_GRACE,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_in_their_ranges() {
+        let limits = Limits::default();
+        assert!(HEADER_TIMEOUT_RANGE.contains(&limits.header_timeout));
+        assert!(MAX_CONNECTIONS_RANGE.contains(&limits.max_connections));
+    }
+}

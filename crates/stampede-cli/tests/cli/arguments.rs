@@ -1,0 +1,144 @@
+//! Odd arguments: bytes that are not UTF-8, empty list items, and flags a scenario does not
+//! use. Each exits 2 with one line on stderr naming the flag (or, for a stray argument, its
+//! position), and writes nothing to stdout.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::process::{Command, Output};
+
+use super::{BIN, stampede};
+
+fn stampede_bytes(args: &[&[u8]]) -> Output {
+    Command::new(BIN)
+        .args(args.iter().map(|a| OsStr::from_bytes(a)))
+        .output()
+        .expect("the binary runs")
+}
+
+/// Exit 2, nothing on stdout, and stderr exactly `want` and a newline.
+fn rejected(out: &Output, want: &str, args: &dyn std::fmt::Debug) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err, format!("{want}\n"), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn a_value_that_is_not_utf8_is_named_by_its_flag() {
+    let cases: &[(&[&[u8]], &str)] = &[
+        (
+            &[b"delays", b"--base", b"2\xffs"],
+            r#"stampede: --base: expected UTF-8 text, got "2\xffs""#,
+        ),
+        (
+            &[b"delays", b"--json", b"--cap=\xff"],
+            r#"stampede: --cap: expected UTF-8 text, got "\xff""#,
+        ),
+        (
+            &[
+                b"classify",
+                b"--status",
+                b"503",
+                b"--header",
+                b"Retry-After: \xe9t\xe9",
+            ],
+            r#"stampede: --header: expected UTF-8 text, got "Retry-After: \xe9t\xe9""#,
+        ),
+        (
+            &[b"simulate", b"--scenario", b"aws-\xff"],
+            r#"stampede: --scenario: expected UTF-8 text, got "aws-\xff""#,
+        ),
+        (
+            &[b"sweep", b"--strategy", b"full,\xff"],
+            r#"stampede: --strategy: expected UTF-8 text, got "full,\xff""#,
+        ),
+        (
+            &[b"serve", b"--addr", b"127.0.0.1:\xff"],
+            r#"stampede: --addr: expected UTF-8 text, got "127.0.0.1:\xff""#,
+        ),
+        // Not a value: clap names it itself, lossily.
+        (
+            &[b"\xffdelays"],
+            "stampede: unrecognized subcommand '\u{fffd}delays'",
+        ),
+    ];
+    for (args, want) in cases {
+        rejected(&stampede_bytes(args), want, args);
+    }
+}
+
+#[test]
+fn a_path_may_be_any_bytes() {
+    let dir = std::env::temp_dir();
+    let mut path = dir.as_os_str().as_bytes().to_vec();
+    path.extend_from_slice(b"/stampede-\xff-");
+    path.extend_from_slice(format!("{}.csv", std::process::id()).as_bytes());
+    let path = OsStr::from_bytes(&path);
+    let out = stampede_bytes(&[
+        b"simulate",
+        b"--clients",
+        b"50",
+        b"--series",
+        path.as_bytes(),
+        b"--json",
+    ]);
+    let written = std::fs::read_to_string(path);
+    let _ = std::fs::remove_file(path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        written
+            .expect("the series file")
+            .starts_with("t_ms,offered,")
+    );
+}
+
+#[test]
+fn an_empty_list_item_is_named_not_skipped() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sweep", "--strategy", "full,,none"],
+            "stampede: invalid value 'full,,none' for '--strategy <STRATEGY>': item 2 of 3 is \
+             empty: expected a comma-separated list such as none,full",
+        ),
+        (
+            &["sweep", "--strategy", "full,"],
+            "stampede: invalid value 'full,' for '--strategy <STRATEGY>': item 2 of 2 is \
+             empty: expected a comma-separated list such as none,full",
+        ),
+        (
+            &["sweep", "--clients", "10,,20"],
+            "stampede: invalid value '10,,20' for '--clients <CLIENTS>': item 2 of 3 is \
+             empty: expected a comma-separated list such as 100,200 or 10..190:10",
+        ),
+    ];
+    for (args, want) in cases {
+        rejected(&stampede(args), want, args);
+    }
+}
+
+#[test]
+fn aws_occ_rejects_the_flags_it_would_ignore() {
+    for cmd in ["simulate", "sweep"] {
+        for (flag, value) in [("--attempts", "3"), ("--budget", "10:1")] {
+            let args = [cmd, "--scenario", "aws-occ", "--clients", "10", flag, value];
+            let want = format!(
+                "stampede: {flag}: not used by --scenario aws-occ, whose clients retry until \
+                 their write wins; drop {flag} or pick burst or steady"
+            );
+            rejected(&stampede(&args), &want, &args);
+            // The other scenarios use them.
+            let args = [cmd, "--scenario", "burst", "--clients", "10", flag, value];
+            let out = stampede(&args);
+            assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
+        }
+    }
+    let help = String::from_utf8(stampede(&["simulate", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("so it rejects --attempts and --budget"),
+        "{help}"
+    );
+}

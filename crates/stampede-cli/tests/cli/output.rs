@@ -1,0 +1,105 @@
+//! Output that cannot be written. A reader that closes the pipe early (`| head`) ends the
+//! command quietly with status 0; any other write error (`> /dev/full`) exits 1 with one
+//! line, `stampede: cannot write output: <reason>`. Never a panic.
+
+use std::io::Read;
+use std::process::{Command, Output, Stdio};
+
+use super::BIN;
+
+/// Runs the binary with stdout's read end closed after `n` bytes were read: at once for
+/// `n = 0`, before the command has computed anything to write.
+fn closed_after(args: &[&str], n: usize) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut head = vec![0; n];
+    stdout
+        .read_exact(&mut head)
+        .expect("the first bytes arrive");
+    drop(stdout);
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_ends_the_command_quietly() {
+    let cases: &[(&[&str], usize)] = &[
+        // The text table is written after a million sequences are drawn: long after the
+        // reader has gone, as in `| head -c 100`.
+        (&["delays", "--samples", "1000000", "--attempts", "10"], 0),
+        // About 9 MB of JSON, far more than a pipe holds: the reader leaves mid-stream.
+        (
+            &[
+                "delays",
+                "--samples",
+                "100000",
+                "--attempts",
+                "10",
+                "--json",
+            ],
+            100,
+        ),
+        (
+            &["simulate", "--clients", "2000", "--runs", "5", "--json"],
+            0,
+        ),
+        (&["simulate", "--clients", "2000", "--runs", "5"], 0),
+        (
+            &[
+                "sweep",
+                "--clients",
+                "100..1000:100",
+                "--strategy",
+                "full,none",
+            ],
+            0,
+        ),
+    ];
+    for (args, n) in cases {
+        let out = closed_after(args, *n);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(err, "", "{args:?}");
+    }
+}
+
+/// `/dev/full` accepts the open and fails every write with ENOSPC.
+#[cfg(target_os = "linux")]
+#[test]
+fn another_write_error_exits_1_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["delays"],
+        &["delays", "--samples", "1000", "--attempts", "10"],
+        &["delays", "--samples", "1000", "--json"],
+        &["classify", "--status", "503"],
+        &["classify", "--status", "503", "--json"],
+        &["simulate", "--clients", "100"],
+        &["simulate", "--clients", "100", "--json"],
+        &["sweep", "--clients", "10,20", "--strategy", "full"],
+        &["--help"],
+        &["delays", "--help"],
+        &["--version"],
+    ];
+    for args in cases {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let out = Command::new(BIN)
+            .args(*args)
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err.lines().collect::<Vec<_>>(),
+            ["stampede: cannot write output: No space left on device (os error 28)"],
+            "{args:?}"
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! Aborting and waiting: the caller's signals, the call's own controller, timers.
+//!
+//! The caller's signals may be any object with an `aborted` property and an
+//! `addEventListener` method, so they are read only through [`super::js`]'s fallible calls.
+//! Our own controllers' signals are real `AbortSignal`s.
+
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, EventTarget};
+
+use super::js::{clear_timeout, get, set_timeout, threw};
+use crate::opts::{type_error, wrong_type};
+
+/// One of the caller's signals: `signal`, `init.signal` or a `Request` input's `signal`.
+#[derive(Clone)]
+pub(super) struct Signal {
+    target: JsValue,
+    /// The prefix of its properties' names in messages: `init.signal.`.
+    prefix: &'static str,
+}
+
+impl Signal {
+    /// `v` as a signal (`None` when `undefined` or `null`), else a `TypeError` naming
+    /// `field`. An `AbortSignal`, or an object with an `aborted` property and an
+    /// `addEventListener` method; what `aborted` holds is checked when it is read.
+    pub(super) fn new(
+        v: JsValue,
+        field: &'static str,
+        prefix: &'static str,
+    ) -> Result<Option<Signal>, JsValue> {
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        let like = v.has_type::<AbortSignal>()
+            || (v.is_object()
+                && Reflect::has(&v, &JsValue::from_str("aborted"))
+                    .map_err(threw(prefix, "aborted"))?
+                && get(&v, prefix, "addEventListener")?.is_function());
+        if !like {
+            return Err(wrong_type("", field, "an AbortSignal", &v));
+        }
+        Ok(Some(Signal { target: v, prefix }))
+    }
+
+    /// `aborted`, which must be `true` or `false`.
+    pub(super) fn aborted(&self) -> Result<bool, JsValue> {
+        let v = get(&self.target, self.prefix, "aborted")?;
+        v.as_bool()
+            .ok_or_else(|| wrong_type(self.prefix, "aborted", "true or false", &v))
+    }
+
+    /// `reason`; if reading it throws, a `TypeError` naming it is the reason instead.
+    fn reason(&self) -> JsValue {
+        get(&self.target, self.prefix, "reason").unwrap_or_else(|e| e)
+    }
+
+    fn on_abort(&self, f: impl FnMut() + 'static) -> Result<Listener, JsValue> {
+        Listener::on_abort(&self.target, Closure::new(f))
+            .map_err(threw(self.prefix, "addEventListener"))
+    }
+}
+
+/// An `abort` listener, removed when dropped (so no event can reach a freed closure).
+pub(super) struct Listener {
+    target: EventTarget,
+    cb: Option<Closure<dyn FnMut()>>,
+}
+
+impl Listener {
+    /// `addEventListener("abort", f)` on `target` (a real signal or one of the caller's).
+    #[inline(never)]
+    pub(super) fn on_abort(
+        target: &JsValue,
+        cb: Closure<dyn FnMut()>,
+    ) -> Result<Listener, JsValue> {
+        let target: EventTarget = target.clone().unchecked_into();
+        if let Err(e) =
+            target.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())
+        {
+            // It may have kept the function before throwing: keep the closure alive, so a
+            // late call runs it instead of a freed one.
+            cb.forget();
+            return Err(e);
+        }
+        Ok(Listener {
+            target,
+            cb: Some(cb),
+        })
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let Some(cb) = self.cb.take() else { return };
+        let removed = self
+            .target
+            .remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+        if removed.is_err() {
+            // A signal-like object that cannot remove it may still call it: same as above.
+            cb.forget();
+        }
+    }
+}
+
+/// A `setTimeout`, cleared when dropped.
+pub(super) struct Timer {
+    id: JsValue,
+    _cb: Closure<dyn FnMut()>,
+}
+
+impl Timer {
+    #[inline(never)]
+    pub(super) fn new(ms: f64, cb: Closure<dyn FnMut()>) -> Result<Timer, JsValue> {
+        let id = set_timeout(cb.as_ref().unchecked_ref(), ms).map_err(threw("", "setTimeout"))?;
+        Ok(Timer { id, _cb: cb })
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        let _ = clear_timeout(&self.id);
+    }
+}
+
+/// The call's own controller, aborted (with the caller's reason) by any of the caller's
+/// signals.
+pub(super) struct Cancel {
+    ctrl: AbortController,
+    _links: Vec<Listener>,
+}
+
+impl Cancel {
+    pub(super) fn new(signals: [Option<Signal>; 3]) -> Result<Cancel, JsValue> {
+        let ctrl = AbortController::new()?;
+        let mut links = Vec::new();
+        for s in signals.iter().flatten() {
+            if s.aborted()? {
+                ctrl.abort_with_reason(&s.reason());
+                break;
+            }
+            let (c, src) = (ctrl.clone(), s.clone());
+            links.push(s.on_abort(move || c.abort_with_reason(&src.reason()))?);
+        }
+        Ok(Cancel {
+            ctrl,
+            _links: links,
+        })
+    }
+
+    pub(super) fn signal(&self) -> AbortSignal {
+        self.ctrl.signal()
+    }
+
+    pub(super) fn aborted(&self) -> bool {
+        self.ctrl.signal().aborted()
+    }
+
+    /// `Err(reason)` once aborted.
+    pub(super) fn check(&self) -> Result<(), JsValue> {
+        let s = self.ctrl.signal();
+        if s.aborted() { Err(s.reason()) } else { Ok(()) }
+    }
+}
+
+/// A pending promise and its `resolve` and `reject` functions.
+pub(super) fn deferred() -> Result<(Promise, Function, Function), JsValue> {
+    let mut fns: Option<(Function, Function)> = None;
+    let promise = Promise::new(&mut |resolve, reject| fns = Some((resolve, reject)));
+    let (resolve, reject) = fns.ok_or_else(|| type_error("Promise executor did not run"))?;
+    Ok((promise, resolve, reject))
+}
+
+/// Rejects through `reject` with `signal`'s reason when it aborts (for as long as the
+/// returned listener lives).
+pub(super) fn reject_on_abort(signal: &AbortSignal, reject: Function) -> Result<Listener, JsValue> {
+    let s = signal.clone();
+    Listener::on_abort(
+        signal,
+        Closure::new(move || {
+            let _ = reject.call1(&JsValue::NULL, &s.reason());
+        }),
+    )
+}
+
+/// Waits `ms`, or rejects with the signal's reason as soon as it aborts.
+pub(super) async fn sleep(ms: f64, signal: &AbortSignal) -> Result<(), JsValue> {
+    let (promise, resolve, reject) = deferred()?;
+    let _timer = Timer::new(
+        ms,
+        Closure::new(move || {
+            let _ = resolve.call0(&JsValue::NULL);
+        }),
+    )?;
+    let _abort = reject_on_abort(signal, reject)?;
+    JsFuture::from(promise).await.map(|_| ())
+}

@@ -1,0 +1,109 @@
+//! The core's settings under their JavaScript names: one exhaustive `match` each, so a
+//! setting added to the core does not compile here until it has a name and a place.
+
+use stampede::Field;
+
+/// The JavaScript name of a core field, as the options objects spell it.
+pub(crate) const fn js_name(field: Field) -> &'static str {
+    match field {
+        Field::Strategy => "strategy",
+        Field::Base => "baseMs",
+        Field::Cap => "capMs",
+        Field::Multiplier => "multiplier",
+        Field::MaxAttempts => "maxAttempts",
+        Field::MaxElapsed => "maxElapsedMs",
+        Field::MaxRetryAfter => "maxRetryAfterMs",
+        Field::Samples => "n",
+        Field::Seed => "seed",
+        Field::Method => "method",
+        Field::Status => "status",
+        Field::Error => "error",
+        Field::RetryOn => "retryOn",
+        Field::Capacity => "capacity",
+        Field::RefillPerSec => "refillPerSec",
+        Field::RetryCost => "retryCost",
+        Field::SuccessRefund => "successRefund",
+        Field::CallSite => "callSite",
+        Field::Scenario => "scenario",
+        Field::Clients => "clients",
+        Field::Outage => "outageMs",
+        Field::OutageStart => "outageStartMs",
+        Field::CapacityRps => "capacityRps",
+        Field::RejectCost => "rejectCost",
+        Field::Latency => "latencyMs",
+        Field::LatencySd => "latencySdMs",
+        Field::Rate => "ratePerClient",
+        Field::Duration => "durationMs",
+        Field::BurstWindow => "burstWindowMs",
+        Field::RetryAfter => "retryAfterMs",
+        Field::BudgetScope => "budgetScope",
+        Field::Slot => "slotMs",
+        Field::LogClients => "logClients",
+        Field::Runs => "runs",
+        Field::Deadline => "deadlineMs",
+        Field::AttemptTimeout => "attemptTimeoutMs",
+    }
+}
+
+/// Where a field sits in the JavaScript API, which decides its prefix when nested.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// `PolicyOptions`: `policy.` inside `Simulation` and `retryFetch` options.
+    Policy,
+    /// `BudgetOptions`: `budget.` inside them.
+    Budget,
+    /// A top-level option or argument.
+    Top,
+    /// Not an option of the JavaScript API.
+    None,
+}
+
+/// The group of a core field.
+pub(crate) const fn group(field: Field) -> Group {
+    match field {
+        Field::Strategy
+        | Field::Base
+        | Field::Cap
+        | Field::Multiplier
+        | Field::MaxAttempts
+        | Field::MaxElapsed
+        | Field::MaxRetryAfter
+        | Field::RetryOn => Group::Policy,
+        Field::Capacity | Field::RefillPerSec | Field::RetryCost | Field::SuccessRefund => {
+            Group::Budget
+        }
+        Field::Samples
+        | Field::Seed
+        | Field::Method
+        | Field::Status
+        | Field::Error
+        | Field::CallSite
+        | Field::Scenario
+        | Field::Clients
+        | Field::Outage
+        | Field::OutageStart
+        | Field::CapacityRps
+        | Field::RejectCost
+        | Field::Latency
+        | Field::LatencySd
+        | Field::Rate
+        | Field::Duration
+        | Field::BurstWindow
+        | Field::RetryAfter
+        | Field::BudgetScope
+        | Field::Slot
+        | Field::LogClients
+        | Field::Deadline
+        | Field::AttemptTimeout => Group::Top,
+        Field::Runs => Group::None,
+    }
+}
+
+/// The prefix of a nested group's fields in messages.
+pub(crate) const fn prefix_of(group: Group) -> &'static str {
+    match group {
+        Group::Policy => "policy.",
+        Group::Budget => "budget.",
+        Group::Top | Group::None => "",
+    }
+}

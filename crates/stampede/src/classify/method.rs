@@ -1,0 +1,136 @@
+//! HTTP methods, and the request being retried: whether it may be repeated.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::{ConfigError, Expected, Field, Got};
+
+/// An HTTP request method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Method {
+    /// GET
+    #[default]
+    Get,
+    /// HEAD
+    Head,
+    /// PUT
+    Put,
+    /// DELETE
+    Delete,
+    /// OPTIONS
+    Options,
+    /// TRACE
+    Trace,
+    /// POST
+    Post,
+    /// PATCH
+    Patch,
+    /// CONNECT
+    Connect,
+    /// Any other (extension) method; treated as not idempotent.
+    Other,
+}
+
+impl Method {
+    /// Whether RFC 9110 defines the method as idempotent (GET, HEAD, PUT, DELETE,
+    /// OPTIONS, TRACE).
+    pub const fn is_idempotent(self) -> bool {
+        matches!(
+            self,
+            Method::Get
+                | Method::Head
+                | Method::Put
+                | Method::Delete
+                | Method::Options
+                | Method::Trace
+        )
+    }
+
+    /// The method's name; `"OTHER"` for extension methods.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Trace => "TRACE",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+            Method::Connect => "CONNECT",
+            Method::Other => "OTHER",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Method {
+    type Err = ConfigError;
+
+    /// Case-insensitive. Any other token is [`Method::Other`]; an empty or non-token
+    /// string is an error.
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        let known = [
+            Method::Get,
+            Method::Head,
+            Method::Put,
+            Method::Delete,
+            Method::Options,
+            Method::Trace,
+            Method::Post,
+            Method::Patch,
+            Method::Connect,
+        ];
+        let names = known.map(Method::name);
+        if let Some(i) = crate::error::find_name(&names, s) {
+            return Ok(known[i]);
+        }
+        let is_token = !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if is_token {
+            Ok(Method::Other)
+        } else {
+            Err(ConfigError::new(
+                Field::Method,
+                Expected::Syntax("an HTTP method such as GET or POST"),
+                Got::Text(s.to_owned()),
+            ))
+        }
+    }
+}
+
+/// What is being retried: its method, and whether the caller vouches that repeating it is
+/// safe (an idempotency key, a conditional write…).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Request {
+    /// The method.
+    pub method: Method,
+    /// `true` lets POST and PATCH be retried.
+    pub idempotent: bool,
+}
+
+impl Request {
+    /// A request of `method`, not marked idempotent.
+    pub const fn new(method: Method) -> Self {
+        Request {
+            method,
+            idempotent: false,
+        }
+    }
+
+    /// The same request, marked idempotent (or not).
+    pub const fn idempotent(mut self, yes: bool) -> Self {
+        self.idempotent = yes;
+        self
+    }
+
+    pub(super) const fn may_repeat(self) -> bool {
+        self.idempotent || self.method.is_idempotent()
+    }
+}

@@ -1,0 +1,65 @@
+//! How much work one run may do, bounded when the settings are checked.
+//!
+//! A run's time and memory grow with the attempts it makes, and settings that are each in
+//! range can multiply into far too many: a `steady` run of 2,000,000 requests with a long
+//! outage and 100 attempts each makes 200 million attempts. A caller that runs it (a
+//! browser tab, a CLI sweep) would be blocked for many seconds and, in wasm, keep the
+//! memory for good. So a run is refused up front, before it allocates anything, when an
+//! upper estimate of its attempts passes [`MAX_RUN_ATTEMPTS`]: requests × `max_attempts`,
+//! the most its clients can make whatever the server does. The error names what to lower.
+//!
+//! `aws-occ` has no attempt limit (its clients retry until they win); its work is bounded
+//! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
+//! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
+
+use super::{Checked, Scenario};
+use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
+
+/// The most attempts a `burst` or `steady` run may make, estimated from its settings as
+/// requests × `max_attempts` (for `steady`, requests = clients × rate × duration).
+///
+/// One attempt, its answer and its decision take ~90 ns natively (the 200 million
+/// attempts in 18 s) and up to ~290 ns on a busy shared machine, so a run at the bound
+/// takes about 2 s, 6 s at worst (measured: a `steady` run of 19,974,500 attempts in
+/// 5.8 s, with 7 other builds sharing 2 cores). The 1,000,000-client burst with 6 attempts
+/// each (6,000,000) is well inside it.
+pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
+
+/// The most attempts `c`'s run can make: requests × `max_attempts`; `None` for `aws-occ`,
+/// which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) bounds.
+pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
+    let s = &c.s;
+    let attempts = f64::from(c.policy.max_attempts());
+    match s.scenario {
+        Scenario::Burst => Some(f64::from(s.clients) * attempts),
+        Scenario::Steady => Some(steady_requests(s) * attempts),
+        Scenario::AwsOcc => None,
+    }
+}
+
+/// The expected requests of a `steady` run: clients × rate × duration.
+pub(crate) fn steady_requests(s: &super::SimSettings) -> f64 {
+    f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0
+}
+
+/// Refuses a run whose attempts could pass [`MAX_RUN_ATTEMPTS`]. The error names
+/// `max_attempts` with the largest value that fits the other settings (always at least 1:
+/// the clients and [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) are bounded well
+/// below the bound), and its wording says what else to lower.
+pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
+    let Some(bound) = attempts_bound(c) else {
+        return Ok(());
+    };
+    if bound <= MAX_RUN_ATTEMPTS {
+        return Ok(());
+    }
+    let requests = bound / f64::from(c.policy.max_attempts());
+    Err(ConfigError::new(
+        Field::MaxAttempts,
+        Expected::Work {
+            max: (MAX_RUN_ATTEMPTS / requests).floor(),
+            bound: WorkBound::RunAttempts,
+        },
+        Got::Number(f64::from(c.policy.max_attempts())),
+    ))
+}

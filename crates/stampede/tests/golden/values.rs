@@ -1,0 +1,203 @@
+//! Golden values: the exact bits (`f64::to_bits`) that pinned seeds must give on every
+//! platform.
+//!
+//! Not part of the crate's API: this file is included with `#[path]` by the native tests
+//! (`crates/stampede/tests/golden.rs`), the CLI's tests and the wasm build's tests in a
+//! browser (`crates/stampede-wasm/tests/web.rs`), and read by the JS tests
+//! (`tests/js/api.test.mjs`), so every build is held to the same bits. The simulator's
+//! private normal and exponential draws are pinned beside them in `src/sim/normal.rs`, and
+//! reach the wasm build through the `steady` (exponential) and `aws-occ` (normal) runs here.
+//!
+//! A change to any of these numbers changes what a published seed shows: it needs a
+//! reason in its commit, never a silent update.
+
+#![allow(dead_code)] // Each includer checks the values it can reach.
+
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::budget::BudgetSettings;
+use stampede::policy::PolicySettings;
+use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings};
+
+/// The seed of the delay sequences below.
+pub const DELAYS_SEED: u64 = 42;
+
+// The first five delays (ms) of each strategy, base 200 ms, cap 30 s, multiplier 2, seed
+// 42, as `f64::to_bits` (the numbers are spelled out in each constant's docs).
+
+/// `none`: 0 each time.
+pub const NONE_200_30000_SEED_42: [u64; 5] = [
+    0x0000000000000000,
+    0x0000000000000000,
+    0x0000000000000000,
+    0x0000000000000000,
+    0x0000000000000000,
+];
+/// `constant`: 200 each time.
+pub const CONSTANT_200_30000_SEED_42: [u64; 5] = [
+    0x4069000000000000,
+    0x4069000000000000,
+    0x4069000000000000,
+    0x4069000000000000,
+    0x4069000000000000,
+];
+/// `exponential`: 200, 400, 800, 1600, 3200.
+pub const EXPONENTIAL_200_30000_SEED_42: [u64; 5] = [
+    0x4069000000000000,
+    0x4079000000000000,
+    0x4089000000000000,
+    0x4099000000000000,
+    0x40a9000000000000,
+];
+/// `full`: 155.98560892006535, 393.4565845988641, 517.2834182832985, 521.4226185699725,
+/// 797.7351813895425.
+pub const FULL_200_30000_SEED_42: [u64; 5] = [
+    0x40637f8a1bb7ca73,
+    0x4078974e2ba6ffa8,
+    0x40802a4470ce0ed8,
+    0x40804b6185d845b7,
+    0x4088ede1a6c7c5b4,
+];
+/// `equal`: 177.9928044600327, 396.72829229943204, 658.6417091416492, 1060.7113092849863,
+/// 1998.8675906947713.
+pub const EQUAL_200_30000_SEED_42: [u64; 5] = [
+    0x40663fc50ddbe53a,
+    0x4078cba715d37fd4,
+    0x408495223867076c,
+    0x409092d86176116e,
+    0x409f3b7869b1f16d,
+];
+/// `decorrelated`: 511.9712178401307, 1514.0600585828095, 3007.672255141401,
+/// 3075.325315946411, 2450.105799989743.
+pub const DECORRELATED_200_30000_SEED_42: [u64; 5] = [
+    0x407fff8a1bb7ca73,
+    0x4097a83d7fff440b,
+    0x40a77f5831d36dc5,
+    0x40a806a68fcfcd68,
+    0x40a324362b6a8fba,
+];
+/// `decorrelated-v2`: 231.3593955324044, 329.6006838626885, 330.93328019451064,
+/// 538.6615508642504, 1284.8740259561405.
+pub const V2_200_30000_SEED_42: [u64; 5] = [
+    0x406ceb802b0f402c,
+    0x4074999c66ae97b7,
+    0x4074aeeeb73696d8,
+    0x4080d54adb2df4c5,
+    0x4094137f00a905ea,
+];
+
+/// Every strategy with its pinned delays, in [`Strategy::ALL`]'s order.
+pub const DELAYS_200_30000_SEED_42: [(Strategy, [u64; 5]); 7] = [
+    (Strategy::None, NONE_200_30000_SEED_42),
+    (Strategy::Constant, CONSTANT_200_30000_SEED_42),
+    (Strategy::Exponential, EXPONENTIAL_200_30000_SEED_42),
+    (Strategy::Full, FULL_200_30000_SEED_42),
+    (Strategy::Equal, EQUAL_200_30000_SEED_42),
+    (Strategy::Decorrelated, DECORRELATED_200_30000_SEED_42),
+    (Strategy::DecorrelatedV2, V2_200_30000_SEED_42),
+];
+
+/// The first five delays of `strategy` under the settings above, as bits.
+pub fn delays_bits(strategy: Strategy) -> [u64; 5] {
+    let backoff = BackoffSettings::new(strategy, 200.0, 30_000.0)
+        .build()
+        .expect("valid golden settings");
+    let mut rng = stampede::seeded(DELAYS_SEED);
+    let mut it = backoff.delays_ms(&mut rng);
+    core::array::from_fn(|_| it.next().map_or(u64::MAX, f64::to_bits))
+}
+
+/// The golden `burst`: 2000 clients, full jitter, base 1 s, 6 attempts, a 2 s outage,
+/// capacity 500, a shared budget, seed 7. Uniform draws: start jitter, latency, backoff.
+pub fn sim_settings() -> SimSettings {
+    SimSettings {
+        clients: 2000,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 1000.0, 30_000.0), 6),
+        budget: Some(BudgetSettings::new(3000.0, 200.0)),
+        budget_scope: BudgetScope::Shared,
+        seed: 7,
+        ..SimSettings::default()
+    }
+}
+
+/// The golden `steady`: 300 clients at 2 requests/s for 5 s, a 1 s outage from 2 s with
+/// `Retry-After: 1`, equal jitter, per-client budgets, seed 11. Exercises the exponential
+/// arrival gaps and the uniform choice of client.
+pub fn steady_settings() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::Steady,
+        clients: 300,
+        rate_per_client: 2.0,
+        duration_ms: 5000.0,
+        outage_start_ms: 2000.0,
+        outage_ms: 1000.0,
+        capacity_rps: 400.0,
+        retry_after_ms: Some(1000.0),
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Equal, 200.0, 5000.0), 5),
+        budget: Some(BudgetSettings::new(5.0, 1.0)),
+        budget_scope: BudgetScope::Client,
+        seed: 11,
+        ..SimSettings::default()
+    }
+}
+
+/// The golden `aws-occ`: 100 clients, decorrelated jitter from 5 ms, cap 2 s, seed 3.
+/// Exercises the normal draws of the message delays.
+pub fn occ_settings() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::AwsOcc,
+        clients: 100,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Decorrelated, 5.0, 2000.0), 6),
+        seed: 3,
+        ..SimSettings::default()
+    }
+}
+
+/// The numbers pinned for a golden run: total attempts, successes, completion time and
+/// p99 latency (ms; NaN when no request succeeded), as bits.
+pub fn metrics_bits(m: &Metrics) -> [u64; 4] {
+    [
+        m.total_attempts,
+        m.successes,
+        m.completion_ms,
+        m.p99_ms.unwrap_or(f64::NAN),
+    ]
+    .map(f64::to_bits)
+}
+
+/// [`sim_settings`]' total attempts, successes, completion and p99 (ms), as bits: 5399,
+/// 435, 8885.055112805647, 7542.46630859375.
+pub const SIM_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
+    0x40b5170000000000,
+    0x407b300000000000,
+    0x40c15a870defb8ec,
+    0x40bd767760000000,
+];
+/// [`steady_settings`]' total attempts, successes, completion and p99 (ms), as bits: 4288,
+/// 1506, 6329.879617282636, 2615.2529296875.
+pub const STEADY_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
+    0x40b0c00000000000,
+    0x4097880000000000,
+    0x40b8b9e12e9925eb,
+    0x40a46e8180000000,
+];
+/// [`occ_settings`]' writes, successes, completion and p99 (ms), as bits: 973, 100,
+/// 5008.077326819016, 4759.0546875.
+pub const OCC_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
+    0x408e680000000000,
+    0x4059000000000000,
+    0x40b39013cbb0bec7,
+    0x40b2970e00000000,
+];
+
+/// Every golden run with its pinned numbers.
+pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 3] {
+    [
+        ("burst", sim_settings(), SIM_TOTAL_SUCCESS_COMPLETION_P99),
+        (
+            "steady",
+            steady_settings(),
+            STEADY_TOTAL_SUCCESS_COMPLETION_P99,
+        ),
+        ("aws-occ", occ_settings(), OCC_TOTAL_SUCCESS_COMPLETION_P99),
+    ]
+}

@@ -1,0 +1,350 @@
+// retryFetch against a hostile caller: getters and Proxy traps that throw, broken signals, a
+// `fetch` that breaks its contract, callbacks that throw. Every call must settle (reject with
+// a clear error naming the culprit) within a bounded time, and nothing may escape as an
+// uncaught exception or an unhandled rejection: either one used to end the Node process and
+// leave the promise, and others polled with it, pending for good.
+//
+// `fetch` here is a stub installed on globalThis (retryFetch looks it up at every attempt), so
+// this file needs no server.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { stampede } from "./load.mjs";
+
+const { retryFetch, RetryError } = stampede;
+
+const escaped = [];
+process.on("uncaughtException", (e) => escaped.push(`uncaughtException: ${e?.stack ?? e}`));
+process.on("unhandledRejection", (e) => escaped.push(`unhandledRejection: ${e?.stack ?? e}`));
+
+const realFetch = globalThis.fetch;
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+const fast = { strategy: "full", baseMs: 1, capMs: 5, maxAttempts: 3, seed: 7 };
+const URL_ = "http://127.0.0.1:9/hostile";
+const ok = (status = 200, headers = {}) => new Response("ok", { status, headers });
+const ok200 = async () => ok();
+
+/** Runs `body` with `fetchImpl` as globalThis.fetch (counting calls), then checks that nothing
+ *  escaped: no uncaught exception, no unhandled rejection (given a moment to surface). */
+function hostile(name, fetchImpl, body) {
+  test(name, async () => {
+    const calls = { n: 0 };
+    globalThis.fetch = (...args) => {
+      calls.n++;
+      return fetchImpl(...args);
+    };
+    try {
+      await body(calls);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    await pause(30);
+    assert.deepEqual(escaped.splice(0), [], "nothing escaped");
+  });
+}
+
+/** How `p` settled, failing if it has not within `ms`. */
+async function settle(p, ms = 2000) {
+  let timer;
+  const pending = new Promise((r) => (timer = setTimeout(() => r({ pending: true }), ms)));
+  const outcome = await Promise.race([p.then((value) => ({ value }), (error) => ({ error })), pending]);
+  clearTimeout(timer);
+  assert.ok(!outcome.pending, `still pending after ${ms} ms`);
+  return outcome;
+}
+
+/** `p` rejects, within the bound, with an instance of `cls` whose message matches `pattern`. */
+async function rejects(p, cls, pattern) {
+  const o = await settle(p);
+  assert.ok("error" in o, `resolved with ${o.value}`);
+  assert.ok(o.error instanceof cls, `expected a ${cls.name}, got ${o.error?.name}: ${o.error?.message}`);
+  assert.match(o.error.message, pattern);
+  return o.error;
+}
+
+const boom = new Error("boom");
+const throwing = () => {
+  throw boom;
+};
+
+// ---- init, options, input ----
+
+hostile("a Proxy init whose ownKeys throws: TypeError naming init, the thrown error as cause, nothing sent", ok200, async (calls) => {
+  const init = new Proxy({}, { ownKeys: throwing });
+  const e = await rejects(retryFetch(URL_, init, { policy: fast }), TypeError, /^init: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  assert.equal(calls.n, 0);
+});
+
+hostile("a Proxy init whose get trap throws", ok200, async (calls) => {
+  const init = new Proxy({ method: "GET" }, { get: throwing });
+  const e = await rejects(retryFetch(URL_, init, { policy: fast }), TypeError, /^init: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  assert.equal(calls.n, 0);
+});
+
+hostile("init getters run once: one that throws names init, one that counts is read once", ok200, async (calls) => {
+  await rejects(retryFetch(URL_, { get method() { throw new RangeError("no method"); } }, { policy: fast }), TypeError, /^init: threw an exception: no method$/);
+  assert.equal(calls.n, 0);
+  let reads = 0;
+  const r = await settle(retryFetch(URL_, { get method() { reads++; return "GET"; } }, { policy: fast }));
+  assert.equal(r.value.status, 200);
+  assert.equal(reads, 1, "the getter ran once, for the copy every attempt sends");
+});
+
+hostile("an options, policy or budget getter that throws names its field", ok200, async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { get policy() { throw boom; } }), TypeError, /^policy: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  await rejects(retryFetch(URL_, undefined, { policy: fast, get onAttempt() { throw boom; } }), TypeError, /^onAttempt: threw an exception: boom$/);
+  await rejects(retryFetch(URL_, undefined, new Proxy({}, { get: throwing })), TypeError, /^policy: threw an exception: boom$/);
+  // Nested settings objects too, under their prefixed names.
+  const n = await rejects(retryFetch(URL_, undefined, { policy: { get baseMs() { throw boom; } } }), TypeError, /^policy\.baseMs: threw an exception: boom$/);
+  assert.equal(n.cause, boom);
+  await rejects(retryFetch(URL_, undefined, { policy: new Proxy({}, { get: throwing }) }), TypeError, /^policy\.strategy: threw an exception: boom$/);
+  await rejects(retryFetch(URL_, undefined, { callSite: "hostile", budget: { get capacity() { throw boom; } } }), TypeError, /^budget\.capacity: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+hostile("settings objects read through getters still work: a class with private fields, an inherited option", async () => ok(503), async (calls) => {
+  class Settings {
+    #attempts = 2;
+    get maxAttempts() { return this.#attempts; }
+  }
+  const policy = Object.assign(new Settings(), { strategy: "full", baseMs: 1, seed: 3 });
+  const options = Object.create({ policy });
+  const seen = [];
+  options.onAttempt = (a) => seen.push(a.number);
+  const o = await settle(retryFetch(URL_, undefined, options));
+  assert.equal(o.value.status, 503);
+  assert.deepEqual(seen, [1, 2], "maxAttempts came from the private field, policy from the prototype");
+  assert.equal(calls.n, 2);
+});
+
+hostile("whatever is thrown, the message stays readable and the cause is what was thrown", ok200, async () => {
+  const hostileError = new Proxy({}, { get: throwing });
+  for (const [thrown, pattern] of [
+    ["a plain string", /^init: threw an exception: a plain string$/],
+    [undefined, /^init: threw an exception$/],
+    [42, /^init: threw an exception$/],
+    [hostileError, /^init: threw an exception$/],
+    [new Error("x".repeat(5000)), /^init: threw an exception: x{200}…$/],
+  ]) {
+    const init = { get body() { throw thrown; } };
+    const e = await rejects(retryFetch(URL_, init, { policy: fast }), TypeError, pattern);
+    assert.equal(e.cause, thrown);
+  }
+});
+
+hostile("a Request-like input whose bodyUsed or clone throws", ok200, async (calls) => {
+  const base = { url: URL_, method: "GET", signal: null };
+  await rejects(retryFetch({ ...base, get bodyUsed() { throw boom; }, clone() { return this; } }, undefined, { policy: fast }), TypeError, /^input\.bodyUsed: threw an exception: boom$/);
+  await rejects(retryFetch({ ...base, bodyUsed: false, clone: throwing }, undefined, { policy: fast }), TypeError, /^input\.clone: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+// ---- signals ----
+
+/** A signal-like object: `aborted`, `reason` and `addEventListener` as given (getters kept). */
+const signalLike = (props) =>
+  Object.defineProperties({ aborted: false, reason: undefined, addEventListener() {}, removeEventListener() {} }, Object.getOwnPropertyDescriptors(props));
+
+hostile("a signal whose aborted getter throws, as the option or as init.signal", ok200, async (calls) => {
+  const s = signalLike({ get aborted() { throw boom; } });
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast, signal: s }), TypeError, /^signal\.aborted: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  await rejects(retryFetch(URL_, { signal: s }, { policy: fast }), TypeError, /^init\.signal\.aborted: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+hostile("a signal whose aborted is not true or false: TypeError naming it", ok200, async (calls) => {
+  for (const odd of ["yes", 1, 0, undefined, null, {}]) {
+    await rejects(retryFetch(URL_, undefined, { policy: fast, signal: signalLike({ aborted: odd }) }), TypeError, /^signal\.aborted: expected true or false, got /);
+  }
+  await rejects(retryFetch(URL_, undefined, { policy: fast, signal: new Proxy({}, { has: throwing }) }), TypeError, /^signal\.aborted: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+hostile("a signal whose addEventListener throws", ok200, async (calls) => {
+  await rejects(retryFetch(URL_, undefined, { policy: fast, signal: signalLike({ addEventListener: throwing }) }), TypeError, /^signal\.addEventListener: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+hostile("an already aborted signal whose reason getter throws: rejects with a TypeError naming signal.reason", ok200, async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast, signal: signalLike({ aborted: true, get reason() { throw boom; } }) }), TypeError, /^signal\.reason: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  assert.equal(calls.n, 0);
+});
+
+hostile("a signal-like that fires later, with a throwing reason, stops a fetch that never settles", () => new Promise(() => {}), async (calls) => {
+  let fire;
+  const s = signalLike({ addEventListener: (_type, f) => (fire = f), get reason() { throw boom; } });
+  const p = retryFetch(URL_, undefined, { policy: fast, signal: s });
+  await pause(20);
+  assert.equal(calls.n, 1);
+  fire();
+  await rejects(p, TypeError, /^signal\.reason: threw an exception: boom$/);
+});
+
+hostile("a signal-like that calls its listener inside addEventListener: nothing is sent", ok200, async (calls) => {
+  const s = signalLike({ reason: "stop", addEventListener: (_type, f) => f() });
+  const o = await settle(retryFetch(URL_, undefined, { policy: fast, signal: s }));
+  assert.equal(o.error, "stop");
+  assert.equal(calls.n, 0);
+});
+
+// ---- fetch breaking its contract ----
+
+for (const [label, returned, pattern] of [
+  ["null", null, /^fetch: expected a Promise, got null$/],
+  ["42", 42, /^fetch: expected a Promise, got 42$/],
+  ["undefined", undefined, /^fetch: expected a Promise, got undefined$/],
+  ["a plain object", {}, /^fetch: expected a Promise, got object$/],
+  ["a Response (not a promise of one)", ok(), /^fetch: expected a Promise, got object$/],
+]) {
+  hostile(`fetch returning ${label}: TypeError naming fetch, no retry`, () => returned, async (calls) => {
+    await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, pattern);
+    assert.equal(calls.n, 1);
+  });
+}
+
+for (const [label, resolved] of [
+  ["null", null],
+  ["42", 42],
+  ["an object without status", { headers: new Headers() }],
+  ["a string status", { status: "200", headers: new Headers() }],
+  ["a fractional status", { status: 200.5, headers: new Headers() }],
+  ["a status past 999", { status: 1000, headers: new Headers() }],
+  ["no headers", { status: 200 }],
+  ["headers without get", { status: 200, headers: {} }],
+]) {
+  hostile(`fetch resolving to ${label}: TypeError naming fetch`, async () => resolved, async (calls) => {
+    await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^fetch: expected a Promise of a Response/);
+    assert.equal(calls.n, 1);
+  });
+}
+
+hostile("fetch throwing synchronously: TypeError naming fetch, no retry", throwing, async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^fetch: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  assert.equal(calls.n, 1);
+});
+
+hostile("a thenable whose then throws, or whose then getter throws", () => ({ then: throwing }), async () => {
+  await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^fetch\(…\)\.then: threw an exception: boom$/);
+  globalThis.fetch = () => ({ get then() { throw boom; } });
+  await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^fetch\(…\)\.then: threw an exception: boom$/);
+});
+
+hostile("a thenable that rejects is a transport failure, retried, then a RetryError", () => ({ then: (_ok, fail) => fail(boom) }), async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast }), RetryError, /^retryFetch gave up: /);
+  assert.equal(e.cause, boom);
+  assert.deepEqual(e.attempts.map((a) => a.error), ["connect", "connect", "connect"]);
+  assert.equal(calls.n, 3);
+});
+
+hostile("a thenable that never calls back is cut off by attemptTimeoutMs, deadlineMs or the caller's abort", () => ({ then() {} }), async (calls) => {
+  // Each call must settle within rejects()' bound (2 s), far below "never".
+  const e = await rejects(retryFetch(URL_, undefined, { policy: { ...fast, maxAttempts: 2 }, attemptTimeoutMs: 50 }), RetryError, /attempts made/);
+  assert.deepEqual(e.attempts.map((a) => a.error), ["timeout", "timeout"]);
+  assert.equal(calls.n, 2);
+  const d = await rejects(retryFetch(URL_, undefined, { policy: fast, deadlineMs: 80 }), RetryError, /^retryFetch gave up: /);
+  assert.deepEqual(d.attempts.map((a) => a.error), ["timeout"]);
+  const ctrl = new AbortController();
+  setTimeout(() => ctrl.abort(new Error("user left")), 50);
+  await rejects(retryFetch(URL_, undefined, { policy: fast, signal: ctrl.signal }), Error, /^user left$/);
+});
+
+hostile("with no timeout, deadline or signal, a fetch that never settles leaves retryFetch pending, as fetch would be", () => new Promise(() => {}), async () => {
+  // Documented: retryFetch waits for fetch as long as fetch waits; the options above bound it.
+  const o = await Promise.race([retryFetch(URL_, undefined, { policy: fast }).then(() => "settled", () => "settled"), pause(150).then(() => "pending")]);
+  assert.equal(o, "pending");
+});
+
+// ---- what fetch resolved to, and the callback ----
+
+hostile("a Response whose headers.get throws: TypeError naming response.headers.get", async () => ({ status: 503, headers: { get: throwing } }), async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^response\.headers\.get: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  assert.equal(calls.n, 1);
+});
+
+hostile("a Response whose status or headers getter throws", async () => ({ get status() { throw boom; }, headers: new Headers() }), async () => {
+  await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^response\.status: threw an exception: boom$/);
+  globalThis.fetch = async () => ({ status: 200, get headers() { throw boom; } });
+  await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^response\.headers: threw an exception: boom$/);
+});
+
+hostile("a Response-like object with odd hints is read, the hints ignored", async () => ({ status: 503, headers: { get: () => 5 } }), async (calls) => {
+  const seen = [];
+  const o = await settle(retryFetch(URL_, undefined, { policy: fast, onAttempt: (a) => seen.push(a) }));
+  assert.equal(o.value.status, 503, "gives up on the status and hands the last response back");
+  assert.equal(calls.n, 3);
+  assert.ok(seen.every((a) => a.fromServer !== true), "a non-string Retry-After is no hint");
+});
+
+hostile("onAttempt throwing ends the call with a TypeError naming onAttempt: nothing more is sent", async () => ok(503), async (calls) => {
+  const e = await rejects(retryFetch(URL_, undefined, { policy: fast, onAttempt: throwing }), TypeError, /^onAttempt: threw an exception: boom$/);
+  assert.equal(e.cause, boom);
+  await pause(50);
+  assert.equal(calls.n, 1, "the policy wanted a retry; the broken callback ended the call");
+});
+
+// ---- the module survives ----
+
+hostile("a hostile call does not strand an innocent call started in the same tick", ok200, async () => {
+  const bad = retryFetch(URL_, new Proxy({}, { ownKeys: throwing }), { policy: fast });
+  const good = retryFetch(URL_, undefined, { policy: fast });
+  await rejects(bad, TypeError, /^init: /);
+  assert.equal((await settle(good)).value.status, 200);
+});
+
+// ---- randomized: throw at a random point, seeded ----
+
+/** mulberry32: a small seeded generator, so a failure replays exactly. */
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Each point: the culprit its error names, and the call that throws there `thrown`. */
+const points = [
+  ["init", (thrown) => ({ init: new Proxy({}, { ownKeys: () => { throw thrown; } }) })],
+  ["init", (thrown) => ({ init: { get headers() { throw thrown; } } })],
+  ["policy", (thrown) => ({ options: { get policy() { throw thrown; } } })],
+  ["policy.capMs", (thrown) => ({ options: { policy: { ...fast, get capMs() { throw thrown; } } } })],
+  ["signal", (thrown) => ({ options: { policy: fast, get signal() { throw thrown; } } })],
+  ["signal.aborted", (thrown) => ({ options: { policy: fast, signal: signalLike({ get aborted() { throw thrown; } }) } })],
+  ["init.signal.addEventListener", (thrown) => ({ init: { signal: signalLike({ addEventListener: () => { throw thrown; } }) } })],
+  ["input.clone", (thrown) => ({ input: { bodyUsed: false, clone: () => { throw thrown; } } })],
+  ["fetch", (thrown) => ({ fetch: () => { throw thrown; } })],
+  ["fetch(…).then", (thrown) => ({ fetch: () => ({ then: () => { throw thrown; } }) })],
+  ["response.status", (thrown) => ({ fetch: async () => ({ get status() { throw thrown; } }) })],
+  ["response.headers.get", (thrown) => ({ fetch: async () => ({ status: 503, headers: { get: () => { throw thrown; } } }) })],
+  ["onAttempt", (thrown) => ({ options: { policy: fast, onAttempt: () => { throw thrown; } } })],
+];
+const throwables = [() => new Error("random"), () => "a string", () => undefined, () => 0, () => new Proxy({}, { get: throwing }), () => Symbol("s")];
+
+hostile("seeded: 300 calls, each throwing at a random point (or nowhere), all settle as they should", ok200, async () => {
+  const random = mulberry32(20261203);
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
+  for (let i = 0; i < 300; i++) {
+    if (random() < 0.15) {
+      globalThis.fetch = async () => ok();
+      const o = await settle(retryFetch(URL_, undefined, { policy: fast }));
+      assert.equal(o.value?.status, 200, `call ${i}: nothing thrown, resolves`);
+      continue;
+    }
+    const [culprit, make] = pick(points);
+    const thrown = pick(throwables)();
+    const at = make(thrown);
+    globalThis.fetch = at.fetch ?? (async () => ok(503));
+    const o = await settle(retryFetch(at.input ?? URL_, at.init, at.options ?? { policy: fast }));
+    assert.ok("error" in o, `call ${i} (${culprit}) resolved`);
+    assert.ok(o.error instanceof TypeError, `call ${i} (${culprit}): ${o.error}`);
+    assert.ok(o.error.message.startsWith(`${culprit}: threw an exception`), `call ${i}: "${o.error.message}" should name ${culprit}`);
+    assert.equal(o.error.cause, thrown, `call ${i} (${culprit}): the cause is what was thrown`);
+  }
+});

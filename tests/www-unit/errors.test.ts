@@ -1,0 +1,267 @@
+// Settings errors: where the page places them and how it words them, from the error's
+// properties. The first tests use errors thrown by the real package; the last ones pin the
+// wording of every code on errors of the contract's shape (some codes, such as too_long,
+// no page control can produce).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { errorData, errorMessage, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
+import { ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS } from "../../www/src/logic/fields.js";
+import { formatNumber } from "../../www/src/logic/format.js";
+import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
+import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
+import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang } from "../../www/src/logic/state.js";
+import { limitOf, pkg } from "./package.js";
+
+/** A control's label as the page shows it. */
+function label(control: string, lang: Lang): string {
+  return translate(lang, (control === "live-timeout" ? "live.timeout" : `field.${control}`) as Key);
+}
+
+/** A bound as the page's messages write it, in full (the unit follows it). */
+function boundText(v: number, lang: Lang): string {
+  return formatNumber(v, lang, 20);
+}
+
+/** Options of a steady run that uses every control of the main panel (budget on). */
+function everyOption(): Record<string, unknown> {
+  const s = cloneState(DEFAULT_STATE);
+  s.scenario = "steady";
+  s.a.budget = true;
+  return JSON.parse(JSON.stringify(simOptions(s, "a"))) as Record<string, unknown>;
+}
+
+function setPath(o: Record<string, unknown>, path: string, v: unknown): void {
+  const [head, rest] = path.split(".", 2) as [string, string | undefined];
+  if (rest === undefined) o[head] = v;
+  else setPath((o[head] ??= {}) as Record<string, unknown>, rest, v);
+}
+
+/** What the package throws for a simulation whose option `path` is `v` (fails if it throws nothing). */
+function refusal(path: string, v: unknown): Error {
+  const o = everyOption();
+  setPath(o, path, v);
+  try {
+    new pkg.Simulation(o).free();
+  } catch (e) {
+    assert.ok(e instanceof Error, `${path}=${String(v)}: threw a non-Error`);
+    return e;
+  }
+  assert.fail(`${path}=${String(v)} was accepted`);
+}
+
+test("every control of the main panel: the package's refusal is placed at it and worded from its bounds", () => {
+  const limits = pkg.limits();
+  for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS]) {
+    const found = limitOf(f.id, limits);
+    assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
+    const { name, limit: lim } = found;
+    const tries: [number, "min" | "max"][] = [[lim.min - 1, "min"]];
+    if (Number.isFinite(lim.max)) tries.push([lim.max * 2 + 1, "max"]);
+    for (const [value, side] of tries) {
+      const e = refusal(name, value);
+      const d = errorData(e);
+      assert.equal(e.name, "RangeError", `${name}=${value}`);
+      assert.equal(d.field, name, `${name}=${value}: field`);
+      assert.equal(d.code, "out_of_range", `${name}=${value}: code`);
+      assert.equal(d.got, value, `${name}=${value}: got`);
+      assert.equal(locateError(d, "a").control, f.id, `${name} is placed at #${f.id}`);
+      for (const lang of LANGS) {
+        const text = localizeError(d, lang);
+        assert.ok(text.startsWith(`${label(f.id, lang)}: `), `${lang} ${name}: "${text}" names the control`);
+        assert.ok(text.includes(boundText(lim[side], lang)), `${lang} ${name}: "${text}" names the ${side}`);
+        if (lang === "ru") assert.doesNotMatch(text, /expected|got/, `${name}: "${text}" is Russian`);
+      }
+    }
+  }
+});
+
+test("policy B's refusals are placed at the compare panel's controls", () => {
+  const e = errorData(refusal("policy.baseMs", -1));
+  assert.equal(locateError(e, "a").control, "base");
+  assert.equal(locateError(e, "b").control, "b-base");
+  const budget = errorData(refusal("budget.capacity", -1));
+  // One budget serves both policies.
+  assert.equal(locateError(budget, "b").control, "budget-capacity");
+});
+
+test("whole numbers: out of range or a fraction; and NaN: each in its own words", () => {
+  // Out of range on a whole field: the page's field knows it is whole.
+  const zero = errorData(refusal("clients", 0));
+  assert.equal(zero.code, "out_of_range");
+  assert.equal(localizeError(zero, "en"), `Clients: enter a whole number from 1 to ${formatNumber(zero.max ?? NaN, "en", 20)}. Given: 0.`);
+  const whole = errorData(refusal("clients", 10.5));
+  assert.equal(whole.code, "not_whole");
+  assert.equal(localizeError(whole, "en").startsWith(`${label("clients", "en")}: enter a whole number`), true, localizeError(whole, "en"));
+  assert.match(localizeError(whole, "ru"), /^Клиенты: введите целое число/);
+  const nan = errorData(refusal("policy.capMs", Number.NaN));
+  assert.equal(nan.code, "not_a_number");
+  assert.equal(localizeError(nan, "en"), `${label("cap", "en")}: enter a number. Given: NaN.`);
+  assert.equal(localizeError(nan, "ru"), `${label("cap", "ru")}: введите число. Получено: NaN.`);
+});
+
+test("a steady run past the work bound: the package's computed bound, rounded down to fit", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.scenario = "steady";
+  s.clients = 1_000_000;
+  s.ratePerClient = 10;
+  s.durationMs = 600_000;
+  let thrown: unknown;
+  try {
+    new pkg.Simulation(simOptions(s, "a")).free();
+  } catch (e) {
+    thrown = e;
+  }
+  const d = errorData(thrown);
+  assert.equal(d.code, "too_much_work");
+  // The package names the rate (what would have to come down for the run to fit).
+  assert.equal(d.field, "ratePerClient");
+  assert.equal(locateError(d).control, "rate");
+  assert.ok(d.max !== undefined && d.max > 0);
+  for (const lang of LANGS) {
+    const text = localizeError(d, lang);
+    const shown = Number(/\((?:at most|не больше) ([\d.,\s\u00a0]+)\)/.exec(text)?.[1]?.replace(/[\s\u00a0]/g, "").replace(lang === "ru" ? "," : /,/g, lang === "ru" ? "." : ""));
+    assert.ok(shown > 0 && shown <= d.max && shown >= d.max * 0.99, `${lang}: "${text}" shows ${shown} for ${d.max}`);
+  }
+});
+
+test("an unknown strategy lists the package's own names", () => {
+  const d = errorData(refusal("policy.strategy", "fibonacci"));
+  assert.equal(d.code, "unknown_value");
+  assert.equal(locateError(d).control, "strategy");
+  assert.deepEqual(new Set(d.allowed), new Set(pkg.strategies()));
+  for (const lang of LANGS) {
+    const text = localizeError(d, lang);
+    for (const s of d.allowed ?? []) assert.ok(text.includes(s), `${lang}: ${s} in "${text}"`);
+  }
+});
+
+test("the live panel's timeout: the package's refusal names its field, the page words it", async () => {
+  const thrown = await pkg.retryFetch("http://127.0.0.1:9/", {}, { attemptTimeoutMs: -1 }).then(
+    () => assert.fail("a negative timeout was accepted"),
+    (e: unknown) => e,
+  );
+  const d = errorData(thrown);
+  assert.equal(d.field, "attemptTimeoutMs");
+  assert.equal(controlFor(d.field ?? ""), "live-timeout");
+  assert.ok(localizeError(d, "ru").startsWith(`${label("live-timeout", "ru")}: `), localizeError(d, "ru"));
+});
+
+test("an error survives the worker's postMessage as data, and reads the same after it", () => {
+  const e = refusal("policy.baseMs", -5);
+  const cloned = structuredClone(errorData(e));
+  assert.deepEqual(cloned, errorData(e));
+  for (const lang of LANGS) assert.equal(localizeError(cloned, lang), localizeError(errorData(e), lang));
+  assert.equal(locateError(cloned, "b").control, "b-base");
+  // A value that cannot be cloned is left out rather than making postMessage throw.
+  const odd = Object.assign(new RangeError("seed: expected a number"), { field: "seed", code: "wrong_type", got: Symbol("x") });
+  const data = errorData(odd);
+  assert.equal("got" in data, false);
+  assert.doesNotThrow(() => structuredClone(data));
+  // Not an Error at all: its text, no properties.
+  assert.deepEqual(errorData("boom"), { name: "Error", message: "boom" });
+  assert.equal(errorMessage(new RangeError("x")), "x");
+});
+
+// --- Every code, on errors of the contract's shape ------------------------------------------
+
+const base = { name: "RangeError", message: "the package's own text" } as const;
+
+function both(e: SettingsErrorData): Record<Lang, string> {
+  return { en: localizeError(e, "en"), ru: localizeError(e, "ru") };
+}
+
+test("every code has its words in both languages", () => {
+  const cases: [SettingsErrorData, Record<Lang, string>][] = [
+    [
+      { ...base, field: "policy.baseMs", code: "out_of_range", min: 0, max: 86_400_000, unit: "ms", got: -5 },
+      {
+        en: "Base delay: enter a value from 0 ms to 86,400,000 ms. Given: -5.",
+        ru: `Базовая задержка: введите значение от 0 мс до ${formatNumber(86_400_000, "ru")} мс. Получено: -5.`,
+      },
+    ],
+    [
+      { ...base, field: "capacityRps", code: "out_of_range", min: 1, unit: "per_second", got: 0 },
+      { en: "Server capacity: enter a value of at least 1/s. Given: 0.", ru: "Пропускная способность сервера: введите значение не меньше 1/с. Получено: 0." },
+    ],
+    [
+      { ...base, field: "policy.capMs", code: "out_of_range", max: 10, unit: "ms" },
+      { en: "Cap: enter a value of at most 10 ms.", ru: "Потолок: введите значение не больше 10 мс." },
+    ],
+    [
+      { ...base, field: "ratePerClient", code: "out_of_range", min: 0.000001, max: 1000, unit: "per_second", got: 1e-7 },
+      {
+        en: "Requests per client: enter a value from 0.000001/s to 1,000/s. Given: 0.0000001.",
+        ru: `Запросов на клиента: введите значение от 0,000001/с до ${formatNumber(1000, "ru")}/с. Получено: 0,0000001.`,
+      },
+    ],
+    [
+      { ...base, field: "policy.maxAttempts", code: "out_of_range", min: 1, max: 100, unit: "count", got: 0 },
+      { en: "Max attempts: enter a whole number from 1 to 100. Given: 0.", ru: "Максимум попыток: введите целое число от 1 до 100. Получено: 0." },
+    ],
+    [{ ...base, field: "clients", code: "out_of_range" }, { en: "Clients: the value is out of range.", ru: "Клиенты: значение вне допустимых пределов." }],
+    [{ ...base, field: "outageMs", code: "not_a_number", got: Number.NaN }, { en: "Outage length: enter a number. Given: NaN.", ru: "Длина сбоя: введите число. Получено: NaN." }],
+    [
+      { ...base, field: "policy.maxAttempts", code: "not_whole", min: 1, max: 100, unit: "count", got: 2.5 },
+      { en: "Max attempts: enter a whole number from 1 to 100. Given: 2.5.", ru: "Максимум попыток: введите целое число от 1 до 100. Получено: 2,5." },
+    ],
+    [{ ...base, field: "seed", code: "not_whole" }, { en: "Seed: enter a whole number.", ru: "Зерно (seed): введите целое число." }],
+    [
+      { ...base, name: "TypeError", field: "budget.refillPerSec", code: "wrong_type", got: "fast" },
+      { en: 'Budget refill: the value has the wrong type. Given: "fast".', ru: 'Пополнение бюджета: значение не того типа. Получено: "fast".' },
+    ],
+    [
+      { ...base, field: "budgetScope", code: "unknown_value", allowed: ["client", "shared"], got: "everyone" },
+      { en: 'Budget shared by: choose one of client, shared. Given: "everyone".', ru: 'Бюджет общий для: выберите одно из: client, shared. Получено: "everyone".' },
+    ],
+    [{ ...base, field: "scenario", code: "unknown_value" }, { en: "Scenario: the value is not one the simulator knows.", ru: "Сценарий: симулятор не знает такого значения." }],
+    [{ ...base, field: "policy.strategy", code: "too_long", max: 64, unit: "chars" }, { en: "Strategy: at most 64 characters.", ru: "Стратегия: не больше 64 символов." }],
+    [{ ...base, field: "strategy", code: "too_long" }, { en: "Strategy: the text is too long.", ru: "Стратегия: текст слишком длинный." }],
+    [{ ...base, field: "policy.strategy", code: "bad_syntax", got: "5xx" }, { en: 'Strategy: the value could not be read. Given: "5xx".', ru: 'Стратегия: не удалось разобрать значение. Получено: "5xx".' }],
+    [
+      { ...base, field: "clients", code: "too_much_work", max: 2_000_000, unit: "count" },
+      { en: "Clients: this run would be too big to simulate (at most 2,000,000).", ru: `Клиенты: такой прогон слишком велик для симуляции (не больше ${formatNumber(2_000_000, "ru")}).` },
+    ],
+    [
+      { ...base, field: "ratePerClient", code: "too_much_work", max: 1 / 30, got: 10 },
+      { en: "Requests per client: this run would be too big to simulate (at most 0.0333). Given: 10.", ru: "Запросов на клиента: такой прогон слишком велик для симуляции (не больше 0,0333). Получено: 10." },
+    ],
+    [{ ...base, field: "durationMs", code: "too_much_work" }, { en: "Traffic lasts: this run would be too big to simulate.", ru: "Поток длится: такой прогон слишком велик для симуляции." }],
+  ];
+  const codes = new Set<string>();
+  for (const [e, want] of cases) {
+    assert.deepEqual(both(e), want, `${e.field} ${e.code}`);
+    codes.add(e.code ?? "");
+  }
+  assert.deepEqual(
+    [...codes].sort(),
+    ["bad_syntax", "not_a_number", "not_whole", "out_of_range", "too_long", "too_much_work", "unknown_value", "wrong_type"],
+  );
+});
+
+test("what the page has no words for keeps the package's message", () => {
+  // A field without a control, a field the page does not know, an error without a code.
+  for (const e of [
+    { ...base, field: "n", code: "out_of_range", min: 0, max: 1_000_000 },
+    { ...base, field: "init.signal", code: "wrong_type" },
+    { ...base, field: "policy.retryOn", code: "bad_syntax" },
+    { ...base, field: "futureOption", code: "out_of_range", min: 0, max: 1 },
+    { ...base, field: "clients" },
+    { name: "Error", message: "the simulation worker failed" },
+  ] as SettingsErrorData[]) {
+    for (const lang of LANGS) assert.equal(localizeError(e, lang), e.message, `${e.field}`);
+    assert.equal(locateError(e).control, e.field === "clients" ? "clients" : null);
+  }
+});
+
+test("every package option the page has a control for maps to a control that exists, has a label, and maps back", () => {
+  const controls = new Set([...ALL_FIELDS.map((f) => f.id), "strategy", "b-strategy", "scenario", "budget-scope", "live-timeout"]);
+  assert.deepEqual(new Set(mappedControls()), controls);
+  for (const id of controls) {
+    const key = id === "live-timeout" ? "live.timeout" : `field.${id}`;
+    assert.ok(isKey(key), `#${id} has no label`);
+    const names = optionsFor(id);
+    assert.ok(names.length > 0, `#${id} sets no package option`);
+    const side = id.startsWith("b-") ? "b" : "a";
+    for (const n of names) assert.equal(controlFor(n, side), id, `${n} → #${id}`);
+  }
+});

@@ -1,0 +1,116 @@
+// The page's frame cadence (www/src/app/scheduler.ts), driven by a hand-cranked frame source.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Scheduler, type Steps } from "../../www/src/app/scheduler.js";
+
+/** A frame source the test advances by hand, and steps that log what ran in which frame. */
+function rig(opts: { compareWaits?: () => boolean } = {}) {
+  let queue: (() => void)[] = [];
+  let frameNo = 0;
+  const log: string[] = [];
+  const steps: Steps = {
+    main: (restart) => log.push(`${frameNo}:main${restart ? "!" : ""}`),
+    compareWaits: opts.compareWaits ?? (() => false),
+    compare: () => log.push(`${frameNo}:compare`),
+    delays: () => log.push(`${frameNo}:delays`),
+  };
+  const s = new Scheduler(steps, (cb) => queue.push(cb));
+  return {
+    s,
+    log,
+    pending: () => queue.length,
+    /** Runs one animation frame: every callback requested before it. */
+    frame() {
+      frameNo++;
+      const now = queue;
+      queue = [];
+      for (const cb of now) cb();
+    },
+  };
+}
+
+test("nothing runs before start; start runs the main picture with a restart", () => {
+  const r = rig();
+  r.s.request(false);
+  r.frame();
+  assert.deepEqual(r.log, []);
+  assert.equal(r.s.started, false);
+  r.s.start();
+  assert.equal(r.s.started, true);
+  r.frame();
+  assert.deepEqual(r.log, ["2:main!"]);
+  // Nothing else is pending: no compare was asked for.
+  assert.equal(r.pending(), 0);
+});
+
+test("requests within a frame coalesce into one main update, restart if any asked for it", () => {
+  const r = rig();
+  r.s.start();
+  r.frame();
+  r.s.request(false);
+  r.s.request(true);
+  r.s.request(false);
+  r.frame();
+  r.s.request(false);
+  r.frame();
+  assert.deepEqual(r.log, ["1:main!", "2:main!", "3:main"]);
+});
+
+test("a follow-up runs compare in a frame of its own, then the histograms in the next", () => {
+  const r = rig();
+  r.s.start();
+  r.frame();
+  r.s.followUp();
+  r.frame();
+  r.frame();
+  r.frame();
+  assert.deepEqual(r.log, ["1:main!", "2:compare", "3:delays"]);
+  assert.equal(r.pending(), 0);
+});
+
+test("a new main request goes before a pending compare, which then follows", () => {
+  const r = rig();
+  r.s.start();
+  r.frame();
+  r.s.followUp();
+  r.s.request(false);
+  r.frame();
+  r.frame();
+  r.frame();
+  assert.deepEqual(r.log, ["1:main!", "2:main", "3:compare", "4:delays"]);
+});
+
+test("compare waits while policy A is busy, and goes once resumed", () => {
+  let busy = true;
+  const r = rig({ compareWaits: () => busy });
+  r.s.start();
+  r.frame();
+  r.s.followUp();
+  r.frame();
+  // Held back, and no frame is burnt waiting for it.
+  assert.deepEqual(r.log, ["1:main!"]);
+  assert.equal(r.pending(), 0);
+  busy = false;
+  r.s.resume();
+  r.frame();
+  r.frame();
+  assert.deepEqual(r.log, ["1:main!", "3:compare", "4:delays"]);
+  // resume with nothing held back asks for no frame.
+  r.s.resume();
+  assert.equal(r.pending(), 0);
+});
+
+test("later draws run one per frame, in order, the latest per key", () => {
+  const r = rig();
+  const drawn: string[] = [];
+  r.s.later("a", () => drawn.push("a1"));
+  r.s.later("b", () => drawn.push("b"));
+  r.s.later("a", () => drawn.push("a2"));
+  r.frame();
+  assert.deepEqual(drawn, ["b"]);
+  r.frame();
+  assert.deepEqual(drawn, ["b", "a2"]);
+  r.frame();
+  assert.deepEqual(drawn, ["b", "a2"]);
+  assert.equal(r.pending(), 0);
+});

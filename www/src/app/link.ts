@@ -1,0 +1,105 @@
+// A shared link's values that the page cannot use. Values the URL codec could not read
+// (logic/url.ts) are noted beside their field, the default shown instead. Values only the
+// package can refuse (a cap below the base, a negative seed…) surface when the run fails:
+// while the page still shows the link's picture and the reader has touched nothing, such a
+// field falls back to its default, with a note, and the run goes again, so that a bad link
+// still opens with a picture. Once the reader acts, a refusal is theirs to see and fix.
+
+import { localizeError } from "../logic/errors.js";
+import { fieldById } from "../logic/fields.js";
+import { DEFAULT_STATE, cloneState, type Lang, type State } from "../logic/state.js";
+import type { PackageError } from "../ui/controls.js";
+import type { T } from "../ui/i18n-dom.js";
+import { byId, type View } from "../panels/panel.js";
+
+/** A link's repairs stop after this many (a link whose values the package keeps refusing). */
+const MAX_REPAIRS = 8;
+
+/** What the link had that the page could not use (see logic/url.ts). */
+export interface LinkProblems {
+  ignored: string[];
+  given: Record<string, string>;
+}
+
+/** The form's side of a repair: notes beside fields. */
+export interface NoticeBoard {
+  setNotice(id: string, note: ((t: T, lang: Lang) => string) | null): void;
+}
+
+export class LinkRepair {
+  private readonly el = byId("link-note");
+  /** Until the reader acts, a refused value came from the link. */
+  private active = true;
+  private repairs = 0;
+  /** Notes about the link that belong to no single field, re-worded on a language switch. */
+  private notes: ((t: T, lang: Lang) => string)[] = [];
+
+  constructor(
+    private readonly form: NoticeBoard,
+    private readonly view: () => Pick<View, "t" | "lang">,
+  ) {}
+
+  /** Shows, next to each field, what the link had that could not be used (the default is shown). */
+  note(link: LinkProblems): void {
+    const general: string[] = [];
+    for (const key of link.ignored) {
+      const value = link.given[key] ?? "";
+      const span = document.getElementById(`${key}-error`);
+      if (span && !span.closest<HTMLElement>(".field")?.hidden) {
+        this.form.setNotice(key, (t) => t("link.field", { value }));
+      } else {
+        general.push(`${key}=${value}`);
+      }
+    }
+    if (general.length > 0) {
+      const list = general.join(", ");
+      this.notes.push((t) => t("link.general", { list }));
+    }
+    this.render();
+  }
+
+  /** Words the notes in the current language. */
+  render(): void {
+    const { t, lang } = this.view();
+    const text = this.notes.map((n) => n(t, lang)).join(" ");
+    if (this.el.textContent !== text) this.el.textContent = text;
+    this.el.hidden = text === "";
+  }
+
+  /**
+   * The package refused `state` with `err`: while the link is in charge, returns the state
+   * to run instead (the named field at its default, or every default), with a note; else null.
+   */
+  repair(state: State, err: PackageError): State | null {
+    if (!this.active || this.repairs >= MAX_REPAIRS) return null;
+    this.repairs++;
+    const f = err.control ? fieldById(err.control) : undefined;
+    let fixed: State;
+    if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
+      fixed = cloneState(state);
+      f.set(fixed, f.get(DEFAULT_STATE));
+      const value = String(f.get(state));
+      this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
+    } else {
+      // Nothing to single out: the whole picture falls back to the defaults.
+      fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
+      this.notes.push((t, lang) => t("link.reset", { message: localizeError(err, lang) }));
+      this.render();
+    }
+    return fixed;
+  }
+
+  /** The reader edited a setting: refusals are theirs from now on (the notes stay). */
+  end(): void {
+    this.active = false;
+  }
+
+  /** The reader chose a preset: the link is done with, notes and all. */
+  forget(): void {
+    this.active = false;
+    if (this.notes.length > 0) {
+      this.notes = [];
+      this.render();
+    }
+  }
+}

@@ -1,0 +1,130 @@
+// The page's cadence. Each input is coalesced into one update per animation frame: the main
+// picture (herd, load, metrics) first, the secondary figures in frames of their own (the
+// compare panel, then the delay histograms and the snippet), so that while a slider moves
+// every frame spends its time on the main picture. Figure draws that would otherwise share a
+// frame (a scroll can bring the compare herds and the histograms into view at once) queue up
+// one per frame. Nothing runs before `start`: until the wasm module is there, a frame is a no-op.
+//
+// No DOM here: the frame source is passed in (requestAnimationFrame on the page), so the
+// cadence is unit-tested in Node with a hand-cranked clock.
+
+/** requestAnimationFrame, or a stand-in. */
+export type RequestFrame = (callback: () => void) => number;
+
+/** What a panel may ask of the scheduler. */
+export interface Frames {
+  /** Whether the wasm module is ready (nothing is drawn before). */
+  readonly started: boolean;
+  /** Runs `draw` in an animation frame of its own, the latest per key. */
+  later(key: string, draw: () => void): void;
+}
+
+/** The work of each kind of frame; the app supplies it. */
+export interface Steps {
+  /** Reads the form and runs policy A (its picture may arrive later, from the worker). */
+  main(restart: boolean): void;
+  /** Whether the compare run must wait (policy A's worker run is catching up with a drag). */
+  compareWaits(): boolean;
+  /** Runs (or reuses) policy B and draws the compare panel. */
+  compare(): void;
+  /** The delay histograms and the embed snippet. */
+  delays(): void;
+}
+
+export class Scheduler implements Frames {
+  private frame = 0;
+  private dirtyMain = false;
+  private dirtyCompare = false;
+  private dirtyDelays = false;
+  private restartNext = false;
+  private isStarted = false;
+  private readonly waiting = new Map<string, () => void>();
+  private laterFrame = 0;
+
+  constructor(
+    private readonly steps: Steps,
+    private readonly requestFrame: RequestFrame,
+  ) {}
+
+  get started(): boolean {
+    return this.isStarted;
+  }
+
+  /** The wasm module is ready: the first picture is requested. */
+  start(): void {
+    this.isStarted = true;
+    this.request(true);
+  }
+
+  /** The form changed (or a preset, or the start): one update in the next frame. */
+  request(restart: boolean): void {
+    this.dirtyMain = true;
+    this.restartNext ||= restart;
+    this.schedule();
+  }
+
+  /** The compare panel (and after it the histograms) should follow: a new picture, language or theme. */
+  followUp(): void {
+    this.dirtyCompare = true;
+    this.schedule();
+  }
+
+  /** Policy A's run is over without a picture: a compare run held back for it can go now. */
+  resume(): void {
+    if (this.dirtyCompare) this.schedule();
+  }
+
+  /**
+   * Runs `draw` in a frame of its own: one waiting draw per frame, in order, the latest for
+   * each key. A figure that comes into view with others, or that is slow the first time,
+   * then never makes a long task together with another.
+   */
+  later(key: string, draw: () => void): void {
+    this.waiting.delete(key);
+    this.waiting.set(key, draw);
+    if (this.laterFrame === 0) this.laterFrame = this.requestFrame(() => this.drainLater());
+  }
+
+  private drainLater(): void {
+    this.laterFrame = 0;
+    const next = this.waiting.entries().next();
+    if (next.done) return;
+    const [key, draw] = next.value;
+    this.waiting.delete(key);
+    draw();
+    if (this.waiting.size > 0) this.laterFrame = this.requestFrame(() => this.drainLater());
+  }
+
+  private schedule(): void {
+    if (this.frame === 0) this.frame = this.requestFrame(() => this.onFrame());
+  }
+
+  private onFrame(): void {
+    this.frame = 0;
+    if (!this.isStarted) return;
+    if (this.dirtyMain) {
+      this.dirtyMain = false;
+      const restart = this.restartNext;
+      this.restartNext = false;
+      this.steps.main(restart);
+      // The secondary figures wait for frames of their own.
+      if (this.dirtyCompare || this.dirtyDelays) this.schedule();
+      return;
+    }
+    // Policy B waits while policy A's worker run is still catching up with a drag: they share
+    // the worker, and B's picture is not the one the reader is steering.
+    if (this.dirtyCompare && this.steps.compareWaits()) return;
+    if (this.dirtyCompare) {
+      this.dirtyCompare = false;
+      this.steps.compare();
+      // The histograms and the snippet wait for the frame after.
+      this.dirtyDelays = true;
+      this.schedule();
+      return;
+    }
+    if (this.dirtyDelays) {
+      this.dirtyDelays = false;
+      this.steps.delays();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// The page's state in its address: the address bar follows the state (at most every
+// URL_EVERY_MS, since browsers throttle history calls), and Share writes it at once and
+// copies the link.
+
+import type { Lang, State } from "../logic/state.js";
+import { encodeState } from "../logic/url.js";
+import type { T } from "../ui/i18n-dom.js";
+import { byId } from "../panels/panel.js";
+
+/** The address bar follows the state at most this often. */
+const URL_EVERY_MS = 250;
+
+/** What the link is made of, read when it is written. */
+export interface Shared {
+  state: State;
+  lang: Lang;
+  t: T;
+}
+
+export class ShareLink {
+  private timer = 0;
+  private readonly status = byId("share-status");
+
+  constructor(private readonly current: () => Shared) {
+    byId("share").addEventListener("click", () => void this.share());
+  }
+
+  /** The address bar catches up with the state within URL_EVERY_MS. */
+  follow(): void {
+    if (this.timer !== 0) return;
+    this.timer = window.setTimeout(() => {
+      this.timer = 0;
+      const { state, lang } = this.current();
+      const q = encodeState(state, lang);
+      if (location.search.slice(1) !== q) history.replaceState(null, "", `?${q}${location.hash}`);
+    }, URL_EVERY_MS);
+  }
+
+  private async share(): Promise<void> {
+    const { state, lang } = this.current();
+    const q = encodeState(state, lang);
+    history.replaceState(null, "", `?${q}`);
+    try {
+      await navigator.clipboard.writeText(location.href);
+      this.status.textContent = this.current().t("share.copied");
+    } catch {
+      this.status.textContent = this.current().t("share.failed");
+    }
+  }
+}

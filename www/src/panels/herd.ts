@@ -1,0 +1,262 @@
+// The main picture: the herd (one row per client), the load chart under it on the same time
+// axis, the metric strip, and the playback controls (play, speed, scrub, the row layout).
+// It draws policy A's run when the app hands it one and redraws from the kept run on a
+// scroll, a resize or a change of language, colours or scale; it never simulates.
+
+import { HerdFigure } from "../figures/herd.js";
+import { Playback } from "../figures/playback.js";
+import type { RowMap } from "../figures/raster.js";
+import { RateChart } from "../figures/rates.js";
+import { formatClock, formatNumber } from "../logic/format.js";
+import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
+import { displayBinMs } from "../logic/series.js";
+import { SPEEDS, isRowMode, outageWindow, type RowMode } from "../logic/state.js";
+import { measure } from "../timing.js";
+import { showMetrics } from "../ui/metrics.js";
+import type { SimResult } from "../wasm/bridge.js";
+import { byId, oncePerFrame, type PanelContext } from "./panel.js";
+
+/** What the reader changed here that belongs to the state (and so to the link). */
+export interface HerdEvents {
+  speed(speed: number): void;
+  rows(rows: RowMode): void;
+}
+
+export class HerdPanel {
+  private readonly herd: HerdFigure;
+  private readonly playback: Playback;
+  private readonly play = byId<HTMLButtonElement>("play");
+  private readonly speed = byId<HTMLSelectElement>("speed");
+  private readonly scrub = byId<HTMLInputElement>("scrub");
+  private readonly rows = byId<HTMLSelectElement>("herd-rows");
+  private readonly figure = byId("herd-figure");
+  private loadChart: RateChart | null = null;
+  /** What the load chart was built for (series, scale, language, colours). */
+  private loadKey = "";
+  private readonly buf = newRateBuffers();
+  private binMs = 100;
+  private cumBins = 0;
+  private tEndMs = 1;
+  private atEnd = true;
+
+  constructor(
+    private readonly ctx: PanelContext,
+    private readonly events: HerdEvents,
+    private readonly reducedMotion: boolean,
+  ) {
+    for (const s of SPEEDS) {
+      const o = document.createElement("option");
+      o.value = String(s);
+      o.textContent = `${s}×`;
+      this.speed.append(o);
+    }
+    const redrawHerd = oncePerFrame(() => this.redrawHerd());
+    this.herd = new HerdFigure({
+      canvas: byId<HTMLCanvasElement>("timeline"),
+      curtain: byId("timeline-curtain"),
+      playhead: byId("timeline-playhead"),
+      axis: byId("timeline-axis"),
+      scroller: byId("timeline-scroll"),
+      spacer: byId("timeline-spacer"),
+      onScroll: redrawHerd,
+      onResize: () => ctx.resized(),
+    });
+    this.playback = new Playback(
+      {
+        render: (t, end) => this.renderPlayhead(t, end),
+        playing: (on) => this.renderPlaying(on),
+      },
+      this.figure,
+      reducedMotion,
+    );
+
+    this.play.addEventListener("click", () => {
+      if (!this.playback.active && this.playback.time >= this.playback.duration) this.playback.seek(0);
+      this.playback.toggle();
+    });
+    this.speed.addEventListener("change", () => {
+      const speed = Number(this.speed.value);
+      this.events.speed(speed);
+      this.playback.setSpeed(speed);
+    });
+    this.scrub.addEventListener("input", () => this.playback.seek((Number(this.scrub.value) / 1000) * this.playback.duration));
+    this.rows.addEventListener("change", () => {
+      const rows = this.rows.value;
+      if (!isRowMode(rows)) return;
+      this.events.rows(rows);
+      this.redrawHerd();
+    });
+    if (reducedMotion) {
+      this.play.disabled = true;
+      byId("reduced-note").hidden = false;
+    }
+  }
+
+  setEnabled(on: boolean): void {
+    this.play.disabled = !on || this.reducedMotion;
+    this.speed.disabled = !on;
+    this.scrub.disabled = !on;
+  }
+
+  /** Shows the row layout (set outside a run: from the link, or the reader's last choice). */
+  showRows(rows: RowMode): void {
+    this.rows.value = rows;
+  }
+
+  /** Draws a new run of policy A; `restart` plays it from the start. */
+  draw(r: SimResult, restart: boolean): void {
+    const s = this.ctx.state();
+    const { t, palette, lang } = this.ctx.view();
+    const outage = outageWindow(s);
+    this.tEndMs = timeDomain(s, r);
+    // The load chart first: it sets the plot area that the herd lines up with.
+    const t0 = performance.now();
+    this.drawLoad(r, outage);
+    const t1 = performance.now();
+    measure("stampede:draw-load", t0);
+    const stats = this.herd.draw(r, this.tEndMs, outage, palette.herd, lang, s.rows);
+    measure("stampede:draw-herd", t1);
+    this.renderRowsLabel(r, stats.map);
+    showMetrics(r.metrics, s.capacityRps, s.scenario, t, lang);
+    this.speed.value = String(s.speed);
+    this.playback.setSpeed(s.speed);
+    this.playback.load(this.tEndMs, restart);
+  }
+
+  /** Redraws the kept run (resize, theme, language, scale), keeping the playhead where it was. */
+  redraw(): void {
+    const a = this.ctx.resultA();
+    if (!a) return;
+    const t = this.playback.time;
+    const playing = this.playback.active;
+    this.draw(a, false);
+    if (playing) this.playback.play();
+    else if (t < this.tEndMs) this.playback.seek(t);
+  }
+
+  /** The load chart is rebuilt at its next draw (its scale, language or colours changed). */
+  invalidate(): void {
+    this.loadKey = "";
+  }
+
+  /** The figures' size may have changed: the chart measures itself again. */
+  resize(): void {
+    this.loadChart?.resize();
+  }
+
+  relabel(): void {
+    this.renderPlaying(this.playback.active);
+  }
+
+  /** The herd alone, from the kept run (a scroll, or the row layout changed). */
+  private redrawHerd(): void {
+    const a = this.ctx.resultA();
+    if (!a) return;
+    const s = this.ctx.state();
+    const { palette, lang } = this.ctx.view();
+    const started = performance.now();
+    const stats = this.herd.draw(a, this.tEndMs, outageWindow(s), palette.herd, lang, s.rows);
+    this.renderRowsLabel(a, stats.map);
+    measure("stampede:draw-herd-view", started);
+  }
+
+  private renderRowsLabel(r: SimResult, map: RowMap): void {
+    const s = this.ctx.state();
+    const { t, lang } = this.ctx.view();
+    const rows = formatNumber(r.logRows, lang);
+    let text: string;
+    if (map.virtualHeight > map.height) {
+      text = t("herd.rowsScroll", {
+        from: formatNumber(map.first + 1, lang),
+        to: formatNumber(map.first + map.cells, lang),
+        rows,
+      });
+    } else if (map.folded) {
+      text = t("herd.rowsMany", { rows, per: formatNumber(map.perCell, lang, 1) });
+    } else {
+      text = t("herd.rowsOne", { rows });
+    }
+    if (r.logStride > 1) {
+      text += ` (${t("herd.sampled", { stride: r.logStride, clients: formatNumber(s.clients, lang) })})`;
+    }
+    byId("timeline-rows").textContent = text;
+    const legendConflict = document.querySelector<HTMLElement>("[data-legend=rejected] [data-i18n]");
+    if (legendConflict) legendConflict.textContent = t(s.scenario === "aws-occ" ? "legend.conflict" : "legend.rejected");
+  }
+
+  private ensureLoadChart(occ: boolean): RateChart {
+    const { t, lang, palette: p, logScale } = this.ctx.view();
+    const key = `${occ}|${logScale}|${lang}|${p.offered}`;
+    if (this.loadChart && key === this.loadKey) return this.loadChart;
+    this.loadChart?.destroy();
+    this.loadKey = key;
+    this.loadChart = new RateChart(byId("load-chart"), {
+      height: 220,
+      // Room on the right for the herd's scrollbar, which sits beside the plot area above.
+      minPadRight: this.herd.gutter,
+      canvasId: "load",
+      ariaLabel: t("load.aria"),
+      timeLabel: t("load.time"),
+      log: logScale,
+      lang,
+      grid: p.grid,
+      text: p.text,
+      outageFill: p.outageFill,
+      series: occ
+        ? [
+            { label: t("load.writes"), stroke: p.offered, width: 1.5 },
+            // Dashed as well as orange: it must not read as the vermillion line without hue.
+            { label: t("load.conflicts"), stroke: p.rejected, width: 1.5, dash: [4, 3] },
+          ]
+        : [
+            { label: t("load.offered"), stroke: p.offered, width: 1.5 },
+            { label: t("load.served"), stroke: p.served, fill: p.servedFill, width: 1 },
+            { label: t("load.capacity"), stroke: p.capacity, dash: [6, 4], width: 1.5 },
+          ],
+    });
+    return this.loadChart;
+  }
+
+  private drawLoad(r: SimResult, outage: [number, number] | null): void {
+    const s = this.ctx.state();
+    const occ = s.scenario === "aws-occ";
+    const chart = this.ensureLoadChart(occ);
+    this.binMs = displayBinMs(r.slotMs, Math.ceil(this.tEndMs / r.slotMs));
+    const bins = Math.ceil(this.tEndMs / this.binMs);
+    const b = rebinRun(r, this.buf, occ, this.binMs, bins, s.capacityRps);
+    // The running total of attempts, for the playhead's counter.
+    runningTotal(b, this.binMs, bins);
+    this.cumBins = bins;
+    const ys = occ ? [b.y1.subarray(0, bins), b.y2.subarray(0, bins)] : [b.y1.subarray(0, bins), b.y2.subarray(0, bins), b.y3.subarray(0, bins)];
+    chart.setData(b.x.subarray(0, bins), ys, outage, this.tEndMs);
+    chart.setPlayhead(this.playback.time);
+    // The herd above shares the chart's time axis: line their plot areas up.
+    const inset = chart.plotInset();
+    const left = `${inset.left}px`;
+    const right = `${Math.max(0, inset.right - this.herd.gutter)}px`;
+    if (this.figure.style.paddingLeft !== left) this.figure.style.paddingLeft = left;
+    if (this.figure.style.paddingRight !== right) this.figure.style.paddingRight = right;
+  }
+
+  private renderPlayhead(tMs: number, endMs: number): void {
+    const { t, lang } = this.ctx.view();
+    this.herd.setPlayhead(tMs);
+    this.loadChart?.setPlayhead(tMs >= endMs ? Infinity : tMs);
+    byId("clock").textContent = formatClock(Math.min(tMs, endMs), lang);
+    const pos = String(Math.round((1000 * tMs) / endMs));
+    if (this.scrub.value !== pos) this.scrub.value = pos;
+    const soFar = attemptsBy(this.buf, this.binMs, this.cumBins, tMs);
+    byId("so-far").textContent = t("play.soFar", { n: formatNumber(Math.round(soFar), lang) });
+    const atEnd = tMs >= endMs;
+    if (atEnd !== this.atEnd) {
+      this.atEnd = atEnd;
+      if (!this.playback.active) this.renderPlaying(false);
+    }
+  }
+
+  private renderPlaying(on: boolean): void {
+    const atEnd = this.playback.time >= this.playback.duration;
+    this.play.textContent = this.ctx.view().t(on ? "play.pause" : atEnd && !this.reducedMotion ? "play.replay" : "play.play");
+    this.play.setAttribute("aria-pressed", String(on));
+  }
+}
