@@ -7,13 +7,16 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: setup test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler dist test-www test-e2e bench-page
+FUZZ_SECONDS ?= 60
+
+.PHONY: setup fuzz fuzz-cmin test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler dist test-www test-e2e bench-page
 
 setup:
 	@scripts/setup.sh
 
 ## Every test suite: formatting and lints (warnings denied); the Rust tests (unit, property,
-## statistical, doc, CLI, server integration and load); the wasm build in headless Chromium;
+## statistical, doc, CLI, server integration and load, and the replay of the checked-in
+## fuzz corpora, fuzz/corpus, through the fuzz targets' checks); the wasm build in headless Chromium;
 ## the JS API and retryFetch in Node against `stampede serve`; the TypeScript types; the
 ## bundler build; the page's unit and end-to-end tests.
 test: setup lint test-rust test-wasm test-js test-types test-bundler test-www test-e2e
@@ -27,6 +30,17 @@ test-rust:
 
 fmt:
 	cargo fmt --all
+
+## The cargo-fuzz targets (nightly), one after another, each for FUZZ_SECONDS: prints
+## executions and crashes per target; new finds go to fuzz/new (see fuzz/README.md).
+fuzz:
+	@scripts/setup.sh fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
+## Merges fuzz/new into the checked-in corpora, minimised (cargo fuzz cmin).
+fuzz-cmin:
+	@scripts/setup.sh fuzz
+	fuzz/run.sh cmin
 
 ## The golden seed and the glue in a real browser (headless Chromium).
 test-wasm: setup

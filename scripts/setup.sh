@@ -4,6 +4,7 @@
 # the npm packages (binaryen's wasm-opt first: wasm-pack would otherwise try to download
 # it and fail), and Chromium with ChromeDriver from Debian's packages.
 # Where it cannot install something (not root, no apt), it says what to install and stops.
+# `scripts/setup.sh fuzz` (make fuzz) installs only what fuzzing needs: nightly and cargo-fuzz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -12,11 +13,30 @@ export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { printf 'setup: %s\n' "$*"; }
 missing=()
 
-# --- Rust: the wasm target --------------------------------------------------------------
+# --- Rust -------------------------------------------------------------------------------------
 if ! command -v cargo >/dev/null; then
   say "cargo is missing: install Rust with rustup (https://rustup.rs), then run make again."
   exit 1
 fi
+
+# --- `scripts/setup.sh fuzz` (make fuzz): nightly and cargo-fuzz only ----------------------
+if [ "${1:-}" = fuzz ]; then
+  if rustup toolchain list | grep -q '^nightly'; then
+    say "nightly toolchain: present"
+  else
+    say "installing the nightly toolchain (cargo-fuzz needs it)"
+    rustup toolchain install nightly --profile minimal
+  fi
+  if cargo fuzz --version >/dev/null 2>&1; then
+    say "cargo-fuzz: present ($(cargo fuzz --version))"
+  else
+    say "installing cargo-fuzz (a few minutes)"
+    cargo install cargo-fuzz --locked
+  fi
+  exit 0
+fi
+
+# --- Rust: the wasm target --------------------------------------------------------------
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "wasm32-unknown-unknown target: present"
 else

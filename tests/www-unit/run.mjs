@@ -3,14 +3,16 @@
 // Node's own test runner. Some load the real package (crates/stampede-wasm/pkg, built by
 // `make wasm`) to check the page against it. Usage: node tests/www-unit/run.mjs
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..", "..");
-const out = mkdtempSync(join(tmpdir(), "stampede-www-unit-"));
+// Inside node_modules, so the compiled tests resolve packages (fast-check) from the root.
+const cache = join(root, "node_modules", ".cache");
+mkdirSync(cache, { recursive: true });
+const out = mkdtempSync(join(cache, "www-unit-"));
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 try {
   const built = spawnSync(process.execPath, [tsc, "-p", join(here, "tsconfig.json"), "--outDir", out], { stdio: "inherit" });

@@ -116,3 +116,11 @@ test("decoding does not alias the defaults", () => {
   d.state.a.baseMs = 1;
   assert.equal(DEFAULT_STATE.a.baseMs, 2000);
 });
+
+test("-0 survives a link (String(-0) is \"0\"; found by the property test)", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.a.baseMs = -0;
+  assert.ok(Object.is(decodeState(encodeState(s)).state.a.baseMs, -0));
+  const d = decodeState("base=-0");
+  assert.deepEqual(decodeState(encodeState(d.state)).state, d.state);
+});

@@ -40,9 +40,9 @@ export function encodeState(s: State, lang?: Lang): string {
   return q.toString();
 }
 
-/** Shortest text that reads back as the same number. */
+/** Shortest text that reads back as the same number (String(-0) is "0": not that). */
 function numberText(v: number): string {
-  return String(v);
+  return Object.is(v, -0) ? "-0" : String(v);
 }
 
 export interface Decoded {

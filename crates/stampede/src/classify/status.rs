@@ -104,7 +104,8 @@ impl StatusSet {
     }
 
     /// Parses a list such as `5xx,408,429` or `500-504,429`: codes, `Nxx` classes and
-    /// inclusive ranges, separated by commas.
+    /// inclusive ranges, separated by commas. A blank list is the empty set; an empty item
+    /// in a list (`5xx,,429`) is an error.
     pub fn parse(spec: &str) -> Result<Self, ConfigError> {
         let bad = |item: &str| {
             ConfigError::new(
@@ -115,15 +116,27 @@ impl StatusSet {
                 Got::Text(item.to_owned()),
             )
         };
+        // A status is three digits (RFC 9110 §15); `u16`'s parser alone also takes `+500`,
+        // `0500` and, through the class rule, `05xx`.
         let code = |s: &str| -> Result<u16, ConfigError> {
-            s.trim()
-                .parse::<u16>()
-                .ok()
+            let t = s.trim();
+            Some(t)
+                .filter(|t| t.len() == 3 && t.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|t| t.parse::<u16>().ok())
                 .filter(|c| (100..=599).contains(c))
                 .ok_or_else(|| bad(s))
         };
         let mut set = StatusSet::empty();
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // A blank list is the empty set (retry no status); an empty item inside a list
+        // (`5xx,,429`, a trailing comma) is an error, not something to skip: it is most
+        // likely a status that went missing.
+        if spec.trim().is_empty() {
+            return Ok(set);
+        }
+        for item in spec.split(',').map(str::trim) {
+            if item.is_empty() {
+                return Err(bad(spec));
+            }
             let lower = item.to_ascii_lowercase();
             if let Some(class) = lower.strip_suffix("xx") {
                 let d = code(&format!("{class}00"))?;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::{Field, Got};
 use crate::retry_after::HintError;
 
 fn status(code: u16) -> HttpStatus {
@@ -288,4 +289,35 @@ fn the_default_retry_on_text_is_the_default_set() {
         StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
         RetryRules::default().statuses()
     );
+}
+
+#[test]
+fn status_set_parse_takes_three_digit_statuses_only() {
+    // Found by the `status_set` fuzz target: `u16`'s parser took a sign and leading zeros.
+    for bad in [
+        "+500",
+        "0500",
+        "000200",
+        "05xx",
+        "+5xx",
+        "500-+504",
+        "0500-0504",
+    ] {
+        assert!(StatusSet::parse(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        StatusSet::parse(" 500 - 504 ,5XX").unwrap(),
+        StatusSet::empty().with_range(500, 599)
+    );
+}
+
+#[test]
+fn status_set_parse_refuses_empty_items_but_takes_a_blank_list() {
+    for bad in ["5xx,,429", "5xx,", ",5xx", " , "] {
+        let e = StatusSet::parse(bad).unwrap_err();
+        assert_eq!(e.field, Field::RetryOn, "{bad}");
+        assert_eq!(e.got, Got::Text(bad.to_owned()), "{bad}");
+    }
+    assert_eq!(StatusSet::parse("").unwrap(), StatusSet::empty());
+    assert_eq!(StatusSet::parse("  ").unwrap(), StatusSet::empty());
 }

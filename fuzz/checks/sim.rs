@@ -1,0 +1,154 @@
+//! The simulator with small arbitrary settings: it finishes, and it conserves requests.
+//!
+//! Properties, for every scenario, strategy, budget and outage that fit in a few
+//! milliseconds of work:
+//! - a run finishes (`is_done`) and every request ends exactly once:
+//!   `successes + gave_up + budget_rejected = requests` (`burst` and `aws-occ`: one request
+//!   per client; `aws-occ`: every client wins in the end);
+//! - attempts: at least one per request that was let through, at most `max_attempts` each;
+//!   the series add up to the totals (offered = served + rejected + failed = attempts,
+//!   successes = served, blocked = budget-rejected) unless they were truncated;
+//! - the numbers are finite: completion, latency percentiles (present exactly when
+//!   something succeeded, p50 ≤ p99), amplification = attempts / requests;
+//! - stepping with `advance_to` through arbitrary times (back, NaN, ±∞ included) never
+//!   loses an event: the metrics equal those of one `run`, and no request ends twice on
+//!   the way.
+
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::budget::BudgetSettings;
+use stampede::policy::PolicySettings;
+use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation};
+
+use super::input::Input;
+
+/// Checks one fuzzer input.
+pub fn check(data: &[u8]) {
+    let mut input = Input::new(data);
+    let s = settings(&mut input);
+    let mut sim = Simulation::new(&s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+    let m = sim.run().metrics();
+    assert!(sim.is_done(), "{s:?}: not done after run");
+    conserved(&s, &m, &sim);
+
+    let mut stepped = Simulation::new(&s).expect("valid settings");
+    for _ in 0..input.choice(8) {
+        let t = match input.choice(4) {
+            0 => input.f64_any(),
+            _ => input.f64_in(0.0, 20_000.0),
+        };
+        stepped.advance_to(t);
+        let p = stepped.metrics();
+        assert!(
+            p.successes + p.gave_up + p.budget_rejected <= p.requests,
+            "{s:?}: more ended than began at {t}: {p:?}"
+        );
+    }
+    assert_eq!(
+        stepped.run().metrics(),
+        m,
+        "{s:?}: stepping changed the run"
+    );
+}
+
+/// Small settings: tens of clients, a few attempts, seconds of simulated time.
+fn settings(input: &mut Input<'_>) -> SimSettings {
+    let scenario =
+        [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc][usize::from(input.choice(3))];
+    let clients = match scenario {
+        Scenario::AwsOcc => input.u32_in(1, 12),
+        Scenario::Steady => input.u32_in(1, 16),
+        Scenario::Burst => input.u32_in(1, 48),
+        other => panic!("no small settings for {other:?}: add them to this check"),
+    };
+    let strategy = Strategy::ALL[usize::from(input.choice(7))];
+    let base = input.f64_in(0.0, 2000.0);
+    let cap = base + input.f64_in(0.0, 5000.0);
+    let backoff = BackoffSettings::new(strategy, base, cap).with_multiplier(input.f64_in(1.0, 4.0));
+    let policy = PolicySettings::new(backoff, input.u32_in(1, 8))
+        .with_max_elapsed_ms(input.maybe(|i| i.f64_in(0.0, 20_000.0)));
+    let budget = input.maybe(|i| {
+        BudgetSettings::new(i.f64_in(0.0, 20.0), i.f64_in(0.0, 20.0))
+            .with_retry_cost(i.f64_in(0.01, 3.0))
+            .with_success_refund(i.f64_in(0.0, 1.0))
+    });
+    SimSettings {
+        scenario,
+        clients,
+        policy,
+        outage_ms: input.f64_in(0.0, 5000.0),
+        outage_start_ms: input.f64_in(0.0, 2000.0),
+        capacity_rps: input.f64_in(0.001, 2000.0),
+        reject_cost: input.f64_in(0.0, 1.0),
+        latency_ms: input.f64_in(0.0, 100.0),
+        latency_sd_ms: input.maybe(|i| i.f64_in(0.0, 50.0)),
+        rate_per_client: input.f64_in(1e-6, 5.0),
+        duration_ms: input.f64_in(1.0, 5000.0),
+        burst_window_ms: input.f64_in(0.0, 1000.0),
+        retry_after_ms: input.maybe(|i| i.f64_in(0.0, 5000.0)),
+        budget,
+        budget_scope: if input.flag() {
+            BudgetScope::Shared
+        } else {
+            BudgetScope::Client
+        },
+        seed: input.u64(),
+        slot_ms: input.f64_in(1.0, 1000.0),
+        log_clients: input.u32_in(0, 64),
+    }
+}
+
+fn conserved(s: &SimSettings, m: &Metrics, sim: &Simulation) {
+    let ended = m.successes + m.gave_up + m.budget_rejected;
+    assert_eq!(ended, m.requests, "{s:?}: {m:?}");
+    let clients = f64::from(s.clients);
+    let attempts = f64::from(s.policy.max_attempts);
+    match s.scenario {
+        Scenario::Burst => assert_eq!(m.requests, clients, "{s:?}: {m:?}"),
+        Scenario::AwsOcc => {
+            assert_eq!(m.requests, clients, "{s:?}: {m:?}");
+            assert_eq!(m.successes, clients, "{s:?}: a client never won: {m:?}");
+            assert!(m.total_attempts >= clients, "{s:?}: {m:?}");
+        }
+        Scenario::Steady => {}
+        other => panic!("no conservation check for {other:?}: add it to this check"),
+    }
+    if s.scenario != Scenario::AwsOcc {
+        assert!(
+            m.total_attempts >= m.successes + m.gave_up
+                && m.total_attempts <= m.requests * attempts,
+            "{s:?}: {m:?}"
+        );
+    }
+    let all_finite = [m.completion_ms, m.recovery_ms, m.peak_rps, m.amplification]
+        .into_iter()
+        .chain(m.p50_ms)
+        .chain(m.p99_ms)
+        .all(|v| v.is_finite() && v >= 0.0);
+    assert!(all_finite, "{s:?}: {m:?}");
+    assert_eq!(m.p50_ms.is_some(), m.successes > 0.0, "{s:?}: {m:?}");
+    if let (Some(p50), Some(p99)) = (m.p50_ms, m.p99_ms) {
+        assert!(p50 <= p99, "{s:?}: {m:?}");
+    }
+    if m.requests > 0.0 {
+        assert_eq!(m.amplification, m.total_attempts / m.requests, "{s:?}");
+    }
+    assert_eq!(sim.attempt_log().len() % 4, 0);
+    if sim.truncated() || s.scenario == Scenario::AwsOcc {
+        return;
+    }
+    let series = sim.series();
+    let sum = |xs: &[u32]| xs.iter().map(|&x| f64::from(x)).sum::<f64>();
+    let offered = sum(series.offered);
+    assert_eq!(offered, m.total_attempts, "{s:?}: series offered");
+    assert_eq!(
+        sum(series.served) + sum(series.rejected) + sum(series.failed),
+        offered,
+        "{s:?}: series outcomes"
+    );
+    assert_eq!(sum(series.served), m.successes, "{s:?}: series served");
+    assert_eq!(
+        sum(series.blocked),
+        m.budget_rejected,
+        "{s:?}: series blocked"
+    );
+}

@@ -1,0 +1,8 @@
+//! cargo-fuzz target `classify`: see `fuzz/checks/classify.rs` for the properties checked.
+#![no_main]
+
+#[path = "../checks/mod.rs"]
+#[allow(dead_code)]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::classify::check(data));

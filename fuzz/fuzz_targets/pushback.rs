@@ -1,0 +1,8 @@
+//! cargo-fuzz target `pushback`: see `fuzz/checks/pushback.rs` for the properties checked.
+#![no_main]
+
+#[path = "../checks/mod.rs"]
+#[allow(dead_code)]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::pushback::check(data));

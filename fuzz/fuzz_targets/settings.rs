@@ -1,0 +1,8 @@
+//! cargo-fuzz target `settings`: see `fuzz/checks/settings.rs` for the properties checked.
+#![no_main]
+
+#[path = "../checks/mod.rs"]
+#[allow(dead_code)]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::settings::check(data));
