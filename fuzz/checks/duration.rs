@@ -1,6 +1,5 @@
-//! The command line's duration parser, `stampede_cli::args::duration(Field::Base)`, the
-//! one `--base`, `--cap` and every other duration flag of range 0 to 1 day use (passed in,
-//! so this file needs only the core crate).
+//! The command line's duration parser, `stampede_cli::args::duration` for a flag whose
+//! range is 0 ms to a day (passed in, so this file needs only the core crate).
 //!
 //! Properties: an accepted value is a finite number of milliseconds in
 //! `[0, MAX_DURATION_MS]`, written as a plain decimal (an optional sign, digits, at most one

@@ -8,7 +8,8 @@
 //! of a field that is out of range — never a panic. What a valid setting then produces
 //! stays in range: every backoff delay in `[0, cap]` and the strategy's own bounds, the
 //! envelope non-decreasing; a bucket's tokens in `[0, capacity]` whatever the sequence of
-//! calls and clock.
+//! calls and clock. A rejected number, as errors write it (`Got::Number`'s `Display`), reads
+//! back to the number it was given.
 
 use core::fmt::Display;
 
@@ -20,18 +21,19 @@ use stampede::sim::{
     MAX_CLIENTS, MAX_OCC_CLIENTS, MAX_RATE, MAX_RUN_ATTEMPTS, MAX_STEADY_REQUESTS, MIN_RATE,
     Scenario, SimSettings,
 };
-use stampede::{MAX_DURATION_MS, seeded};
+use stampede::{Got, MAX_DURATION_MS, seeded};
 
 use super::input::Input;
 
 /// Checks one fuzzer input.
 pub fn check(data: &[u8]) {
     let mut input = Input::new(data);
-    match input.choice(4) {
+    match input.choice(5) {
         0 => backoff(&mut input),
         1 => budget(&mut input),
         2 => policy(&mut input),
-        _ => sim_field(&mut input),
+        3 => sim_field(&mut input),
+        _ => number(input.f64_any()),
     }
 }
 
@@ -116,8 +118,9 @@ fn delays(b: &Backoff, input: &mut Input<'_>) {
                 Strategy::Full => d <= v,
                 Strategy::Equal => v / 2.0 <= d && d <= v,
                 Strategy::Decorrelated => base <= d,
-                // `decorrelated-v2`, and a strategy added later: `[0, cap]` only.
-                _ => true,
+                Strategy::DecorrelatedV2 => true,
+                // `Strategy` is `#[non_exhaustive]`: a new one must get its bound here.
+                other => panic!("no bound checked for {other:?}: add it to this check"),
             };
         assert!(
             ok,
@@ -327,8 +330,9 @@ fn in_range_then_work(
     let attempts = f64::from(s.policy.max_attempts);
     let requests = match s.scenario {
         Scenario::Steady => f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0,
-        Scenario::AwsOcc => return (field, true),
-        _ => f64::from(s.clients),
+        Scenario::Burst => f64::from(s.clients),
+        // `aws-occ` has no attempt limit: its clients are bounded instead.
+        _ => return (field, true),
     };
     if s.scenario == Scenario::Steady && requests > MAX_STEADY_REQUESTS {
         ("rate", false)
@@ -337,4 +341,31 @@ fn in_range_then_work(
     } else {
         (field, true)
     }
+}
+
+/// A number as errors write it reads back to its number: to the thousandth below 10^15, to three
+/// significant decimals of the mantissa above; NaN and the infinities by name.
+fn number(v: f64) {
+    let text = Got::Number(v).to_string();
+    if v.is_nan() {
+        return assert_eq!(text, "NaN");
+    }
+    if v.is_infinite() {
+        let want = if v > 0.0 { "infinity" } else { "-infinity" };
+        return assert_eq!(text, want);
+    }
+    let back: f64 = text
+        .parse()
+        .unwrap_or_else(|_| panic!("{v:e} wrote {text:?}, which is not a number"));
+    let tolerance = if v.abs() < 1e15 {
+        0.0005 + v.abs() * 1e-15
+    } else {
+        v.abs() * 1e-3
+    };
+    // Near f64::MAX the rounded mantissa (1.798e308) reads back as infinity.
+    let rounded_past_max = back.is_infinite() && v.abs() * (1.0 + 1e-3) >= f64::MAX;
+    assert!(
+        (back - v).abs() <= tolerance || rounded_past_max,
+        "{v:e} wrote {text:?}"
+    );
 }

@@ -57,7 +57,8 @@ fn settings(input: &mut Input<'_>) -> SimSettings {
     let clients = match scenario {
         Scenario::AwsOcc => input.u32_in(1, 12),
         Scenario::Steady => input.u32_in(1, 16),
-        _ => input.u32_in(1, 48),
+        Scenario::Burst => input.u32_in(1, 48),
+        other => panic!("no small settings for {other:?}: add them to this check"),
     };
     let strategy = Strategy::ALL[usize::from(input.choice(7))];
     let base = input.f64_in(0.0, 2000.0);
@@ -108,7 +109,8 @@ fn conserved(s: &SimSettings, m: &Metrics, sim: &Simulation) {
             assert_eq!(m.successes, clients, "{s:?}: a client never won: {m:?}");
             assert!(m.total_attempts >= clients, "{s:?}: {m:?}");
         }
-        _ => {}
+        Scenario::Steady => {}
+        other => panic!("no conservation check for {other:?}: add it to this check"),
     }
     if s.scenario != Scenario::AwsOcc {
         assert!(

@@ -2,7 +2,8 @@
 //! model.
 //!
 //! The grammar `parse` documents: items separated by commas (whitespace around items and
-//! around a range's `-` ignored, empty items skipped), each a status (three ASCII digits,
+//! around a range's `-` ignored; a blank spec is the empty set, an empty item in a list an
+//! error), each a status (three ASCII digits,
 //! 100–599), a class `Nxx` (N from 1 to 5, `xx` in either case) or an inclusive range
 //! `lo-hi` of statuses with `lo ≤ hi`. The set accepted must be exactly the oracle's, and
 //! anything else an error. `with`, `without`, `with_range` (any `u16`s) and `contains`,
@@ -40,7 +41,13 @@ fn parse(spec: &str) {
 /// The set `spec` denotes, or `None` if it is not in the grammar.
 fn oracle(spec: &str) -> Option<[bool; 600]> {
     let mut set = [false; 600];
-    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+    if spec.trim().is_empty() {
+        return Some(set);
+    }
+    for item in spec.split(',').map(str::trim) {
+        if item.is_empty() {
+            return None;
+        }
         let (lo, hi) = if let Some(class) = item
             .strip_suffix("xx")
             .or_else(|| item.strip_suffix("XX"))

@@ -13,5 +13,6 @@ mod checks;
 mod args;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    checks::duration::check(data, args::duration(stampede::Field::Base))
+    // `--outage`'s parser: a duration flag whose range is the whole of 0 ms to a day.
+    checks::duration::check(data, args::duration(stampede::Field::Outage))
 });

@@ -104,7 +104,8 @@ impl StatusSet {
     }
 
     /// Parses a list such as `5xx,408,429` or `500-504,429`: codes, `Nxx` classes and
-    /// inclusive ranges, separated by commas.
+    /// inclusive ranges, separated by commas. A blank list is the empty set; an empty item
+    /// in a list (`5xx,,429`) is an error.
     pub fn parse(spec: &str) -> Result<Self, ConfigError> {
         let bad = |item: &str| {
             ConfigError::new(
@@ -126,7 +127,16 @@ impl StatusSet {
                 .ok_or_else(|| bad(s))
         };
         let mut set = StatusSet::empty();
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // A blank list is the empty set (retry no status); an empty item inside a list
+        // (`5xx,,429`, a trailing comma) is an error, not something to skip: it is most
+        // likely a status that went missing.
+        if spec.trim().is_empty() {
+            return Ok(set);
+        }
+        for item in spec.split(',').map(str::trim) {
+            if item.is_empty() {
+                return Err(bad(spec));
+            }
             let lower = item.to_ascii_lowercase();
             if let Some(class) = lower.strip_suffix("xx") {
                 let d = code(&format!("{class}00"))?;

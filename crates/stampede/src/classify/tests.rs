@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::{Field, Got};
 use crate::retry_after::HintError;
 
 fn status(code: u16) -> HttpStatus {
@@ -283,6 +284,14 @@ fn status_set_ranges_reaching_u16_max_end_and_keep_only_http_codes() {
 }
 
 #[test]
+fn the_default_retry_on_text_is_the_default_set() {
+    assert_eq!(
+        StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
+        RetryRules::default().statuses()
+    );
+}
+
+#[test]
 fn status_set_parse_takes_three_digit_statuses_only() {
     // Found by the `status_set` fuzz target: `u16`'s parser took a sign and leading zeros.
     for bad in [
@@ -303,9 +312,12 @@ fn status_set_parse_takes_three_digit_statuses_only() {
 }
 
 #[test]
-fn the_default_retry_on_text_is_the_default_set() {
-    assert_eq!(
-        StatusSet::parse(DEFAULT_RETRY_ON).unwrap(),
-        RetryRules::default().statuses()
-    );
+fn status_set_parse_refuses_empty_items_but_takes_a_blank_list() {
+    for bad in ["5xx,,429", "5xx,", ",5xx", " , "] {
+        let e = StatusSet::parse(bad).unwrap_err();
+        assert_eq!(e.field, Field::RetryOn, "{bad}");
+        assert_eq!(e.got, Got::Text(bad.to_owned()), "{bad}");
+    }
+    assert_eq!(StatusSet::parse("").unwrap(), StatusSet::empty());
+    assert_eq!(StatusSet::parse("  ").unwrap(), StatusSet::empty());
 }

@@ -6,7 +6,11 @@ use core::str::FromStr;
 use crate::error::{ConfigError, Field};
 
 /// A failure below HTTP: no status came back.
+///
+/// `#[non_exhaustive]`: transports add failures (TLS, HTTP/2 stream resets); front ends
+/// name them through `FromStr` and `Display`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TransportError {
     /// No answer within the attempt's timeout.
     Timeout,

@@ -25,7 +25,11 @@ impl ServerHint {
 }
 
 /// Why a verdict is what it is. Its `Display` is a sentence for a person.
+///
+/// `#[non_exhaustive]`: new mechanisms (breakers, throttling, hedging) add reasons; front
+/// ends show the `Display` sentence and never match every reason.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Reason {
     /// 1xx, 2xx or 3xx: nothing to retry.
     NotAFailure(HttpStatus),
