@@ -86,10 +86,12 @@ bench-wasm: wasm
 build:
 	cargo build --release --locked -p stampede-cli
 
-## The npm package: crates/stampede-wasm/pkg/{stampede.js,stampede_bg.wasm,stampede.d.ts}.
+## The npm package: crates/stampede-wasm/pkg/{stampede.js,stampede_bg.wasm,stampede.d.ts}; then
+## www/src/generated/core.ts, the core's defaults and ranges as the page reads them at build time.
 wasm: setup
 	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
 	node scripts/finish-pkg.mjs crates/stampede-wasm/pkg
+	node scripts/core-settings.mjs crates/stampede-wasm/pkg www/src/generated/core.ts
 
 ## The self-contained page in www/dist (works on any static host).
 dist: wasm

@@ -135,3 +135,11 @@ test("the first picture is the core's default simulation; the page's own choices
   assert.ok(aws && occ);
   assert.deepEqual([aws.a.baseMs, aws.a.capMs], [occ.baseMs, occ.capMs]);
 });
+
+test("the page's build-time copy of the core's settings is the package's own (not stale)", async () => {
+  const core = await import("../../www/src/generated/core.js");
+  assert.deepEqual(core.CORE_DEFAULTS, pkg.defaults());
+  assert.deepEqual(core.CORE_LIMITS, pkg.limits());
+  assert.deepEqual(core.CORE_STRATEGIES, pkg.strategies());
+  assert.deepEqual(core.CORE_SCENARIOS, pkg.scenarios());
+});

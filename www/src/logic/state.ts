@@ -5,6 +5,7 @@
 // Rust core's business (see wasm/bridge.ts).
 
 import type { Scenario as PackageScenario, SimOptions as PackageSimOptions, Strategy as PackageStrategy } from "stampede";
+import { CORE_DEFAULTS } from "../generated/core.js";
 
 /**
  * Compile-time: the list `L` names every member of the package's union `U`. With
@@ -89,26 +90,41 @@ export interface State {
  * strategy, steady traffic starts its outage at 10 s and lasts 2 min, and the budget is
  * one the storm preset shows working.
  *
- * A copy rather than a read at run time: the page decodes the link and builds its form
- * while the wasm module still loads, and a shared link must keep its picture. The unit
- * tests hold the copy to the package's `defaults()`, so a default changed in Rust fails
- * them instead of drifting.
+ * Read from the core at build time (`generated/core.ts`, which `make wasm` writes from the
+ * package's `defaults()`), not at run time: the page decodes the link and builds its form
+ * while the wasm module still loads, and a shared link must keep its picture.
  */
+const CORE_SIM = CORE_DEFAULTS.simulation;
+const CORE_BURST = CORE_SIM.scenarioBackoff[CORE_SIM.scenario];
+/** The core's policy for a simulation of its default scenario, with `strategy`. */
+const corePolicy = (strategy: Strategy): PolicyState => ({
+  strategy,
+  baseMs: CORE_BURST.baseMs,
+  capMs: CORE_BURST.capMs,
+  maxAttempts: CORE_DEFAULTS.policy.maxAttempts,
+  multiplier: CORE_DEFAULTS.policy.multiplier,
+  budget: false,
+});
+
 export const DEFAULT_STATE: State = {
-  scenario: "burst",
-  a: { strategy: "exponential", baseMs: 2000, capMs: 30_000, maxAttempts: 6, multiplier: 2, budget: false },
-  b: { strategy: "full", baseMs: 2000, capMs: 30_000, maxAttempts: 6, multiplier: 2, budget: false },
-  clients: 1000,
-  outageMs: 2000,
+  scenario: CORE_SIM.scenario,
+  // The article's herd: plain exponential backoff at the scenario's own base and cap.
+  a: corePolicy("exponential"),
+  b: corePolicy(CORE_DEFAULTS.policy.strategy),
+  clients: CORE_SIM.clients,
+  outageMs: CORE_SIM.outageMs,
+  // The page's own: steady traffic runs 10 s before its outage, for 2 min.
   outageStartMs: 10_000,
-  capacityRps: 500,
-  retryAfterMs: 0,
-  ratePerClient: 1,
+  capacityRps: CORE_SIM.capacityRps,
+  // 0 is the page's "none" (the core's default sends no Retry-After).
+  retryAfterMs: CORE_SIM.retryAfterMs ?? 0,
+  ratePerClient: CORE_SIM.ratePerClient,
   durationMs: 120_000,
+  // The page's own: a budget the storm preset shows working.
   budgetCapacity: 100,
   budgetRefill: 100,
   budgetScope: "shared",
-  seed: 1,
+  seed: CORE_SIM.seed,
   speed: 1,
   rows: "client",
 };
