@@ -280,7 +280,7 @@ export class BudgetExhaustedError extends Error {
  *  whose `cause` is what was thrown.
  *
  *  `fetch` is `globalThis.fetch`, looked up at every attempt, and held to its contract: it must
- *  return a promise (a thenable) of a Response (a whole-number `status` from 0 to 999 and
+ *  return a promise (a thenable) of a Response (a `status` of 0 or 100 to 599 and
  *  `headers.get`), else a TypeError naming `fetch`, with no retry; a rejection is a transport
  *  failure, retried as one. Each attempt waits for `fetch` only until `attemptTimeoutMs`,
  *  `deadlineMs` or the caller's abort, even if `fetch` ignores its signal; with none of them, a

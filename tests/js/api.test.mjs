@@ -472,3 +472,13 @@ test("defaults(): the core's defaults, which omitted options take, each within i
   check("budget.", d.budget);
   check("", d.simulation);
 });
+
+test("classify: headers whose getters or Proxy traps throw make classify throw, and the module lives on", () => {
+  const boom = new Error("boom");
+  const trapped = new Proxy({}, { ownKeys() { throw boom; } });
+  assert.throws(() => classify({ status: 503, headers: trapped }), (e) => e === boom);
+  const getter = { get "retry-after"() { throw boom; } };
+  assert.throws(() => classify({ status: 503, headers: getter }), (e) => e === boom);
+  // The module is intact: the next call answers as always.
+  assert.equal(classify({ status: 503, method: "GET", headers: { "retry-after": "2" }, nowMs: Date.now() }).retryAfterMs, 2000);
+});

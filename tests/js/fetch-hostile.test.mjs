@@ -213,6 +213,8 @@ for (const [label, resolved] of [
   ["a string status", { status: "200", headers: new Headers() }],
   ["a fractional status", { status: 200.5, headers: new Headers() }],
   ["a status past 999", { status: 1000, headers: new Headers() }],
+  ["a status below 100 (not 0)", { status: 42, headers: new Headers() }],
+  ["a status past 599", { status: 700, headers: new Headers() }],
   ["no headers", { status: 200 }],
   ["headers without get", { status: 200, headers: {} }],
 ]) {

@@ -13,6 +13,13 @@ use wasm_bindgen::prelude::*;
 use crate::errors::{config_error, wrong_type};
 use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.entries(o)`, which may run getters and Proxy traps: an exception is an `Err`.
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn object_entries(o: &Object) -> Result<js_sys::Array, JsValue>;
+}
+
 /// Reads `PolicyOptions` into validated core settings; missing fields take the core's
 /// defaults (`PolicySettings::default()`).
 pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue> {
@@ -198,7 +205,9 @@ pub(crate) fn hint_headers(
     let obj: &Object = h.unchecked_ref();
     let mut retry_after = None;
     let mut pushback = None;
-    for entry in Object::entries(obj).iter() {
+    // Through a `catch` binding: `Object.entries` runs the caller's getters and Proxy traps,
+    // and an exception through an infallible import would unwind through the wasm frames.
+    for entry in object_entries(obj)?.iter() {
         let pair: js_sys::Array = entry.unchecked_into();
         let (name, value) = (pair.get(0), pair.get(1));
         // Only two names matter; others are never copied into wasm memory.

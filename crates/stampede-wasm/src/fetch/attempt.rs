@@ -3,7 +3,7 @@
 //!
 //! `fetch` is whatever `globalThis.fetch` is, so it is held to the contract of the real one:
 //! it returns a promise (a thenable) and that promise resolves to a Response (an object with
-//! a whole-number `status` from 0 to 999 and `headers.get`). Anything else is a `TypeError`
+//! a `status` of 0 or 100 to 599 and `headers.get`). Anything else is a `TypeError`
 //! naming `fetch` and ends the call; a rejection is a transport failure, retried as one.
 
 use std::cell::Cell;
@@ -206,14 +206,14 @@ impl Attempted {
     }
 
     /// Reads what `fetch` resolved to: a `TypeError` naming `fetch` unless it is a
-    /// Response (a whole-number `status` from 0 to 999 and a `headers.get` method).
+    /// Response (a `status` of 0 or 100 to 599 and a `headers.get` method).
     fn response(v: JsValue) -> Result<Attempted, JsValue> {
         let read = read_response(&v, MAX_TEXT_CHARS);
         if read.is_null() {
             return Err(wrong_type(
                 "",
                 "fetch",
-                "a Promise of a Response (a whole-number status from 0 to 999 and headers.get)",
+                "a Promise of a Response (a status of 0 or 100 to 599, and headers.get)",
                 &v,
             ));
         }

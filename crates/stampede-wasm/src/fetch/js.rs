@@ -102,7 +102,9 @@ export function readResponse(v, maxText) {
   } catch (e) {
     return threwError("response.", "headers", e);
   }
-  if (!Number.isInteger(status) || status < 0 || status > 999 || typeof get !== "function") return null;
+  // 0 is an opaque (no-cors) answer; any other status an HTTP response can carry is 100-599.
+  const valid = status === 0 || (Number.isInteger(status) && status >= 100 && status <= 599);
+  if (!valid || typeof get !== "function") return null;
   const hint = (name) => {
     const h = get.call(headers, name);
     return typeof h === "string" && h.length <= maxText ? h : undefined;
@@ -150,7 +152,7 @@ extern "C" {
     /// `promise.then(resolve, reject)`: `undefined` once done, `false` if `promise` is not a
     /// thenable, else the error to reject with (its `then` threw).
     pub(super) fn follow(promise: &JsValue, resolve: &Function, reject: &Function) -> JsValue;
-    /// `[status, retryAfter, pushback]` of a Response (a whole-number `status` from 0 to 999
+    /// `[status, retryAfter, pushback]` of a Response (a `status` of 0 or 100 to 599
     /// and `headers.get`; a hint that is not a string of at most `max_text` characters is no
     /// hint); `null` for anything else; or the error to reject with (a getter threw).
     #[wasm_bindgen(js_name = readResponse)]
