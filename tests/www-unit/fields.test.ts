@@ -151,9 +151,12 @@ test("the biggest runs the page allows are runs the package accepts", () => {
   const steady = cloneState(DEFAULT_STATE);
   steady.scenario = "steady";
   steady.clients = 1000;
-  steady.ratePerClient = 10;
+  steady.ratePerClient = 5;
   steady.durationMs = 200_000;
   assert.equal(steadyRequests(steady), MAX_STEADY_REQUESTS);
+  // With the most attempts the page offers.
+  for (const f of POLICY_A_FIELDS) if (f.id === "attempts") f.set(steady, f.limit?.max ?? f.max);
+  assert.equal(steady.a.maxAttempts, 20);
   accepts(steady);
   const burst = cloneState(DEFAULT_STATE);
   for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS]) f.set(burst, f.limit?.max ?? f.max);

@@ -71,7 +71,7 @@ export function rangeError(prefix, field, expected, got) {
 
 const SUFFIX = { ms: " ms", per_second: " per second", chars: " characters" };
 
-/** The phrase after "expected", by the shape of the core's `Expected` (opts.rs `Shape`). */
+/** The phrase after "expected", by the shape of the core's `Expected` (errors.rs `Shape`). */
 function expected(shape, min, max, unit, whole, allowed, detail) {
   const u = SUFFIX[unit] ?? "";
   switch (shape) {

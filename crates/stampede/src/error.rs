@@ -120,8 +120,8 @@ impl WorkBound {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"
             }
             WorkBound::RunAttempts => {
-                "attempts per request with these clients, rate and duration (a run of at most \
-                 20000000 attempts: requests × max_attempts; or lower clients, rate or duration)"
+                "attempts per request for this many requests (a run makes at most 20000000 \
+                 attempts, requests × attempts; fewer requests also help)"
             }
         }
     }

@@ -189,7 +189,7 @@ impl<T: Copy + Timed> Wheel<T> {
             id
         } else {
             // Pending events are bounded far below this (clients, or a steady run's
-            // 20 million requests), so ids always fit beside the fill count.
+            // 5 million requests), so ids always fit beside the fill count.
             debug_assert!(self.pool.len() < MAX_CHUNKS);
             self.pool.push(Chunk {
                 items: [item; CHUNK],

@@ -476,9 +476,8 @@ fn work_is_bounded_up_front_with_what_to_lower() {
     // 99 attempts is the most that fits with 200,001 clients.
     assert_eq!(
         e.to_string(),
-        "max_attempts: expected at most 99 attempts per request with these clients, rate and \
-         duration (a run of at most 20000000 attempts: requests × max_attempts; or lower \
-         clients, rate or duration), got 100"
+        "max_attempts: expected at most 99 attempts per request for this many requests (a run \
+         makes at most 20000000 attempts, requests × attempts; fewer requests also help), got 100"
     );
     // The issue's case: a steady run of 2,000,000 requests (a tenth of the old request
     // limit) with a day-long outage and 100 attempts, 200 million attempts, 49 s natively.
