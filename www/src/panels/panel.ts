@@ -29,11 +29,7 @@ export interface PanelContext {
   readonly frames: Frames;
 }
 
-export function byId<E extends HTMLElement>(id: string): E {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`#${id} is missing`);
-  return e as E;
-}
+export { byId } from "../ui/dom.js";
 
 /** `draw` in the next animation frame, once however many times the returned function is called before it. */
 export function oncePerFrame(draw: () => void): () => void {

@@ -32,6 +32,7 @@ import {
   type State,
 } from "../logic/state.js";
 import type { T } from "./i18n-dom.js";
+import { byId } from "./dom.js";
 
 interface FieldEls {
   f: NumberField;
@@ -52,12 +53,6 @@ type CheckId = (typeof CHECKS)[number];
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}): HTMLElementTagNameMap[K] {
   return Object.assign(document.createElement(tag), props);
-}
-
-function byId<E extends HTMLElement>(id: string): E {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`#${id} is missing`);
-  return e as E;
 }
 
 export class Controls {

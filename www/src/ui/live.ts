@@ -11,6 +11,7 @@ import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } fr
 import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
+import { byId } from "./dom.js";
 
 export interface LivePolicy {
   policy: PolicyOptions;
@@ -41,12 +42,6 @@ interface Drawn {
 
 /** The most of a body the page shows. */
 const BODY_LIMIT = 20_000;
-
-function byId<E extends HTMLElement>(id: string): E {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`#${id} is missing`);
-  return e as E;
-}
 
 export class LivePanel {
   private readonly url = byId<HTMLInputElement>("live-url");

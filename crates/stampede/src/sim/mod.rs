@@ -106,7 +106,7 @@ use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS, WorkBound};
+use crate::error::{ConfigError, Field, MAX_DURATION_MS};
 use crate::policy::{Policy, PolicySettings};
 
 pub use work::MAX_RUN_ATTEMPTS;
@@ -319,14 +319,7 @@ impl SimSettings {
     pub(crate) fn check(&self) -> Result<Checked, ConfigError> {
         let s = self;
         Field::Clients.check(f64::from(s.clients))?;
-        if s.scenario == Scenario::AwsOcc && s.clients > MAX_OCC_CLIENTS {
-            let expected = Expected::Work {
-                max: f64::from(MAX_OCC_CLIENTS),
-                bound: WorkBound::OccClients,
-            };
-            let got = Got::Number(f64::from(s.clients));
-            return Err(ConfigError::new(Field::Clients, expected, got));
-        }
+        work::check_occ_clients(s)?;
         let policy = s.policy.build()?;
         Field::Outage.check(s.outage_ms)?;
         Field::OutageStart.check(s.outage_start_ms)?;
@@ -349,23 +342,7 @@ impl SimSettings {
         if s.scenario == Scenario::Steady {
             Field::Rate.check(s.rate_per_client)?;
             Field::Duration.check(s.duration_ms)?;
-            let expected = work::steady_requests(s);
-            if expected > MAX_STEADY_REQUESTS {
-                // The largest rate that fits, so a front end can say what would work: within
-                // the request bound, and within the attempt bound at these attempts.
-                let attempts = f64::from(s.policy.max_attempts.max(1));
-                let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
-                let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * s.duration_ms);
-                let bound = Expected::Work {
-                    max: max_rate,
-                    bound: WorkBound::SteadyRequests,
-                };
-                return Err(ConfigError::new(
-                    Field::Rate,
-                    bound,
-                    Got::Number(s.rate_per_client),
-                ));
-            }
+            work::check_steady_requests(s)?;
         }
         debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
         let checked = Checked {

@@ -12,7 +12,7 @@
 //! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
 //! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
 
-use super::{Checked, Scenario};
+use super::{Checked, MAX_OCC_CLIENTS, MAX_STEADY_REQUESTS, Scenario, SimSettings};
 use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 
 /// The most attempts a `burst` or `steady` run may make, estimated from its settings as
@@ -38,7 +38,7 @@ pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
 }
 
 /// The expected requests of a `steady` run: clients × rate × duration.
-pub(crate) fn steady_requests(s: &super::SimSettings) -> f64 {
+pub(crate) fn steady_requests(s: &SimSettings) -> f64 {
     f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0
 }
 
@@ -61,5 +61,42 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
             bound: WorkBound::RunAttempts,
         },
         Got::Number(f64::from(c.policy.max_attempts())),
+    ))
+}
+
+/// Refuses an `aws-occ` run of more than [`MAX_OCC_CLIENTS`], naming `clients`.
+pub(crate) fn check_occ_clients(s: &SimSettings) -> Result<(), ConfigError> {
+    if s.scenario != Scenario::AwsOcc || s.clients <= MAX_OCC_CLIENTS {
+        return Ok(());
+    }
+    let expected = Expected::Work {
+        max: f64::from(MAX_OCC_CLIENTS),
+        bound: WorkBound::OccClients,
+    };
+    Err(ConfigError::new(
+        Field::Clients,
+        expected,
+        Got::Number(f64::from(s.clients)),
+    ))
+}
+
+/// Refuses a `steady` run of more than [`MAX_STEADY_REQUESTS`], naming `rate` with the
+/// largest rate that fits, so a front end can say what would work: within the request
+/// bound, and within [`MAX_RUN_ATTEMPTS`] at these attempts.
+pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> {
+    if steady_requests(s) <= MAX_STEADY_REQUESTS {
+        return Ok(());
+    }
+    let attempts = f64::from(s.policy.max_attempts.max(1));
+    let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+    let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * s.duration_ms);
+    let expected = Expected::Work {
+        max: max_rate,
+        bound: WorkBound::SteadyRequests,
+    };
+    Err(ConfigError::new(
+        Field::Rate,
+        expected,
+        Got::Number(s.rate_per_client),
     ))
 }
