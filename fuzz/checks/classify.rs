@@ -100,17 +100,7 @@ pub fn check(data: &[u8]) {
 /// `Method::from_str` on raw text: a known name in any case, another token as `Other`,
 /// anything else refused.
 fn method(text: &str) -> Method {
-    let known = [
-        Method::Get,
-        Method::Head,
-        Method::Put,
-        Method::Delete,
-        Method::Options,
-        Method::Trace,
-        Method::Post,
-        Method::Patch,
-        Method::Connect,
-    ];
+    let known = Method::KNOWN;
     let token = !text.is_empty()
         && text
             .bytes()

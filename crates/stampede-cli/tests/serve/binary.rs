@@ -118,6 +118,13 @@ impl Binary {
         None
     }
 
+    /// Stops the process with SIGTERM and asserts it exits with status 0 within 10 s.
+    pub(crate) async fn stop_cleanly(mut self) {
+        self.signal("TERM");
+        let status = self.exit_within(Duration::from_secs(10)).await;
+        assert_eq!(status.and_then(|s| s.code()), Some(0), "{}", self.stderr());
+    }
+
     /// Waits up to `limit` for stderr to contain `needle`.
     pub(crate) async fn logged(&self, needle: &str, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
@@ -235,7 +242,7 @@ fn connection_limits_out_of_range_are_refused_naming_the_flag() {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn an_explicit_addr_is_bound_as_given() {
-    let mut binary = Binary::start("127.0.0.2:0");
+    let binary = Binary::start("127.0.0.2:0");
     assert_eq!(
         binary.addr.ip(),
         "127.0.0.2".parse::<std::net::IpAddr>().unwrap()
@@ -250,14 +257,7 @@ async fn an_explicit_addr_is_bound_as_given() {
         .await
         .unwrap();
     assert_eq!(health, json!({"ok": true}));
-    binary.signal("TERM");
-    let status = binary.exit_within(Duration::from_secs(10)).await;
-    assert_eq!(
-        status.and_then(|s| s.code()),
-        Some(0),
-        "{}",
-        binary.stderr()
-    );
+    binary.stop_cleanly().await;
 }
 
 /// SIGTERM with two requests in flight: the short one is answered, the one

@@ -259,18 +259,6 @@ async fn run_scenario(name: &str, extra: &[&str]) -> (Binary, Outcome) {
     )
 }
 
-/// Stops the child with SIGTERM; it exits with status 0.
-async fn stop(mut binary: Binary) {
-    binary.signal("TERM");
-    let status = binary.exit_within(Duration::from_secs(10)).await;
-    assert_eq!(
-        status.and_then(|s| s.code()),
-        Some(0),
-        "{}",
-        binary.stderr()
-    );
-}
-
 /// With the default cap (512), the slow sockets fill it: one more connection
 /// is refused while they are held, never left hanging, and the file
 /// descriptors stay within the limit, so `accept` never fails.
@@ -294,7 +282,7 @@ async fn slow_sockets_under_ulimit_1024_fill_the_cap_and_are_closed_after_the_he
         "{stderr}"
     );
     assert!(!stderr.contains("cannot accept"), "{stderr}");
-    stop(binary).await;
+    binary.stop_cleanly().await;
 }
 
 /// With a cap above the descriptor limit, `accept` does fail (`EMFILE`): the
@@ -317,5 +305,5 @@ async fn accept_failing_for_want_of_descriptors_neither_stops_nor_spins_the_serv
     assert!(outcome.recovered_after < RECOVERY);
     let stderr = binary.stderr();
     assert!(stderr.contains("cannot accept connections"), "{stderr}");
-    stop(binary).await;
+    binary.stop_cleanly().await;
 }

@@ -32,6 +32,19 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method with a name of its own (all but [`Method::Other`]).
+    pub const KNOWN: [Method; 9] = [
+        Method::Get,
+        Method::Head,
+        Method::Put,
+        Method::Delete,
+        Method::Options,
+        Method::Trace,
+        Method::Post,
+        Method::Patch,
+        Method::Connect,
+    ];
+
     /// Whether RFC 9110 defines the method as idempotent (GET, HEAD, PUT, DELETE,
     /// OPTIONS, TRACE).
     pub const fn is_idempotent(self) -> bool {
@@ -75,17 +88,7 @@ impl FromStr for Method {
     /// Case-insensitive. Any other token is [`Method::Other`]; an empty or non-token
     /// string is an error.
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        let known = [
-            Method::Get,
-            Method::Head,
-            Method::Put,
-            Method::Delete,
-            Method::Options,
-            Method::Trace,
-            Method::Post,
-            Method::Patch,
-            Method::Connect,
-        ];
+        let known = Method::KNOWN;
         let names = known.map(Method::name);
         if let Some(i) = crate::error::find_name(&names, s) {
             return Ok(known[i]);
