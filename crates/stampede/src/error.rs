@@ -103,6 +103,9 @@ pub enum WorkBound {
     /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
     /// largest `max_attempts` that fits.
     RunAttempts,
+    /// `closed` requests: clients × duration / (think + latency + service); `max` is the
+    /// longest duration that fits.
+    ClosedRequests,
 }
 
 impl WorkBound {
@@ -122,6 +125,11 @@ impl WorkBound {
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; fewer requests also help)"
+            }
+            WorkBound::ClosedRequests => {
+                "ms of closed loop with these clients and pauses (clients × duration / \
+                 (think + latency + service) of at most 5000000 requests; a longer think \
+                 or fewer clients also help)"
             }
         }
     }

@@ -9,8 +9,8 @@ use crate::budget::MAX_TOKENS;
 use crate::error::{ConfigError, Expected, Got, Limit, MAX_DURATION_MS, Unit};
 use crate::policy::MAX_ATTEMPTS;
 use crate::sim::{
-    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_LATENCY_MS, MAX_RATE, MAX_RUNS, MAX_SLOT_MS,
-    MIN_CAPACITY_RPS, MIN_RATE,
+    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_QUEUE, MAX_RATE, MAX_RUNS,
+    MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
 };
 
 /// Declares [`Field`], its `ALL` list and its names together, so the list cannot miss one.
@@ -112,6 +112,48 @@ fields! {
     Deadline => "deadline",
     /// One attempt's timeout (ms).
     AttemptTimeout => "attempt_timeout",
+    /// Simulated servers behind the load balancer.
+    Servers => "servers",
+    /// How the load balancer picks a server.
+    Balance => "balance",
+    /// Concurrent requests one server serves (0: unlimited).
+    Workers => "workers",
+    /// Requests one server keeps waiting.
+    Queue => "queue",
+    /// Which waiting request a server serves next.
+    QueueOrder => "queue_order",
+    /// A waiting request older than this is dropped (ms).
+    QueueTimeout => "queue_timeout",
+    /// Mean service time (ms).
+    Service => "service",
+    /// How service times are distributed.
+    ServiceDist => "service_dist",
+    /// A log-normal service time's standard deviation of the logarithm.
+    ServiceSpread => "service_spread",
+    /// Extra service time per request already in service (ms).
+    ServiceSlope => "service_slope",
+    /// The chance that an attempt fails with 500 whatever the load.
+    FailRate => "fail_rate",
+    /// How many servers the outage takes down.
+    OutageServers => "outage_servers",
+    /// When a slowdown starts (ms).
+    SlowdownStart => "slowdown_start",
+    /// How long a slowdown lasts (ms).
+    SlowdownLength => "slowdown_length",
+    /// What a slowdown multiplies service times by.
+    SlowdownFactor => "slowdown_factor",
+    /// A simulated client's timeout per attempt (ms).
+    Timeout => "timeout",
+    /// How one network leg's delay is distributed.
+    LatencyDist => "latency_dist",
+    /// `spike`: when the spike starts (ms).
+    SpikeStart => "spike_start",
+    /// `spike`: how long it lasts (ms).
+    SpikeLength => "spike_length",
+    /// `spike`: what the arrival rate is multiplied by.
+    SpikeFactor => "spike_factor",
+    /// `closed`: a client's mean pause between requests (ms).
+    Think => "think",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -134,7 +176,24 @@ impl Field {
             | Field::BurstWindow
             | Field::RetryAfter
             | Field::Deadline
-            | Field::AttemptTimeout => ms(0.0),
+            | Field::AttemptTimeout
+            | Field::QueueTimeout
+            | Field::Service
+            | Field::ServiceSlope
+            | Field::SlowdownStart
+            | Field::SlowdownLength
+            | Field::Timeout
+            | Field::SpikeStart
+            | Field::SpikeLength
+            | Field::Think => ms(0.0),
+            Field::Servers => Some(Limit::whole(1.0, MAX_SERVERS as f64, Unit::Count)),
+            Field::OutageServers => Some(Limit::whole(0.0, MAX_SERVERS as f64, Unit::Count)),
+            Field::Workers => Some(Limit::whole(0.0, MAX_WORKERS as f64, Unit::Count)),
+            Field::Queue => Some(Limit::whole(0.0, MAX_QUEUE as f64, Unit::Count)),
+            Field::ServiceSpread => Some(Limit::new(0.0, MAX_SPREAD, Unit::None)),
+            Field::FailRate => Some(Limit::new(0.0, 1.0, Unit::Fraction)),
+            Field::SlowdownFactor => Some(Limit::new(1.0, MAX_FACTOR, Unit::None)),
+            Field::SpikeFactor => Some(Limit::new(0.0, MAX_FACTOR, Unit::None)),
             Field::Duration => ms(1.0),
             Field::Multiplier => Some(Limit::new(1.0, MAX_MULTIPLIER, Unit::None)),
             Field::MaxAttempts => Some(Limit::whole(1.0, MAX_ATTEMPTS as f64, Unit::Count)),
@@ -163,14 +222,21 @@ impl Field {
             | Field::RetryOn
             | Field::CallSite
             | Field::Scenario
-            | Field::BudgetScope => None,
+            | Field::BudgetScope
+            | Field::Balance
+            | Field::QueueOrder
+            | Field::ServiceDist
+            | Field::LatencyDist => None,
         }
     }
 
-    /// Whether the range's `min` is itself excluded: a retry must cost something, and an
-    /// attempt needs some time.
+    /// Whether the range's `min` is itself excluded: a retry must cost something, an
+    /// attempt needs some time, and so does serving a request.
     pub const fn min_exclusive(self) -> bool {
-        matches!(self, Field::RetryCost | Field::AttemptTimeout)
+        matches!(
+            self,
+            Field::RetryCost | Field::AttemptTimeout | Field::Service | Field::Timeout
+        )
     }
 
     /// Checks `value` against the field's [`limit`](Self::limit) and returns it, or the

@@ -352,6 +352,7 @@ impl Herd {
             p50_ms: p50,
             p99_ms: p99,
             calls: c.attempts as f64,
+            ..Metrics::default()
         }
     }
 }

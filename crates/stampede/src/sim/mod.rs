@@ -92,10 +92,13 @@
 //! they win. `calls` counts writes; `completion_ms` is the time of the last event.
 
 mod herd;
+mod metrics;
+pub mod model;
 mod normal;
 mod occ;
 mod queue;
 pub mod record;
+mod settings;
 mod work;
 
 #[cfg(test)]
@@ -105,10 +108,12 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
-use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, Field, MAX_DURATION_MS};
-use crate::policy::{Policy, PolicySettings};
+use crate::error::{ConfigError, Field};
 
+pub use metrics::{Metrics, Series};
+pub use model::{Balance, LatencyDist, QueueOrder, ServiceDist, Slowdown};
+pub(crate) use settings::Checked;
+pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
 pub use work::MAX_RUN_ATTEMPTS;
 
 /// The server can absorb this many seconds of capacity at once (and owe as much).
@@ -141,6 +146,17 @@ pub const MIN_RATE: f64 = 1e-6;
 pub const MAX_RATE: f64 = 1000.0;
 /// The most runs [`run_many`] averages.
 pub const MAX_RUNS: u32 = 100_000;
+/// The most servers.
+pub const MAX_SERVERS: u32 = 10_000;
+/// The most workers per server.
+pub const MAX_WORKERS: u32 = 100_000;
+/// The longest queue per server.
+pub const MAX_QUEUE: u32 = 1_000_000;
+/// The widest log-normal spread (standard deviation of the logarithm): at 3 the mean is
+/// 90 times the median.
+pub const MAX_SPREAD: f64 = 3.0;
+/// The largest slowdown or spike factor.
+pub const MAX_FACTOR: f64 = 1000.0;
 
 /// What the clients do.
 ///
@@ -157,16 +173,27 @@ pub enum Scenario {
     Steady,
     /// The AWS Architecture Blog's optimistic-concurrency contention experiment.
     AwsOcc,
+    /// Requests arrive steadily, and for a while `spike_factor` times as fast.
+    Spike,
+    /// A closed loop: each client has one request at a time and pauses `think_ms` between
+    /// one request's end and the next.
+    Closed,
 }
 
 impl Scenario {
     /// Every scenario.
-    pub const ALL: [Scenario; 3] = [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc];
+    pub const ALL: [Scenario; 5] = [
+        Scenario::Burst,
+        Scenario::Steady,
+        Scenario::AwsOcc,
+        Scenario::Spike,
+        Scenario::Closed,
+    ];
 
     /// Every scenario's [`name`](Self::name), in the order of [`ALL`](Self::ALL).
-    pub const NAMES: [&'static str; 3] = ["burst", "steady", "aws-occ"];
+    pub const NAMES: [&'static str; 5] = ["burst", "steady", "aws-occ", "spike", "closed"];
 
-    /// `burst`, `steady`, `aws-occ`.
+    /// `burst`, `steady`, `aws-occ`, `spike`, `closed`.
     pub const fn name(self) -> &'static str {
         Scenario::NAMES[self as usize]
     }
@@ -177,7 +204,7 @@ impl Scenario {
     pub const fn default_backoff(self) -> BackoffSettings {
         match self {
             Scenario::AwsOcc => BackoffSettings::new(Strategy::Exponential, 5.0, 2000.0),
-            Scenario::Burst | Scenario::Steady => {
+            Scenario::Burst | Scenario::Steady | Scenario::Spike | Scenario::Closed => {
                 BackoffSettings::new(Strategy::Exponential, 2000.0, 30_000.0)
             }
         }
@@ -229,207 +256,6 @@ impl FromStr for BudgetScope {
         const ALL: [BudgetScope; 2] = [BudgetScope::Client, BudgetScope::Shared];
         crate::error::lookup(Field::BudgetScope, &BudgetScope::NAMES, s).map(|i| ALL[i])
     }
-}
-
-/// Everything a run depends on. `Default` is the article's scene: 1000 clients, a 2 s
-/// outage, exponential backoff from 2 s without jitter.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SimSettings {
-    /// What the clients do.
-    pub scenario: Scenario,
-    /// Clients, 1 to 1,000,000.
-    pub clients: u32,
-    /// The retry policy every client follows.
-    pub policy: PolicySettings,
-    /// How long the server is down (ms).
-    pub outage_ms: f64,
-    /// When the outage starts (ms); `burst` normally 0.
-    pub outage_start_ms: f64,
-    /// Requests per second the server can serve when up.
-    pub capacity_rps: f64,
-    /// What one rejection costs, as a fraction of serving a request (0 to 1).
-    pub reject_cost: f64,
-    /// Mean round trip (ms); for `aws-occ`, each message's mean delay.
-    pub latency_ms: f64,
-    /// The latency's standard deviation (ms); `None`: `latency_ms / 5`.
-    pub latency_sd_ms: Option<f64>,
-    /// `steady`: new requests per client per second.
-    pub rate_per_client: f64,
-    /// `steady`: how long new requests keep coming (ms).
-    pub duration_ms: f64,
-    /// `burst`: first requests spread uniformly over this window (ms); 0: all at t = 0.
-    pub burst_window_ms: f64,
-    /// The server's `Retry-After` during the outage (ms, sent in whole seconds); `None`: none.
-    pub retry_after_ms: Option<f64>,
-    /// A retry budget; `None`: none.
-    pub budget: Option<BudgetSettings>,
-    /// Who shares the budget.
-    pub budget_scope: BudgetScope,
-    /// The seed.
-    pub seed: u64,
-    /// Width of the series' slots (ms), 1 to 60,000.
-    pub slot_ms: f64,
-    /// The most clients whose attempts the log keeps.
-    pub log_clients: u32,
-}
-
-impl Default for SimSettings {
-    fn default() -> Self {
-        SimSettings {
-            scenario: Scenario::Burst,
-            clients: 1000,
-            policy: PolicySettings::new(
-                Scenario::Burst.default_backoff(),
-                crate::policy::DEFAULT_MAX_ATTEMPTS,
-            ),
-            outage_ms: 2000.0,
-            outage_start_ms: 0.0,
-            capacity_rps: 500.0,
-            reject_cost: 0.1,
-            latency_ms: 10.0,
-            latency_sd_ms: None,
-            rate_per_client: 1.0,
-            duration_ms: 60_000.0,
-            burst_window_ms: 0.0,
-            retry_after_ms: None,
-            budget: None,
-            budget_scope: BudgetScope::Client,
-            seed: 1,
-            slot_ms: 10.0,
-            log_clients: 10_000,
-        }
-    }
-}
-
-/// Settings after validation.
-#[derive(Debug, Clone)]
-pub(crate) struct Checked {
-    pub(crate) s: SimSettings,
-    pub(crate) policy: Policy,
-    pub(crate) latency_sd: f64,
-    pub(crate) budget: Option<BudgetSettings>,
-}
-
-impl SimSettings {
-    /// Checks every setting, as [`Simulation::new`] does, without setting a run up.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        self.check().map(|_| ())
-    }
-
-    pub(crate) fn check(&self) -> Result<Checked, ConfigError> {
-        let s = self;
-        Field::Clients.check(f64::from(s.clients))?;
-        work::check_occ_clients(s)?;
-        let policy = s.policy.build()?;
-        Field::Outage.check(s.outage_ms)?;
-        Field::OutageStart.check(s.outage_start_ms)?;
-        Field::CapacityRps.check(s.capacity_rps)?;
-        Field::RejectCost.check(s.reject_cost)?;
-        Field::Latency.check(s.latency_ms)?;
-        let latency_sd = match s.latency_sd_ms {
-            Some(sd) => Field::LatencySd.check(sd)?,
-            None => s.latency_ms / 5.0,
-        };
-        Field::BurstWindow.check(s.burst_window_ms)?;
-        if let Some(ra) = s.retry_after_ms {
-            Field::RetryAfter.check(ra)?;
-        }
-        Field::Slot.check(s.slot_ms)?;
-        let budget = match s.budget {
-            Some(b) => Some(b.validate()?),
-            None => None,
-        };
-        if s.scenario == Scenario::Steady {
-            Field::Rate.check(s.rate_per_client)?;
-            Field::Duration.check(s.duration_ms)?;
-            work::check_steady_requests(s)?;
-        }
-        debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
-        let checked = Checked {
-            s: s.clone(),
-            policy,
-            latency_sd,
-            budget,
-        };
-        work::check(&checked)?;
-        Ok(checked)
-    }
-}
-
-/// A run's numbers. Counts are `f64` so that means over runs share the type.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Metrics {
-    /// Logical requests issued.
-    pub requests: f64,
-    /// Attempts that reached the server.
-    pub total_attempts: f64,
-    /// Requests that succeeded.
-    pub successes: f64,
-    /// Requests that stopped without success (attempts, deadline, not retryable, hint too long).
-    pub gave_up: f64,
-    /// Requests stopped by the retry budget (before their first attempt or a retry).
-    pub budget_rejected: f64,
-    /// `total_attempts / requests`.
-    pub amplification: f64,
-    /// The most attempts in any 100 ms, ×10.
-    pub peak_rps: f64,
-    /// The same, counting only attempts from the outage's end on.
-    pub peak_recovery_rps: f64,
-    /// When the last request finished (ms).
-    pub completion_ms: f64,
-    /// From the outage's end until the server again serves what is offered (ms).
-    pub recovery_ms: f64,
-    /// Median latency of successful requests, retries and waits included (ms).
-    pub p50_ms: Option<f64>,
-    /// 99th percentile of the same (ms).
-    pub p99_ms: Option<f64>,
-    /// `aws-occ`: writes that reached the server; otherwise equal to `total_attempts`.
-    pub calls: f64,
-}
-
-impl Metrics {
-    /// The mean of `runs`, field by field (p50/p99 over the runs that have them).
-    pub fn mean(runs: &[Metrics]) -> Metrics {
-        let n = runs.len().max(1) as f64;
-        let avg = |f: fn(&Metrics) -> f64| runs.iter().map(f).sum::<f64>() / n;
-        let avg_opt = |f: fn(&Metrics) -> Option<f64>| {
-            let xs: Vec<f64> = runs.iter().filter_map(f).collect();
-            (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
-        };
-        Metrics {
-            requests: avg(|m| m.requests),
-            total_attempts: avg(|m| m.total_attempts),
-            successes: avg(|m| m.successes),
-            gave_up: avg(|m| m.gave_up),
-            budget_rejected: avg(|m| m.budget_rejected),
-            amplification: avg(|m| m.amplification),
-            peak_rps: avg(|m| m.peak_rps),
-            peak_recovery_rps: avg(|m| m.peak_recovery_rps),
-            completion_ms: avg(|m| m.completion_ms),
-            recovery_ms: avg(|m| m.recovery_ms),
-            p50_ms: avg_opt(|m| m.p50_ms),
-            p99_ms: avg_opt(|m| m.p99_ms),
-            calls: avg(|m| m.calls),
-        }
-    }
-}
-
-/// The per-slot series, as slices into the simulation's own buffers.
-#[derive(Debug, Clone, Copy)]
-pub struct Series<'a> {
-    /// Slot width (ms).
-    pub slot_ms: f64,
-    /// Attempts that reached the server.
-    pub offered: &'a [u32],
-    /// Attempts served.
-    pub served: &'a [u32],
-    /// Attempts rejected for overload (`aws-occ`: conflicting writes).
-    pub rejected: &'a [u32],
-    /// Attempts failed by the outage.
-    pub failed: &'a [u32],
-    /// Requests or retries blocked by the budget.
-    pub blocked: &'a [u32],
 }
 
 enum Engine {
@@ -535,6 +361,10 @@ impl Simulation {
             rejected: &r.rejected,
             failed: &r.failed,
             blocked: &r.blocked,
+            goodput: &r.goodput,
+            timed_out: &r.timed_out,
+            wasted: &r.wasted,
+            queued: &r.queued,
         }
     }
 

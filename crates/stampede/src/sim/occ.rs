@@ -178,6 +178,7 @@ impl Occ {
             p50_ms: p50,
             p99_ms: p99,
             calls: self.writes as f64,
+            ..Metrics::default()
         }
     }
 }

@@ -13,6 +13,10 @@ pub mod outcome {
     pub const BUDGET_BLOCKED: u8 = 3;
     /// `aws-occ`: a conditional write that lost the race.
     pub const CONFLICT: u8 = 4;
+    /// Failed with 500 by the fail rate.
+    pub const ERROR: u8 = 5;
+    /// The client gave the attempt up at its timeout (logged at that time).
+    pub const TIMEOUT: u8 = 6;
 }
 
 /// The longest series kept, in slots.
@@ -78,6 +82,12 @@ pub(crate) struct Recorder {
     pub(crate) rejected: Vec<u32>,
     pub(crate) failed: Vec<u32>,
     pub(crate) blocked: Vec<u32>,
+    pub(crate) goodput: Vec<u32>,
+    pub(crate) timed_out: Vec<u32>,
+    pub(crate) wasted: Vec<u32>,
+    pub(crate) queued: Vec<u32>,
+    /// The queue length now, which new slots start from.
+    level: u32,
     pub(crate) log: Vec<f32>,
     pub(crate) log_truncated: bool,
     pub(crate) series_truncated: bool,
@@ -99,6 +109,11 @@ impl Recorder {
             rejected: Vec::new(),
             failed: Vec::new(),
             blocked: Vec::new(),
+            goodput: Vec::new(),
+            timed_out: Vec::new(),
+            wasted: Vec::new(),
+            queued: Vec::new(),
+            level: 0,
             log: Vec::new(),
             log_truncated: false,
             series_truncated: false,
@@ -136,30 +151,85 @@ impl Recorder {
                 &mut self.rejected,
                 &mut self.failed,
                 &mut self.blocked,
+                &mut self.goodput,
+                &mut self.timed_out,
+                &mut self.wasted,
             ] {
                 v.resize(self.slots, 0);
             }
+            self.queued.resize(self.slots, self.level);
         }
         Some(s)
     }
 
-    /// An attempt reached the server at `t_ms` and got `code` (an [`outcome`] code).
+    /// An attempt reached a server at `t_ms`.
     #[inline]
-    pub(crate) fn attempt(&mut self, t_ms: f64, code: u8) {
+    pub(crate) fn arrival(&mut self, t_ms: f64) {
         self.peak.add(t_ms);
         if t_ms >= self.recovery_from {
             self.peak_recovery.add(t_ms);
         }
         if let Some(s) = self.slot(t_ms) {
             self.offered[s] += 1;
+        }
+    }
+
+    /// A server answered an attempt at `t_ms` with `code` (an [`outcome`] code): served
+    /// (it finished the work), failed (outage, fail rate) or rejected (overload, conflict).
+    #[inline]
+    pub(crate) fn answer(&mut self, t_ms: f64, code: u8) {
+        if let Some(s) = self.slot(t_ms) {
             match code {
                 outcome::SERVED => self.served[s] += 1,
-                outcome::OUTAGE => self.failed[s] += 1,
+                outcome::OUTAGE | outcome::ERROR => self.failed[s] += 1,
                 _ => self.rejected[s] += 1,
             }
         }
         if code == outcome::OVERLOAD && t_ms >= self.recovery_from {
-            self.last_overload = Some(t_ms);
+            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| l.max(t_ms)));
+        }
+    }
+
+    /// An attempt reached a server at `t_ms` and was answered at once with `code`.
+    #[inline]
+    pub(crate) fn attempt(&mut self, t_ms: f64, code: u8) {
+        self.arrival(t_ms);
+        self.answer(t_ms, code);
+    }
+
+    /// A success reached its client at `t_ms`.
+    #[inline]
+    pub(crate) fn success(&mut self, t_ms: f64) {
+        if let Some(s) = self.slot(t_ms) {
+            self.goodput[s] += 1;
+        }
+    }
+
+    /// A client gave an attempt up at `t_ms`.
+    #[inline]
+    pub(crate) fn timed_out(&mut self, t_ms: f64) {
+        if let Some(s) = self.slot(t_ms) {
+            self.timed_out[s] += 1;
+        }
+    }
+
+    /// A server finished work at `t_ms` whose client had given it up.
+    #[inline]
+    pub(crate) fn wasted(&mut self, t_ms: f64) {
+        if let Some(s) = self.slot(t_ms) {
+            self.wasted[s] += 1;
+        }
+    }
+
+    /// The requests waiting in all queues changed to `level` at `t_ms`. Slots already
+    /// made for later times (by events a trip ahead) take the new level too.
+    #[inline]
+    pub(crate) fn queue_level(&mut self, t_ms: f64, level: u32) {
+        self.level = level;
+        if let Some(s) = self.slot(t_ms) {
+            for q in &mut self.queued[s..] {
+                *q = level;
+            }
         }
     }
 

@@ -32,14 +32,59 @@ pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
     let attempts = f64::from(c.policy.max_attempts());
     match s.scenario {
         Scenario::Burst => Some(f64::from(s.clients) * attempts),
-        Scenario::Steady => Some(steady_requests(s) * attempts),
+        Scenario::Steady | Scenario::Spike => Some(steady_requests(s) * attempts),
+        Scenario::Closed => Some(closed_requests(c) * attempts),
         Scenario::AwsOcc => None,
     }
 }
 
-/// The expected requests of a `steady` run: clients × rate × duration.
+/// The expected requests of a `steady` or `spike` run: clients × rate × duration, the
+/// spike's part of the duration counted `spike_factor` times.
 pub(crate) fn steady_requests(s: &SimSettings) -> f64 {
-    f64::from(s.clients) * s.rate_per_client * s.duration_ms / 1000.0
+    f64::from(s.clients) * s.rate_per_client * effective_duration(s) / 1000.0
+}
+
+/// The duration with the spike's overlap counted `spike_factor` times (ms).
+fn effective_duration(s: &SimSettings) -> f64 {
+    if s.scenario != Scenario::Spike {
+        return s.duration_ms;
+    }
+    let from = s.spike_start_ms.min(s.duration_ms);
+    let to = (s.spike_start_ms + s.spike_length_ms).min(s.duration_ms);
+    s.duration_ms + (to - from) * (s.spike_factor - 1.0)
+}
+
+/// A closed-loop client's mean cycle: think, the round trip and a service time (ms).
+pub(crate) fn closed_cycle_ms(c: &Checked) -> f64 {
+    c.s.think_ms + c.s.latency_ms + c.fleet.service_ms
+}
+
+/// The expected requests of a `closed` run: clients × duration / cycle. The engine also
+/// stops issuing at [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) × 2, so a run of
+/// unlucky draws cannot go on.
+pub(crate) fn closed_requests(c: &Checked) -> f64 {
+    f64::from(c.s.clients) * c.s.duration_ms / closed_cycle_ms(c)
+}
+
+/// Refuses a `closed` run whose expected requests pass
+/// [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) (or whose attempts pass
+/// [`MAX_RUN_ATTEMPTS`]), naming `duration` with the longest that fits.
+pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
+    if c.s.scenario != Scenario::Closed || closed_requests(c) <= MAX_STEADY_REQUESTS {
+        return Ok(());
+    }
+    let attempts = f64::from(c.policy.max_attempts());
+    let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+    let max = (max_requests * closed_cycle_ms(c) / f64::from(c.s.clients)).floor();
+    let expected = Expected::Work {
+        max,
+        bound: WorkBound::ClosedRequests,
+    };
+    Err(ConfigError::new(
+        Field::Duration,
+        expected,
+        Got::Number(c.s.duration_ms),
+    ))
 }
 
 /// Refuses a run whose attempts could pass [`MAX_RUN_ATTEMPTS`]. The error names
@@ -89,7 +134,7 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
     }
     let attempts = f64::from(s.policy.max_attempts.max(1));
     let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
-    let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * s.duration_ms);
+    let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * effective_duration(s));
     let expected = Expected::Work {
         max: max_rate,
         bound: WorkBound::SteadyRequests,

@@ -1,0 +1,104 @@
+//! What a run reports: its metrics and its per-slot series.
+
+/// A run's numbers. Counts are `f64` so that means over runs share the type.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Metrics {
+    /// Logical requests issued.
+    pub requests: f64,
+    /// Attempts that reached the server.
+    pub total_attempts: f64,
+    /// Requests that succeeded.
+    pub successes: f64,
+    /// Requests that stopped without success (attempts, deadline, not retryable, hint too long).
+    pub gave_up: f64,
+    /// Requests stopped by the retry budget (before their first attempt or a retry).
+    pub budget_rejected: f64,
+    /// `total_attempts / requests`.
+    pub amplification: f64,
+    /// The most attempts in any 100 ms, ×10.
+    pub peak_rps: f64,
+    /// The same, counting only attempts from the outage's end on.
+    pub peak_recovery_rps: f64,
+    /// When the last request finished (ms).
+    pub completion_ms: f64,
+    /// From the outage's end until the server again serves what is offered (ms).
+    pub recovery_ms: f64,
+    /// Median latency of successful requests, retries and waits included (ms).
+    pub p50_ms: Option<f64>,
+    /// 99th percentile of the same (ms).
+    pub p99_ms: Option<f64>,
+    /// `aws-occ`: writes that reached the server; otherwise equal to `total_attempts`.
+    pub calls: f64,
+    /// Attempts the client gave up on at its timeout.
+    pub timeouts: f64,
+    /// Requests the servers finished serving after their client had given that attempt up:
+    /// work nobody waited for.
+    pub wasted: f64,
+    /// Successful requests per second of simulated time (to `completion_ms`).
+    pub goodput_rps: f64,
+    /// Requests the servers finished serving per second of simulated time, wasted work
+    /// included.
+    pub throughput_rps: f64,
+    /// The most requests waiting in queues at once, all servers together.
+    pub max_queue: f64,
+}
+
+impl Metrics {
+    /// The mean of `runs`, field by field (p50/p99 over the runs that have them).
+    pub fn mean(runs: &[Metrics]) -> Metrics {
+        let n = runs.len().max(1) as f64;
+        let avg = |f: fn(&Metrics) -> f64| runs.iter().map(f).sum::<f64>() / n;
+        let avg_opt = |f: fn(&Metrics) -> Option<f64>| {
+            let xs: Vec<f64> = runs.iter().filter_map(f).collect();
+            (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+        };
+        Metrics {
+            requests: avg(|m| m.requests),
+            total_attempts: avg(|m| m.total_attempts),
+            successes: avg(|m| m.successes),
+            gave_up: avg(|m| m.gave_up),
+            budget_rejected: avg(|m| m.budget_rejected),
+            amplification: avg(|m| m.amplification),
+            peak_rps: avg(|m| m.peak_rps),
+            peak_recovery_rps: avg(|m| m.peak_recovery_rps),
+            completion_ms: avg(|m| m.completion_ms),
+            recovery_ms: avg(|m| m.recovery_ms),
+            p50_ms: avg_opt(|m| m.p50_ms),
+            p99_ms: avg_opt(|m| m.p99_ms),
+            calls: avg(|m| m.calls),
+            timeouts: avg(|m| m.timeouts),
+            wasted: avg(|m| m.wasted),
+            goodput_rps: avg(|m| m.goodput_rps),
+            throughput_rps: avg(|m| m.throughput_rps),
+            max_queue: avg(|m| m.max_queue),
+        }
+    }
+}
+
+/// The per-slot series, as slices into the simulation's own buffers.
+#[derive(Debug, Clone, Copy)]
+pub struct Series<'a> {
+    /// Slot width (ms).
+    pub slot_ms: f64,
+    /// Attempts that reached a server.
+    pub offered: &'a [u32],
+    /// Requests a server finished serving (the throughput), counted when they finished,
+    /// wasted work included (`aws-occ`: writes that won).
+    pub served: &'a [u32],
+    /// Attempts rejected for overload: a full queue, or a queue timeout (`aws-occ`:
+    /// conflicting writes).
+    pub rejected: &'a [u32],
+    /// Attempts failed by the outage or by the fail rate.
+    pub failed: &'a [u32],
+    /// Requests or retries blocked by the budget.
+    pub blocked: &'a [u32],
+    /// Successful requests, counted when the answer reached the client (the goodput).
+    pub goodput: &'a [u32],
+    /// Attempts the client gave up on at its timeout, counted when it did.
+    pub timed_out: &'a [u32],
+    /// Requests a server finished after their client had given up on them.
+    pub wasted: &'a [u32],
+    /// Requests waiting in queues at the slot's end, all servers together.
+    pub queued: &'a [u32],
+}
