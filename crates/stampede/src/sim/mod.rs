@@ -1,7 +1,7 @@
 //! The thundering-herd simulator: seeded clients against a server that fails and recovers.
 //!
 //! In `burst` and `steady`, every client decides *whether and when* to retry by asking the
-//! crate's own [`Policy`] — the same code the browser's `retryFetch` runs — so what the
+//! crate's own [`Policy`](crate::policy::Policy) — the same code the browser's `retryFetch` runs — so what the
 //! simulator shows is what the library does. `aws-occ` is the exception: it reproduces a
 //! published experiment whose clients retry until they win, so they draw their waits from
 //! the policy's [`Backoff`](crate::backoff::Backoff) directly, and `max_attempts`,
