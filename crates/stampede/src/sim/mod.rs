@@ -360,6 +360,15 @@ impl Simulation {
         }
     }
 
+    /// Events processed so far: arrivals, finishes, timeouts and ticks (`aws-occ`: messages).
+    /// The unit of the simulator's speed.
+    pub fn events(&self) -> u64 {
+        match &self.engine {
+            Engine::Herd(h) => h.events,
+            Engine::Occ(o) => o.events,
+        }
+    }
+
     /// The metrics so far (final once [`is_done`](Self::is_done)).
     pub fn metrics(&mut self) -> Metrics {
         match &mut self.engine {

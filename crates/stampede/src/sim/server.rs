@@ -36,8 +36,8 @@ pub(crate) enum Arrival {
     Answered(u8),
     /// A worker started it; it finishes after this many ms.
     Started(f64),
-    /// It waits in the queue.
-    Queued,
+    /// There is room in the queue: [`enqueue`](Servers::enqueue) it.
+    Queue,
 }
 
 #[derive(Debug, Clone)]
@@ -141,9 +141,9 @@ impl<T: Copy + Timed> Servers<T> {
         }
     }
 
-    /// `item` reaches server `k` at `t`.
+    /// A request reaches server `k` at `t`.
     #[inline]
-    pub(crate) fn arrive(&mut self, k: usize, t: f64, item: T, rng: &mut SeededRng) -> Arrival {
+    pub(crate) fn arrive(&mut self, k: usize, t: f64, rng: &mut SeededRng) -> Arrival {
         if k < self.down_servers && t >= self.down_from && t < self.down_until {
             return Arrival::Answered(outcome::OUTAGE);
         }
@@ -154,14 +154,25 @@ impl<T: Copy + Timed> Servers<T> {
             return Arrival::Started(self.start(k, t, rng));
         }
         if self.servers[k].waiting.len() < self.queue {
-            self.servers[k].waiting.push_back(item);
-            self.queued += 1;
-            self.max_queued = self.max_queued.max(self.queued);
-            return Arrival::Queued;
+            return Arrival::Queue;
         }
         let server = &mut self.servers[k];
         server.debt_ms = (server.debt_ms + self.reject_debt).min(self.max_debt);
         Arrival::Answered(outcome::OVERLOAD)
+    }
+
+    /// `item` waits at server `k` (after [`Arrival::Queue`]).
+    #[inline]
+    pub(crate) fn enqueue(&mut self, k: usize, item: T) {
+        self.servers[k].waiting.push_back(item);
+        self.queued += 1;
+        self.max_queued = self.max_queued.max(self.queued);
+    }
+
+    /// Whether waiting requests can time out.
+    #[inline]
+    pub(crate) fn has_queue_timeout(&self) -> bool {
+        self.queue_timeout != f64::INFINITY
     }
 
     /// Whether the oldest request waiting at `k` waited longer than the queue timeout at
