@@ -131,8 +131,13 @@ pub(crate) struct Herd {
     pub(crate) log_rows: u32,
     counts: Counts,
     now: f64,
-    /// Events processed so far.
+    /// Events of the model so far: a request created, a retry sent, an attempt reaching a
+    /// server, a service started, a service finished, a waiting request dropped, an answer
+    /// reaching its client (in time or late), a timeout. Several are handled in one step of
+    /// the wheel (a server that answers at once does so in its arrival's step).
     pub(crate) events: u64,
+    /// Events taken from the wheel (stale timers included).
+    pub(crate) steps: u64,
 }
 
 impl Herd {
@@ -178,6 +183,7 @@ impl Herd {
             counts: Counts::default(),
             now: 0.0,
             events: 0,
+            steps: 0,
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -294,6 +300,7 @@ impl Herd {
     /// A new logical request of `client` at `t`: through the budget's gate, then sent.
     fn issue(&mut self, client: u32, t: f64) {
         self.counts.requests += 1;
+        self.events += 1;
         let logged = self.is_logged(client);
         if let Err(_e) = self
             .policy
@@ -373,6 +380,7 @@ impl Herd {
     #[inline]
     fn arrive(&mut self, mut ev: Ev) {
         let t = ev.at;
+        self.events += 1;
         self.counts.attempts += 1;
         let k = self.servers.pick(&mut self.rng);
         ev.server = k as u16;
@@ -385,6 +393,7 @@ impl Herd {
                 self.answer(ev, code, t);
             }
             Arrival::Started(service) => {
+                self.events += 1;
                 self.rec.arrival(t);
                 self.started(ev, t + service);
             }
@@ -403,6 +412,7 @@ impl Herd {
     fn drop_stale(&mut self, k: usize, t: f64) {
         let before = self.servers.queued;
         while let Some(old) = self.servers.drop_stale(k, t) {
+            self.events += 1;
             self.rec.answer(t, outcome::OVERLOAD);
             self.answer(old, outcome::OVERLOAD, t);
         }
@@ -433,7 +443,9 @@ impl Herd {
             self.drop_stale(k, t);
         }
         let before = self.servers.queued;
+        self.events += 1;
         if let Some((next, service)) = self.servers.finish(k, t, &mut self.rng) {
+            self.events += 1;
             self.started(next, t + service);
         }
         if self.servers.queued != before {
@@ -446,6 +458,7 @@ impl Herd {
     #[inline(always)]
     fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
         let now = t + self.one_way();
+        self.events += 1;
         if !self.is_live(&ev) || now >= ev.deadline {
             if code == outcome::SERVED {
                 self.counts.wasted += 1;
@@ -472,6 +485,7 @@ impl Herd {
         }
         let t = ev.at;
         self.settle(&ev);
+        self.events += 1;
         self.counts.timeouts += 1;
         self.rec.timed_out(t);
         if ev.logged() {
@@ -491,7 +505,10 @@ impl Herd {
             self.policy
                 .decide_verdict(&mut ev.attempt, verdict, now, budget, &mut self.rng);
         match decision {
-            Decision::Retry { delay_ms, .. } => self.send(ev, now + delay_ms),
+            Decision::Retry { delay_ms, .. } => {
+                self.events += 1;
+                self.send(ev, now + delay_ms)
+            }
             Decision::Stop(reason) => {
                 match reason {
                     StopReason::Succeeded(_) => {
@@ -543,7 +560,7 @@ impl Herd {
 
     pub(crate) fn advance(&mut self, limit: u64) {
         while let Some(ev) = self.wheel.pop(limit) {
-            self.events += 1;
+            self.steps += 1;
             match ev.kind {
                 Kind::Arrive => self.arrive(ev),
                 Kind::Finish => self.finish(ev),

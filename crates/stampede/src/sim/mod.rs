@@ -123,6 +123,7 @@ mod queue;
 pub mod record;
 mod server;
 mod settings;
+pub mod stories;
 mod work;
 
 #[cfg(test)]
@@ -360,11 +361,24 @@ impl Simulation {
         }
     }
 
-    /// Events processed so far: arrivals, finishes, timeouts and ticks (`aws-occ`: messages).
-    /// The unit of the simulator's speed.
+    /// The model's events so far, the unit of the simulator's speed: each request
+    /// created, retry sent, attempt reaching a server, service started and finished,
+    /// waiting request dropped, answer reaching its client (in time or late) and timeout
+    /// that fired — the events a simulator with one queue entry per event would process
+    /// (`aws-occ`: its messages). This engine handles several in one step of its queue
+    /// ([`steps`](Self::steps)).
     pub fn events(&self) -> u64 {
         match &self.engine {
             Engine::Herd(h) => h.events,
+            Engine::Occ(o) => o.events,
+        }
+    }
+
+    /// The entries taken from the engine's event queue so far (timers that had nothing
+    /// left to do included).
+    pub fn steps(&self) -> u64 {
+        match &self.engine {
+            Engine::Herd(h) => h.steps,
             Engine::Occ(o) => o.events,
         }
     }
