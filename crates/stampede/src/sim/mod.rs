@@ -113,6 +113,7 @@
 //! `|Normal(latency, sd)|` (10 ms, 2 ms by default). No attempt limit: clients retry until
 //! they win. `calls` counts writes; `completion_ms` is the time of the last event.
 
+mod balancer;
 mod herd;
 mod load;
 mod metrics;

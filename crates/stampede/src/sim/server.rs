@@ -22,7 +22,8 @@ use std::collections::VecDeque;
 
 use rand::RngExt;
 
-use super::model::{Balance, QueueOrder, ServiceDist, Slowdown};
+use super::balancer::Balancer;
+use super::model::{QueueOrder, ServiceDist, Slowdown};
 use super::normal::{Normal, exponential};
 use super::queue::Timed;
 use super::record::outcome;
@@ -68,8 +69,7 @@ pub(crate) struct Servers<T> {
     down_from: f64,
     down_until: f64,
     down_servers: usize,
-    balance: Balance,
-    next_rr: usize,
+    balancer: Balancer,
     normal: Normal,
     /// Requests waiting, all servers together, and the most there ever were.
     pub(crate) queued: u32,
@@ -106,8 +106,7 @@ impl<T: Copy + Timed> Servers<T> {
             down_from: s.outage_start_ms,
             down_until: s.outage_start_ms + s.outage_ms,
             down_servers: s.outage_servers.unwrap_or(f.servers) as usize,
-            balance: s.balance,
-            next_rr: 0,
+            balancer: Balancer::new(s.balance, f.servers as usize),
             normal: Normal::default(),
             queued: 0,
             max_queued: 0,
@@ -117,28 +116,14 @@ impl<T: Copy + Timed> Servers<T> {
     /// The server the load balancer sends the next request to.
     #[inline]
     pub(crate) fn pick(&mut self, rng: &mut SeededRng) -> usize {
-        let n = self.servers.len();
-        if n == 1 {
-            return 0;
-        }
-        match self.balance {
-            Balance::Random => rng.random_range(0..n),
-            Balance::LeastLoaded => {
-                let load = |s: &Server<T>| s.busy as usize + s.waiting.len();
-                let mut best = 0;
-                for (k, s) in self.servers.iter().enumerate().skip(1) {
-                    if load(s) < load(&self.servers[best]) {
-                        best = k;
-                    }
-                }
-                best
-            }
-            _ => {
-                let k = self.next_rr;
-                self.next_rr = if k + 1 == n { 0 } else { k + 1 };
-                k
-            }
-        }
+        self.balancer.pick(rng)
+    }
+
+    /// Tells the balancer server `k`'s load.
+    #[inline]
+    fn loaded(&mut self, k: usize) {
+        let s = &self.servers[k];
+        self.balancer.loaded(k, s.busy as usize + s.waiting.len());
     }
 
     /// A request reaches server `k` at `t`.
@@ -167,6 +152,7 @@ impl<T: Copy + Timed> Servers<T> {
         self.servers[k].waiting.push_back(item);
         self.queued += 1;
         self.max_queued = self.max_queued.max(self.queued);
+        self.loaded(k);
     }
 
     /// Whether waiting requests can time out.
@@ -185,7 +171,9 @@ impl<T: Copy + Timed> Servers<T> {
             return None;
         }
         self.queued -= 1;
-        waiting.pop_front()
+        let old = waiting.pop_front();
+        self.loaded(k);
+        old
     }
 
     /// A request finished at `k` at `t`; the worker takes the next waiting request, which
@@ -198,7 +186,11 @@ impl<T: Copy + Timed> Servers<T> {
         let next = match self.order {
             QueueOrder::Lifo => server.waiting.pop_back(),
             _ => server.waiting.pop_front(),
-        }?;
+        };
+        let Some(next) = next else {
+            self.loaded(k);
+            return None;
+        };
         self.queued -= 1;
         Some((next, self.start(k, t, rng)))
     }
@@ -225,6 +217,7 @@ impl<T: Copy + Timed> Servers<T> {
         ms += server.debt_ms;
         server.debt_ms = 0.0;
         server.busy += 1;
+        self.loaded(k);
         ms
     }
 }
