@@ -79,8 +79,8 @@ pub struct Model {
     slowdown: Option<Slowdown>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::Timeout), allow_hyphen_values = true,
           help_heading = CLIENTS,
-          help = with_default("A client gives an attempt up this long after sending it (the error `timeout`, \
-                               retried as any failure); the server still does the work", "never"))]
+          help = with_default("A client gives an attempt up this long after sending it, as the error \
+                               `timeout`; the server still does the work", "never"))]
     timeout: Option<f64>,
     #[arg(long, value_name = "DIST", value_parser = parse_name::<LatencyDist>, help_heading = CLIENTS,
           help = with_default(format!("How network delay varies: {}; exponential: each leg with half of --latency",

@@ -13,7 +13,7 @@ use stampede::sim::{Metrics, Scenario, Simulation};
 use stampede_cli::json::num;
 
 /// The metrics under the CLI's JSON names, `null` for a value the run does not have (no
-/// percentile without a success).
+/// percentile or mean latency without a success).
 pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String, Value> {
     let opt = |v: Option<f64>| v.map_or(Value::Null, num);
     let Value::Object(map) = json!({
@@ -37,6 +37,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
         "goodput_rps": num(m.goodput_rps),
         "throughput_rps": num(m.throughput_rps),
         "max_queue": num(m.max_queue),
+        "mean_ms": opt(m.mean_ms),
     }) else {
         unreachable!("json! of an object literal is an object")
     };
@@ -45,7 +46,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
 
 /// The metrics `sweep` writes as columns after `scenario,strategy,clients,runs`, and
 /// `simulate` as rows of its table, in this order.
-pub const METRIC_COLUMNS: [&str; 18] = [
+pub const METRIC_COLUMNS: [&str; 19] = [
     "requests",
     "total_attempts",
     "successes",
@@ -65,6 +66,7 @@ pub const METRIC_COLUMNS: [&str; 18] = [
     "goodput_rps",
     "throughput_rps",
     "max_queue",
+    "mean_ms",
 ];
 
 /// A JSON value as a CSV cell: `null` is empty, a string bare.
