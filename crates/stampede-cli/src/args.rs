@@ -208,6 +208,14 @@ mod tests {
             let flag = flag_for(f);
             assert!(flag.starts_with("--") || flag == f.name(), "{f:?}");
         }
+        // One flag sets a slowdown's three parts, so each part's error names it.
+        for f in [
+            Field::SlowdownStart,
+            Field::SlowdownLength,
+            Field::SlowdownFactor,
+        ] {
+            assert_eq!(flag_for(f), "--slowdown");
+        }
         let e = Field::MaxAttempts.check(0.0).unwrap_err();
         assert_eq!(
             config_error(&e),

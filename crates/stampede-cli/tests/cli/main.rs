@@ -9,6 +9,7 @@ use serde_json::Value;
 mod arguments;
 mod model;
 mod output;
+mod stories;
 
 /// The binary under test.
 const BIN: &str = env!("CARGO_BIN_EXE_stampede");
