@@ -21,6 +21,10 @@ const SERVERS: &str = "Servers";
 const CLIENTS: &str = "Clients";
 
 /// The model's flags. `None`: not given, the core's default.
+///
+/// Each help is built at run time (`help = …`) rather than written as a doc comment with
+/// `default_value_t`: the value must stay `None` when the flag is not given (so `aws-occ`
+/// can tell), yet the help still shows the core's default as clap would.
 #[derive(ClapArgs, Debug, Clone, Default)]
 pub struct Model {
     #[arg(long, value_name = "N", value_parser = whole(Field::Servers), allow_hyphen_values = true,

@@ -565,3 +565,27 @@ fn help_lists_the_new_flags_with_the_cores_defaults() {
         }
     }
 }
+
+#[test]
+fn the_text_output_shows_the_sized_fleet() {
+    let text = |args: &[&str]| {
+        let out = stampede(&[&["simulate"][..], args].concat());
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The default fleet, sized from --capacity at the default service time.
+    let f = SimSettings::default().fleet();
+    let want = format!(
+        "{} server × {} workers of {} ms",
+        f.servers, f.workers, f.service_ms
+    );
+    assert!(text(&[]).contains(&want), "{want}");
+    let t = text(&["--servers", "3", "--workers", "0", "--timeout", "1s"]);
+    assert!(t.contains("3 servers × unlimited workers"), "{t}");
+    assert!(t.contains("no capacity limit"), "{t}");
+    for k in NEW_FIELDS {
+        assert!(t.lines().any(|l| l.trim_start().starts_with(k)), "{k}: {t}");
+    }
+    // aws-occ has no fleet to show.
+    assert!(!text(&["--scenario", "aws-occ", "--clients", "10"]).contains(" × "));
+}
