@@ -62,7 +62,7 @@ test("defaults(), limits(), choices(): the new settings, from the core", () => {
   }
   const l = limits();
   assert.deepEqual(l.failRate, { min: 0, max: 1, unit: "fraction", whole: false });
-  assert.equal(l.timeoutMs.minExclusive, true);
+  assert.equal(l.timeoutMs.unit, "ms");
   assert.equal(l.serviceMs.minExclusive, true);
   assert.equal(l.workers.whole, true);
   // A slowdown's parts are listed only under their prefix: alone they are no option.
