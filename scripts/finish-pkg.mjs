@@ -1,7 +1,8 @@
 // After wasm-pack: name the package "stampede" (wasm-pack names it after the crate), replace
 // the generated .d.ts with the hand-written one, whose option and result types are precise
 // instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError) from
-// stampede.js, and check the size bar: stampede_bg.wasm at most 150 KB (150,000 bytes),
+// stampede.js, and check the size bar: stampede_bg.wasm at most 180 KB (180,000 bytes: it
+// was 150 KB before the queueing model, which adds about 28 KB),
 // printed raw and gzipped. Exits non-zero past the bar, so `make wasm` (and with it every
 // target that builds the package) fails.
 import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync } from "node:fs";
@@ -9,7 +10,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 150_000;
+const MAX_WASM_BYTES = 180_000;
 
 const pkg = process.argv[2];
 const here = dirname(fileURLToPath(import.meta.url));

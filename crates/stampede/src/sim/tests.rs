@@ -262,7 +262,10 @@ fn aws_occ_steps_like_it_runs() {
     let m = whole.metrics();
     assert_eq!(m.goodput_rps, 60.0 * 1000.0 / m.completion_ms);
     assert_eq!(m.throughput_rps, m.goodput_rps);
-    assert!(m.mean_ms.is_some_and(|mean| mean > 0.0 && mean <= m.completion_ms));
+    assert!(
+        m.mean_ms
+            .is_some_and(|mean| mean > 0.0 && mean <= m.completion_ms)
+    );
 }
 
 #[test]
