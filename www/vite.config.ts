@@ -20,11 +20,26 @@ function devCsp(): Plugin {
   };
 }
 
+/**
+ * The demo API's Service Worker, built to `sw.js` beside index.html: a Service Worker's
+ * scope is its script's folder, so it must sit with the page and keep a fixed name. It
+ * shares no module with the page, so it is one self-contained file (no import).
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: "stampede-service-worker",
+    apply: "build",
+    buildStart() {
+      this.emitFile({ type: "chunk", id: here("src/demo/sw.ts"), fileName: "sw.js" });
+    },
+  };
+}
+
 export default defineConfig({
   root: here("."),
   base: "./",
   publicDir: here("public"),
-  plugins: [devCsp()],
+  plugins: [devCsp(), serviceWorker()],
   resolve: {
     alias: {
       stampede: here("../crates/stampede-wasm/pkg/stampede.js"),

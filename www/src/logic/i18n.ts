@@ -230,6 +230,15 @@ export const en = {
   "live.budgetLeft": "{n} tokens left after the last attempt.",
   "live.at": "at {t}",
   "live.aria": "Attempts of the live call on a time line",
+  "live.endpoint": "Endpoint",
+  "live.endpoint.server": "stampede serve on this site (/api/flaky)",
+  "live.endpoint.demo": "Demo endpoint, simulated in your browser",
+  "live.endpoint.custom": "Your own URL (it must allow CORS)",
+  "live.endpointNote.server": "The real demo server that serves this page: two 503s with Retry-After: 1, then 200.",
+  "live.endpointNote.demo":
+    "Simulated in your browser: this page's Service Worker answers like stampede serve's /api/flaky, /api/status and /api/outage (the same parameters). Nothing leaves your machine.",
+  "live.endpointNote.custom": "Any URL that allows cross-origin requests (CORS); the budget and retries are the same.",
+  "live.demoUnavailable": "The in-browser endpoint is unavailable: {reason}. Type a CORS-enabled URL instead.",
 
   "embed.heading": "Embed",
   "embed.intro": "The current policy with the npm package. Leave the seed out: each client must draw its own delays.",
@@ -467,6 +476,15 @@ export const ru: Record<Key, string> = {
   "live.budgetLeft": "После последней попытки осталось {n} токенов.",
   "live.at": "в {t}",
   "live.aria": "Попытки живого вызова на шкале времени",
+  "live.endpoint": "Адрес",
+  "live.endpoint.server": "stampede serve на этом сайте (/api/flaky)",
+  "live.endpoint.demo": "Демо-адрес, имитация в вашем браузере",
+  "live.endpoint.custom": "Свой URL (должен разрешать CORS)",
+  "live.endpointNote.server": "Настоящий демо-сервер, который отдаёт эту страницу: два ответа 503 с Retry-After: 1, затем 200.",
+  "live.endpointNote.demo":
+    "Имитация в вашем браузере: Service Worker этой страницы отвечает как /api/flaky, /api/status и /api/outage у stampede serve (с теми же параметрами). Ничего не уходит с вашего компьютера.",
+  "live.endpointNote.custom": "Любой URL, разрешающий запросы с других источников (CORS); бюджет и повторы те же.",
+  "live.demoUnavailable": "Адрес в браузере недоступен: {reason}. Введите URL с CORS.",
 
   "embed.heading": "Встроить",
   "embed.intro": "Текущая политика с npm-пакетом. Зерно не задавайте: каждый клиент должен выбирать свои задержки.",

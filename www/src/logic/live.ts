@@ -1,5 +1,5 @@
-// The live panel's pure parts: reading the headers box, the default flaky URL, and the
-// call site that names the budget's bucket.
+// The live panel's pure parts: reading the headers box, the flaky URLs it offers (the real
+// server's and the in-browser demo's), and the call site that names the budget's bucket.
 
 export interface ParsedHeaders {
   headers: Record<string, string>;
@@ -36,9 +36,56 @@ export function randomKey(random: () => number = Math.random): string {
   return k;
 }
 
+/** The flaky call's query: two 503s, then 200, with a one-second Retry-After. */
+function flakyQuery(key: string): string {
+  return `?key=${encodeURIComponent(key)}&fail=2&status=503&retry_after=1`;
+}
+
 /** The demo server's flaky endpoint on the page's own origin: two 503s, then 200. */
 export function defaultLiveUrl(key: string): string {
-  return `/api/flaky?key=${encodeURIComponent(key)}&fail=2&status=503&retry_after=1`;
+  return `/api/flaky${flakyQuery(key)}`;
+}
+
+/**
+ * The folder, relative to the page, whose requests the page's Service Worker answers
+ * (the same as www/src/demo/api.ts's DEMO_DIR; the page does not import the worker's code,
+ * so that sw.js stays one file; a unit test checks that the two agree).
+ */
+export const DEMO_PATH = "demo-api/";
+
+/** The same flaky call, answered by the Service Worker in the browser (relative to the page). */
+export function demoLiveUrl(key: string): string {
+  return `./${DEMO_PATH}flaky${flakyQuery(key)}`;
+}
+
+/** Where the live panel's URL points: `stampede serve`, the in-browser demo, or elsewhere. */
+export type Endpoint = "server" | "demo" | "custom";
+
+/** Which endpoint `url` (as typed, relative to `page`) is. */
+export function endpointOf(url: string, page: string): Endpoint {
+  try {
+    const u = new URL(url, page);
+    const demo = new URL(DEMO_PATH, page);
+    if (u.origin === demo.origin && u.pathname.startsWith(demo.pathname)) return "demo";
+    if (u.origin === new URL(page).origin && u.pathname.startsWith("/api/")) return "server";
+  } catch {
+    // not a URL: the user's own
+  }
+  return "custom";
+}
+
+/**
+ * Whether `stampede serve` may be serving the page at `pathname`: it serves it at the root
+ * only, so a page in a sub-folder is on a static host and need not probe (a probe there is
+ * a 404 in the console).
+ */
+export function mayBeServed(pathname: string): boolean {
+  return pathname === "/" || pathname === "/index.html";
+}
+
+/** Whether a `/api/health` answer is `stampede serve`'s: 200 with `{"ok": true}`. */
+export function isServerHealth(status: number, body: unknown): boolean {
+  return status === 200 && typeof body === "object" && body !== null && (body as { ok?: unknown }).ok === true;
 }
 
 /** The budget's bucket for a call: its method and path (not the query, which varies per call). */

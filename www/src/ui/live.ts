@@ -7,11 +7,22 @@
 
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
-import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../logic/live.js";
+import {
+  callSiteFor,
+  defaultLiveUrl,
+  demoLiveUrl,
+  endpointOf,
+  mayBeServed,
+  parseHeaders,
+  parseTimeout,
+  randomKey,
+  type Endpoint,
+} from "../logic/live.js";
 import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
 import { byId } from "./dom.js";
+import { DemoUnavailable, demoReady, keepDemoAlive, probeServer } from "./endpoint.js";
 
 export interface LivePolicy {
   policy: PolicyOptions;
@@ -44,6 +55,8 @@ interface Drawn {
 const BODY_LIMIT = 20_000;
 
 export class LivePanel {
+  private readonly endpoint = byId<HTMLSelectElement>("live-endpoint");
+  private readonly endpointNote = byId<HTMLElement>("live-endpoint-note");
   private readonly url = byId<HTMLInputElement>("live-url");
   private readonly method = byId<HTMLSelectElement>("live-method");
   private readonly headers = byId<HTMLTextAreaElement>("live-headers");
@@ -63,6 +76,10 @@ export class LivePanel {
   private lastTokens: { site: string; n: number } | null = null;
   private timeoutProblem: string | null = null;
   private ready = false;
+  /** Whether the probe for `stampede serve` has answered (Send waits for it). */
+  private probed = false;
+  /** This visit's key: each visit's flaky endpoint starts fresh. */
+  private readonly key = randomKey();
   private drawn: Drawn[] = [];
   private waits: { from: number; to: number }[] = [];
   private started = 0;
@@ -74,7 +91,14 @@ export class LivePanel {
     /** Called when anything the call is made of changes (the embed snippet follows). */
     private readonly onChange: () => void = () => {},
   ) {
-    this.url.value = defaultLiveUrl(randomKey());
+    // The real server's endpoint until the probe says there is none (then the in-browser one).
+    this.url.value = defaultLiveUrl(this.key);
+    this.endpoint.value = "server";
+    this.showEndpointNote();
+    // After the constructor: a choice calls onChange, whose owner must hold the panel by then.
+    queueMicrotask(() => void this.chooseEndpoint());
+    this.endpoint.addEventListener("change", () => this.pick(this.endpoint.value as Endpoint));
+    this.url.addEventListener("input", () => this.followUrl());
     byId<HTMLFormElement>("live-form").addEventListener("submit", (e) => {
       e.preventDefault();
       void this.run();
@@ -93,10 +117,54 @@ export class LivePanel {
     for (const el of [this.method, this.idempotent]) el.addEventListener("change", changed);
   }
 
-  /** The wasm module is ready: Send works. */
+  /** The wasm module is ready: Send works (once the endpoint is known). */
   enable(): void {
     this.ready = true;
-    if (!this.controller) this.send.disabled = false;
+    if (!this.controller) this.send.disabled = !this.probed;
+  }
+
+  /** `stampede serve` on this origin is the default; without it, the in-browser endpoint. */
+  private async chooseEndpoint(): Promise<void> {
+    const server = mayBeServed(location.pathname) && (await probeServer());
+    const option = this.endpoint.querySelector<HTMLOptionElement>('option[value="server"]');
+    if (option) option.disabled = !server;
+    // Unless the reader has chosen already.
+    if (this.endpoint.value === "server" && this.url.value === defaultLiveUrl(this.key) && !server) this.pick("demo");
+    this.probed = true;
+    // A hook for tests: what the probe found.
+    this.endpoint.dataset["probed"] = server ? "server" : "none";
+    if (this.ready && !this.controller) this.send.disabled = false;
+  }
+
+  /** The reader picked an endpoint: the URL box follows (a custom URL is theirs to type). */
+  private pick(endpoint: Endpoint): void {
+    this.endpoint.value = endpoint;
+    if (endpoint === "server") this.url.value = defaultLiveUrl(this.key);
+    if (endpoint === "demo") {
+      this.url.value = demoLiveUrl(this.key);
+      // Start the worker now, so that it controls the page by the first Send.
+      demoReady().catch(() => {});
+    }
+    if (endpoint === "custom") {
+      this.url.focus();
+      this.url.select();
+    }
+    this.showEndpointNote();
+    this.checkTimeout();
+    this.refreshBudget();
+    this.onChange();
+  }
+
+  /** The reader typed a URL: the endpoint menu says which it is. */
+  private followUrl(): void {
+    const endpoint = endpointOf(this.url.value.trim(), location.href);
+    if (this.endpoint.value !== endpoint) this.endpoint.value = endpoint;
+    this.showEndpointNote();
+  }
+
+  private showEndpointNote(): void {
+    const key = `live.endpointNote.${this.endpoint.value as Endpoint}` as const;
+    this.endpointNote.textContent = this.t(key);
   }
 
   relabel(t: T, lang: Lang): void {
@@ -104,6 +172,7 @@ export class LivePanel {
     this.lang = lang;
     this.refreshPolicy();
     this.checkTimeout();
+    this.showEndpointNote();
     if (!this.controller && this.drawn.length === 0) this.status.textContent = t("live.idle");
   }
 
@@ -196,7 +265,13 @@ export class LivePanel {
     this.status.textContent = this.t("live.sending");
     this.started = Date.now();
     let attempts = 0;
+    let stopKeepAlive = () => {};
     try {
+      if (endpointOf(url, location.href) === "demo") {
+        // The Service Worker must control the page, or the call would reach the static host.
+        await demoReady();
+        stopKeepAlive = keepDemoAlive();
+      }
       const res = await retryFetch(
         url,
         { method, headers },
@@ -225,7 +300,9 @@ export class LivePanel {
     } catch (e) {
       const name = e instanceof Error || e instanceof DOMException ? e.name : "";
       const reason = (e as { reason?: unknown } | null)?.reason;
-      if (controller.signal.aborted || name === "AbortError") {
+      if (e instanceof DemoUnavailable) {
+        this.status.textContent = this.t("live.demoUnavailable", { reason: e.message });
+      } else if (controller.signal.aborted || name === "AbortError") {
         this.status.textContent = this.t("live.cancelled");
       } else if (name === "RetryError") {
         this.status.textContent = this.t("live.gaveUp", { n: attempts, reason: String(reason ?? errorMessage(e)) });
@@ -242,6 +319,7 @@ export class LivePanel {
         this.status.textContent = this.t("live.failed", { message: localizeError(errorData(e), this.lang) });
       }
     } finally {
+      stopKeepAlive();
       this.controller = null;
       this.send.disabled = !this.ready;
       this.cancel.disabled = true;

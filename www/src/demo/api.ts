@@ -1,0 +1,174 @@
+// The flaky demo endpoints of `stampede serve` (crates/stampede-cli/src/serve/api/handlers.rs),
+// answered in the browser: `flaky`, `status/{code}`, `outage`, `reset` and `health` under the
+// page's own `demo-api/`, with the same parameters, statuses, hint headers, bodies and 400
+// messages. Pure: a request in (method, path under `demo-api/`, query, the time), a plain
+// answer out; the Service Worker (sw.ts) turns it into a Response. Tested in
+// tests/www-unit/demo-api.test.ts.
+
+import { DemoError, Params, checkMethod, finalStatus, type Hints } from "./params.js";
+
+/** The folder, under the page, whose requests the Service Worker answers. */
+export const DEMO_DIR = "demo-api/";
+
+/** Largest `fail` of `flaky`. */
+export const MAX_FAIL = 1_000;
+/** Largest `down_ms` of `outage` (ten minutes). */
+export const MAX_DOWN_MS = 600_000;
+/** How many keys the demo remembers; past it, the least recently created key is forgotten. */
+export const MAX_KEYS = 1_000;
+
+export interface DemoRequest {
+  method: string;
+  /** The path under `demo-api/`, e.g. `flaky` or `status/503` (still percent-encoded). */
+  path: string;
+  /** The raw query, with or without its `?`. */
+  query: string;
+  /** Milliseconds on any clock that does not go back (outages are timed on it). */
+  now: number;
+}
+
+export interface DemoAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text, or null for a status without a body (204, 205, 304). */
+  body: string | null;
+}
+
+/** What the demo remembers about one key. */
+interface KeyState {
+  requests: number;
+  /** When the key's first request arrived. */
+  created: number;
+}
+
+/**
+ * The demo's memory: a request counter and the first request's time per key, at most
+ * `maxKeys` keys, the least recently created forgotten first (a Map keeps insertion order).
+ */
+export class DemoStore {
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(private readonly maxKeys = MAX_KEYS) {}
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Records a request for `key`: its 1-based attempt number and the key's age in ms. */
+  record(key: string, now: number): { attempt: number; sinceFirst: number } {
+    let state = this.keys.get(key);
+    if (!state) {
+      while (this.keys.size >= Math.max(1, this.maxKeys)) {
+        const oldest = this.keys.keys().next();
+        if (oldest.done) break;
+        this.keys.delete(oldest.value);
+      }
+      state = { requests: 0, created: now };
+      this.keys.set(key, state);
+    }
+    state.requests += 1;
+    return { attempt: state.requests, sinceFirst: Math.max(0, now - state.created) };
+  }
+
+  reset(key: string): void {
+    this.keys.delete(key);
+  }
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+function json(status: number, body: unknown, hints: Hints = {}): DemoAnswer {
+  const headers: Record<string, string> = { ...NO_STORE, "content-type": "application/json" };
+  // Hints go with failures only.
+  if (status >= 400) {
+    if (hints.retryAfter !== undefined) headers["retry-after"] = hints.retryAfter;
+    if (hints.pushbackMs !== undefined) headers["grpc-retry-pushback-ms"] = hints.pushbackMs;
+  }
+  return { status, headers, body: JSON.stringify(body) };
+}
+
+/** Answers one request to the demo API; never throws. */
+export function answer(store: DemoStore, req: DemoRequest): DemoAnswer {
+  try {
+    checkMethod(req.method);
+    return route(store, req);
+  } catch (e) {
+    if (e instanceof DemoError) return json(e.status, { error: e.message });
+    return json(500, { error: String(e) });
+  }
+}
+
+function route(store: DemoStore, req: DemoRequest): DemoAnswer {
+  const params = Params.parse(req.query);
+  const path = req.path;
+  if (path === "flaky") {
+    const key = params.key();
+    const fail = params.number("fail", MAX_FAIL);
+    const failing = params.failingStatus();
+    const hints = params.hints();
+    const seen = store.record(key, req.now);
+    const status = seen.attempt <= fail ? failing : 200;
+    return json(status, status === 200 ? { key, attempt: seen.attempt } : { key, attempt: seen.attempt, status }, hints);
+  }
+  if (path === "outage") {
+    const key = params.key();
+    const down = params.number("down_ms", MAX_DOWN_MS);
+    const hints = params.hints();
+    const seen = store.record(key, req.now);
+    const up = seen.sinceFirst >= down;
+    const status = up ? 200 : 503;
+    return json(status, up ? { key, attempt: seen.attempt, up } : { key, attempt: seen.attempt, status, up }, hints);
+  }
+  const code = /^status\/([^/]+)$/.exec(path)?.[1];
+  if (code !== undefined) {
+    let decoded = code;
+    try {
+      decoded = decodeURIComponent(code);
+    } catch {
+      // Not UTF-8 once decoded: shown as sent, and refused as not a status.
+    }
+    const status = finalStatus(decoded);
+    const hints = params.hints();
+    const key = params.optionalKey();
+    if (key !== null) store.record(key, req.now);
+    if (status === 204 || status === 205 || status === 304) {
+      return { status, headers: { ...NO_STORE }, body: null };
+    }
+    return json(status, { status }, hints);
+  }
+  if (path === "reset") {
+    const key = params.key();
+    store.reset(key);
+    return json(200, { key, reset: true });
+  }
+  if (path === "health") return json(200, { ok: true });
+  throw new DemoError(404, `no such endpoint: ${DEMO_DIR}${path}`);
+}
+
+/** The reason phrase HTTP/1.1 servers send for `status` (Response's statusText), or "". */
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? "";
+}
+
+const REASONS: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  205: "Reset Content",
+  304: "Not Modified",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  408: "Request Timeout",
+  409: "Conflict",
+  413: "Payload Too Large",
+  425: "Too Early",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
