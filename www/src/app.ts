@@ -162,7 +162,10 @@ export class App {
       b.addEventListener("click", () => this.setLang(b.dataset["lang"] === "ru" ? "ru" : "en"));
     }
     // Resizes and theme changes redraw what is kept; nothing is simulated again.
-    new ResizeObserver(() => ctx.resized()).observe(byId("figures"));
+    // The section too: on narrow screens #figures is display: contents (narrow.css), no box.
+    const resize = new ResizeObserver(() => ctx.resized());
+    resize.observe(byId("figures"));
+    resize.observe(byId("herd"));
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.palette = readPalette();
       this.herd.invalidate();

@@ -1,0 +1,113 @@
+// The page on a phone: Chromium at 390 × 844 CSS pixels, served by `stampede serve`.
+// The herd figure stays in view while a slider near the bottom of the controls is dragged,
+// every control is big enough for a finger, and nothing scrolls sideways.
+// Run: node --test tests/e2e/narrow.test.mjs   (needs `make dist` and target/release/stampede)
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { afterRun, launchBrowser, missingPrerequisites, startServer, waitReady, watchConsole } from "./harness.mjs";
+
+const T = { timeout: 90_000 };
+const VIEWPORT = { width: 390, height: 844 };
+
+const missing = missingPrerequisites();
+if (missing) throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
+
+/** Whether box `b` lies wholly within the viewport. */
+const inView = (b) => b !== null && b.y >= 0 && b.x >= 0 && b.y + b.height <= VIEWPORT.height + 0.5 && b.x + b.width <= VIEWPORT.width + 0.5;
+
+describe("at 390 px wide", () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser({ viewport: VIEWPORT });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open() {
+    const page = await browser.context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(server.url);
+    await waitReady(page);
+    return { page, problems };
+  }
+
+  test("the herd stays in view while a slider near the bottom of the controls is dragged", T, async () => {
+    const { page, problems } = await open();
+    // The last visible slider of the controls (the budget's refill, or whatever comes last).
+    const id = await page.$$eval("#controls input[type=range]", (rs) => rs.filter((r) => r.offsetParent !== null).at(-1)?.id);
+    assert.ok(id, "a slider in the controls");
+    const slider = page.locator(`#${id}`);
+    await slider.scrollIntoViewIfNeeded();
+    const figure = page.locator("#timeline");
+    const box = await slider.boundingBox();
+    assert.ok(inView(box), `the slider is on screen: ${JSON.stringify(box)}`);
+    // Where the figure would be if it did not stick: its own place, after all the controls,
+    // is (at least partly) below the screen.
+    const unstuck = await page.evaluate(() => {
+      const fig = document.querySelector("#herd-figure");
+      fig.style.position = "static";
+      const r = fig.getBoundingClientRect();
+      fig.style.position = "";
+      return { top: r.top, bottom: r.bottom };
+    });
+    assert.ok(unstuck.bottom > VIEWPORT.height, `unstuck, the figure would end at ${unstuck.bottom} px, on screen`);
+    // Drag the thumb across the track as a finger would, checking the figure at every step.
+    const y = box.y + box.height / 2;
+    const runs = await page.evaluate(() => Number(document.documentElement.dataset.runs));
+    await page.mouse.move(box.x + 4, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) {
+      await page.mouse.move(box.x + 4 + ((box.width - 8) * i) / 8, y, { steps: 3 });
+      await page.waitForTimeout(60);
+      const fig = await figure.boundingBox();
+      assert.ok(inView(fig), `step ${i}: the figure is in view (${JSON.stringify(fig)})`);
+      const now = await slider.boundingBox();
+      assert.ok(now.y + now.height <= fig.y, `step ${i}: the slider is above the figure, not under it`);
+    }
+    await page.mouse.up();
+    // The drag moved the setting, and the figure shows the new run.
+    await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, runs, { timeout: 20_000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("every control is at least 44 px tall for a finger, and nothing scrolls sideways", T, async () => {
+    const { page, problems } = await open();
+    const small = await page.evaluate(() => {
+      const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, header button")];
+      return controls
+        .filter((el) => el.offsetParent !== null && el.getAttribute("type") !== "hidden")
+        .map((el) => {
+          // A checkbox is hit through its row (the label is part of it).
+          const target = el.getAttribute("type") === "checkbox" ? el.closest(".field, .chart-tools, label") ?? el : el;
+          const r = target.getBoundingClientRect();
+          return { id: el.id || el.textContent?.trim().slice(0, 20), h: Math.round(r.height) };
+        })
+        .filter((c) => c.h < 44);
+    });
+    assert.deepEqual(small, []);
+    const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(width <= VIEWPORT.width, `page width ${width}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a touch on a slider's track moves it and re-simulates", T, async () => {
+    const { page, problems } = await open();
+    const slider = page.locator("#base-range");
+    await slider.scrollIntoViewIfNeeded();
+    const before = await page.inputValue("#base");
+    const box = await slider.boundingBox();
+    assert.ok(box.height >= 44, `the slider's hit area is ${box.height} px tall`);
+    // A click near the top edge of the 44 px row still lands on the slider.
+    await afterRun(page, () => page.mouse.click(box.x + box.width * 0.2, box.y + 3));
+    assert.notEqual(await page.inputValue("#base"), before);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
