@@ -108,6 +108,23 @@ describe("on a static host, under a sub-path", () => {
     assert.equal(await page.textContent("#live-body"), '{"error":"fail: expected a whole number from 0 to 1000, got \\"x\\""}');
     await page.close();
   });
+
+  test("without Service Workers, the panel says why and sends nothing", T, async () => {
+    const page = await browser.context.newPage();
+    await page.addInitScript(() => {
+      delete Navigator.prototype.serviceWorker;
+    });
+    await page.goto(host.url);
+    await waitReady(page);
+    await page.waitForSelector("#live-endpoint[data-probed]");
+    const before = host.requests.length;
+    await page.click("#live-send");
+    await page.waitForFunction(() => !document.querySelector("#live-send")?.disabled && /unavailable/.test(document.querySelector("#live-status")?.textContent ?? ""));
+    assert.match((await page.textContent("#live-status")) ?? "", /in-browser endpoint is unavailable: this browser offers no Service Worker here/);
+    assert.equal(await page.locator("#live-log li").count(), 0);
+    assert.deepEqual(host.requests.slice(before).filter((p) => p.includes("demo-api")), [], "nothing reached the static host");
+    await page.close();
+  });
 });
 
 describe("with stampede serve", () => {

@@ -239,6 +239,9 @@ export const en = {
     "Simulated in your browser: this page's Service Worker answers like stampede serve's /api/flaky, /api/status and /api/outage (the same parameters). Nothing leaves your machine.",
   "live.endpointNote.custom": "Any URL that allows cross-origin requests (CORS); the budget and retries are the same.",
   "live.demoUnavailable": "The in-browser endpoint is unavailable: {reason}. Type a CORS-enabled URL instead.",
+  "live.demoWhy.unsupported": "this browser offers no Service Worker here (it needs HTTPS or localhost)",
+  "live.demoWhy.refused": "the browser refused the page's Service Worker (sw.js)",
+  "live.demoWhy.late": "the page's Service Worker did not take over in time",
 
   "embed.heading": "Embed",
   "embed.intro": "The current policy with the npm package. Leave the seed out: each client must draw its own delays.",
@@ -485,6 +488,9 @@ export const ru: Record<Key, string> = {
     "Имитация в вашем браузере: Service Worker этой страницы отвечает как /api/flaky, /api/status и /api/outage у stampede serve (с теми же параметрами). Ничего не уходит с вашего компьютера.",
   "live.endpointNote.custom": "Любой URL, разрешающий запросы с других источников (CORS); бюджет и повторы те же.",
   "live.demoUnavailable": "Адрес в браузере недоступен: {reason}. Введите URL с CORS.",
+  "live.demoWhy.unsupported": "браузер не даёт здесь Service Worker (нужен HTTPS или localhost)",
+  "live.demoWhy.refused": "браузер отказался запускать Service Worker страницы (sw.js)",
+  "live.demoWhy.late": "Service Worker страницы не успел включиться",
 
   "embed.heading": "Встроить",
   "embed.intro": "Текущая политика с npm-пакетом. Зерно не задавайте: каждый клиент должен выбирать свои задержки.",

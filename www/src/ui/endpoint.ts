@@ -20,9 +20,18 @@ export async function probeServer(timeoutMs = 2000): Promise<boolean> {
   }
 }
 
-/** Why the in-browser endpoint cannot work here, as the page says it. */
+/** Why the in-browser endpoint cannot work here: no Service Worker, a refused one, or one too late. */
+export type DemoProblem = "unsupported" | "refused" | "late";
+
+/** The in-browser endpoint cannot work here; `problem` says why (the page words it per language). */
 export class DemoUnavailable extends Error {
   override readonly name = "DemoUnavailable";
+  constructor(
+    readonly problem: DemoProblem,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 let controlled: Promise<void> | null = null;
@@ -45,13 +54,13 @@ export function demoReady(timeoutMs = 10_000): Promise<void> {
 
 async function register(timeoutMs: number): Promise<void> {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
-    throw new DemoUnavailable("this browser offers no Service Worker here (it needs https or localhost)");
+    throw new DemoUnavailable("unsupported", "this browser offers no Service Worker here (it needs https or localhost)");
   }
   const sw = navigator.serviceWorker;
   try {
     await sw.register("./sw.js");
   } catch (e) {
-    throw new DemoUnavailable(`the Service Worker ./sw.js could not be registered (${e instanceof Error ? e.message : String(e)})`);
+    throw new DemoUnavailable("refused", `the Service Worker ./sw.js could not be registered (${e instanceof Error ? e.message : String(e)})`);
   }
   const gotControl = new Promise<void>((resolve) => {
     if (sw.controller) return resolve();
@@ -59,7 +68,7 @@ async function register(timeoutMs: number): Promise<void> {
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DemoUnavailable(`the Service Worker did not take control within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(() => reject(new DemoUnavailable("late", `the Service Worker did not take control within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
     await Promise.race([sw.ready.then(() => gotControl), late]);

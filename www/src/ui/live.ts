@@ -301,7 +301,7 @@ export class LivePanel {
       const name = e instanceof Error || e instanceof DOMException ? e.name : "";
       const reason = (e as { reason?: unknown } | null)?.reason;
       if (e instanceof DemoUnavailable) {
-        this.status.textContent = this.t("live.demoUnavailable", { reason: e.message });
+        this.status.textContent = this.t("live.demoUnavailable", { reason: this.t(`live.demoWhy.${e.problem}`) });
       } else if (controller.signal.aborted || name === "AbortError") {
         this.status.textContent = this.t("live.cancelled");
       } else if (name === "RetryError") {
