@@ -28,10 +28,10 @@ describe("at 390 px wide", () => {
     await server?.stop();
   });
 
-  async function open() {
+  async function open(query = "") {
     const page = await browser.context.newPage();
     const problems = watchConsole(page);
-    await page.goto(server.url);
+    await page.goto(server.url + query);
     await waitReady(page);
     return { page, problems };
   }
@@ -76,26 +76,29 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
-  test("every control is at least 44 px tall for a finger, and nothing scrolls sideways", T, async () => {
-    const { page, problems } = await open();
-    const small = await page.evaluate(() => {
-      const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, header button")];
-      return controls
-        .filter((el) => el.offsetParent !== null && el.getAttribute("type") !== "hidden")
-        .map((el) => {
-          // A checkbox is hit through its row (the label is part of it).
-          const target = el.getAttribute("type") === "checkbox" ? el.closest(".field, .chart-tools, label") ?? el : el;
-          const r = target.getBoundingClientRect();
-          return { id: el.id || el.textContent?.trim().slice(0, 20), h: Math.round(r.height) };
-        })
-        .filter((c) => c.h < 44);
+  for (const lang of ["en", "ru"]) {
+    test(`every control is at least 44 px tall for a finger, and nothing scrolls sideways (${lang})`, T, async () => {
+      const { page, problems } = await open(`?lang=${lang}`);
+      assert.equal(await page.getAttribute("html", "lang"), lang);
+      const small = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, header button")];
+        return controls
+          .filter((el) => el.offsetParent !== null && el.getAttribute("type") !== "hidden")
+          .map((el) => {
+            // A checkbox is hit through its row (the label is part of it).
+            const target = el.getAttribute("type") === "checkbox" ? el.closest(".field, .chart-tools, label") ?? el : el;
+            const r = target.getBoundingClientRect();
+            return { id: el.id || el.textContent?.trim().slice(0, 20), h: Math.round(r.height) };
+          })
+          .filter((c) => c.h < 44);
+      });
+      assert.deepEqual(small, []);
+      const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+      assert.ok(width <= VIEWPORT.width, `page width ${width}`);
+      assert.deepEqual(problems, []);
+      await page.close();
     });
-    assert.deepEqual(small, []);
-    const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
-    assert.ok(width <= VIEWPORT.width, `page width ${width}`);
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
+  }
 
   test("a touch on a slider's track moves it and re-simulates", T, async () => {
     const { page, problems } = await open();
