@@ -203,7 +203,7 @@ export const en = {
   "live.what":
     "**What to retry.** Only what can succeed on a second try: timeouts, resets and refused connections, 502, 503, 504, 429 and 408 — and only when repeating is safe: GET, PUT, DELETE, or a POST with an idempotency key. A 400 or a 404 will fail the same way again. When the server says how long to wait (`Retry-After`, in seconds or as an HTTP date), wait at least that long: it knows its queue better than your formula.",
   "live.intro":
-    "`retryFetch` with policy A calls the URL from your browser; after each attempt the core decides whether to retry and how long to wait. The default URL is the demo server's flaky endpoint: two 503s with `Retry-After: 1`, then 200.",
+    "`retryFetch` with policy A calls the URL from your browser; after each attempt the core decides whether to retry and how long to wait. The default URL is a flaky endpoint — the demo server's, or on a static host one simulated in your browser: two 503s with `Retry-After: 1`, then 200.",
   "live.url": "URL",
   "live.method": "Method",
   "live.headers": "Headers (Name: value, one per line)",
@@ -452,7 +452,7 @@ export const ru: Record<Key, string> = {
   "live.what":
     "**Что повторять.** Только то, что может получиться со второй попытки: тайм-ауты, сбросы и отказы в соединении, 502, 503, 504, 429 и 408 — и только когда повтор безопасен: GET, PUT, DELETE или POST с ключом идемпотентности. Запрос с ответом 400 или 404 снова упадёт так же. Если сервер говорит, сколько ждать (`Retry-After`, в секундах или датой HTTP), ждите не меньше: свою очередь он знает лучше вашей формулы.",
   "live.intro":
-    "`retryFetch` с политикой A вызывает URL из вашего браузера; после каждой попытки ядро решает, повторять ли и сколько ждать. По умолчанию URL — капризная точка демо-сервера: два ответа 503 с `Retry-After: 1`, затем 200.",
+    "`retryFetch` с политикой A вызывает URL из вашего браузера; после каждой попытки ядро решает, повторять ли и сколько ждать. По умолчанию URL — капризная точка демо-сервера (а на статическом хостинге — её имитация в вашем браузере): два ответа 503 с `Retry-After: 1`, затем 200.",
   "live.url": "URL",
   "live.method": "Метод",
   "live.headers": "Заголовки (Имя: значение, по одному в строке)",
