@@ -1,0 +1,227 @@
+//! Conservation and determinism on every new path of the engine: timeouts, LIFO, a queue
+//! timeout, several servers under each balance, a slowdown, a spike, a closed loop,
+//! log-normal service, a fail rate, an outage of some servers, Brooker's load-dependent
+//! service, exponential network delay, a shared budget.
+//!
+//! For each: every request ends exactly once; the series add up to the metrics; the same
+//! seed gives the same bits (metrics, every series, the attempt log), also when the run
+//! is advanced in steps; another seed gives another run. And each case checks that its
+//! path was really taken (timeouts happened, a queue timeout dropped requests, …), so a
+//! setting the engine ignored could not pass unnoticed.
+
+use stampede::budget::BudgetSettings;
+use stampede::sim::{
+    Balance, BudgetScope, LatencyDist, Metrics, QueueOrder, Scenario, ServiceDist, SimSettings,
+    Simulation, Slowdown,
+};
+
+use crate::support::{assert_conserved, full_jitter, simulate};
+
+/// A small overloaded fleet: 40 clients at 2 requests per second each (80/s) for 20 s, one
+/// server of 2 workers with exponential 25 ms service (80/s: at capacity, so a queue
+/// comes and goes), a queue of 50, a 2 s outage from t = 5 s, timeout 150 ms, 4 attempts
+/// with full jitter from 50 ms.
+fn base() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::Steady,
+        clients: 40,
+        rate_per_client: 2.0,
+        duration_ms: 20_000.0,
+        outage_start_ms: 5_000.0,
+        outage_ms: 2_000.0,
+        policy: full_jitter(4, 50.0, 2_000.0),
+        workers: Some(2),
+        queue: Some(50),
+        service_ms: 25.0,
+        service_dist: ServiceDist::Exponential,
+        timeout_ms: Some(150.0),
+        latency_ms: 10.0,
+        slot_ms: 100.0,
+        seed: 11,
+        ..SimSettings::default()
+    }
+}
+
+/// A case: its settings, and what its run must show to prove its path was taken.
+type Case = (&'static str, SimSettings, fn(&Metrics, &Simulation) -> bool);
+
+fn cases() -> Vec<Case> {
+    let b = base;
+    let mut all: Vec<Case> = vec![
+        ("timeouts", b(), |m, _| m.timeouts > 0.0 && m.wasted > 0.0),
+        (
+            "lifo",
+            SimSettings {
+                queue_order: QueueOrder::Lifo,
+                ..b()
+            },
+            |m, _| m.timeouts > 0.0 && m.max_queue > 0.0,
+        ),
+        (
+            "queue timeout",
+            SimSettings {
+                queue_timeout_ms: Some(40.0),
+                ..b()
+            },
+            |_, sim| sim.series().rejected.iter().any(|&r| r > 0),
+        ),
+        (
+            "slowdown",
+            SimSettings {
+                slowdown: Some(Slowdown {
+                    start_ms: 10_000.0,
+                    length_ms: 3_000.0,
+                    factor: 4.0,
+                }),
+                outage_ms: 0.0,
+                ..b()
+            },
+            |m, _| m.timeouts > 0.0,
+        ),
+        (
+            "spike",
+            SimSettings {
+                scenario: Scenario::Spike,
+                spike_start_ms: 10_000.0,
+                spike_length_ms: 2_000.0,
+                spike_factor: 3.0,
+                outage_ms: 0.0,
+                ..b()
+            },
+            |m, _| m.requests > 40.0 * 2.0 * 20.0 * 1.1,
+        ),
+        (
+            "closed loop",
+            SimSettings {
+                scenario: Scenario::Closed,
+                think_ms: 300.0,
+                ..b()
+            },
+            |m, _| m.requests > 0.0 && m.timeouts > 0.0,
+        ),
+        (
+            "lognormal service",
+            SimSettings {
+                service_dist: ServiceDist::Lognormal,
+                service_spread: 1.5,
+                ..b()
+            },
+            |m, _| m.timeouts > 0.0,
+        ),
+        (
+            "fail rate",
+            SimSettings {
+                fail_rate: 0.2,
+                outage_ms: 0.0,
+                ..b()
+            },
+            |_, sim| sim.series().failed.iter().any(|&f| f > 0),
+        ),
+        (
+            "Brooker's load-dependent service, exponential network",
+            SimSettings {
+                workers: Some(0),
+                service_dist: ServiceDist::Constant,
+                service_ms: 100.0,
+                service_slope_ms: 5.0,
+                latency_dist: LatencyDist::Exponential,
+                timeout_ms: Some(400.0),
+                ..b()
+            },
+            |m, _| m.timeouts > 0.0 && m.max_queue == 0.0,
+        ),
+        (
+            "shared budget",
+            SimSettings {
+                budget: Some(BudgetSettings::new(5.0, 2.0)),
+                budget_scope: BudgetScope::Shared,
+                ..b()
+            },
+            |m, _| m.budget_rejected > 0.0,
+        ),
+    ];
+    for &balance in Balance::ALL {
+        all.push((
+            balance.name(),
+            SimSettings {
+                servers: 3,
+                balance,
+                rate_per_client: 5.0,
+                outage_servers: Some(1),
+                ..b()
+            },
+            |m, _| m.timeouts > 0.0,
+        ));
+    }
+    all
+}
+
+/// Everything a run produced, as exact bits.
+fn fingerprint(sim: &Simulation) -> String {
+    let s = sim.series();
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        sim.metrics(),
+        s.offered,
+        s.served,
+        s.rejected,
+        s.failed,
+        s.blocked,
+        s.goodput,
+        s.timed_out,
+        s.wasted,
+        s.queued,
+        sim.attempt_log().iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    )
+}
+
+fn total(xs: &[u32]) -> f64 {
+    xs.iter().map(|&x| f64::from(x)).sum()
+}
+
+#[test]
+fn every_request_ends_once_and_the_series_add_up() {
+    for (name, s, exercised) in cases() {
+        let sim = simulate(&s);
+        let m = sim.metrics();
+        assert!(exercised(&m, &sim), "{name}: the path was not taken: {m:?}");
+        assert_conserved(name, &m);
+        assert!(!sim.truncated(), "{name}");
+        let series = sim.series();
+        assert_eq!(total(series.offered), m.total_attempts, "{name}: offered");
+        assert_eq!(total(series.goodput), m.successes, "{name}: goodput");
+        assert_eq!(total(series.timed_out), m.timeouts, "{name}: timed out");
+        assert_eq!(total(series.wasted), m.wasted, "{name}: wasted");
+        // Wasted work is work on attempts that timed out, so there is no more of it.
+        assert!(m.wasted <= m.timeouts, "{name}: wasted {} > timeouts {}", m.wasted, m.timeouts);
+        // Every attempt that reached a server ends there once (a run ends when every
+        // server is idle): served, failed (outage, fail rate) or rejected (full queue,
+        // queue timeout).
+        assert_eq!(
+            total(series.served) + total(series.failed) + total(series.rejected),
+            m.total_attempts,
+            "{name}: every attempt a server received is answered once"
+        );
+        let peak = series.queued.iter().copied().max().unwrap_or(0);
+        assert!(f64::from(peak) <= m.max_queue, "{name}: queue series above its maximum");
+        assert_eq!(series.queued.last().copied().unwrap_or(0), 0, "{name}: queues drain");
+    }
+}
+
+#[test]
+fn same_seed_same_bits_stepped_or_not_other_seed_other_run() {
+    for (name, s, _) in cases() {
+        let once = simulate(&s);
+        let again = simulate(&s);
+        assert_eq!(fingerprint(&once), fingerprint(&again), "{name}: same seed");
+        let mut stepped = Simulation::new(&s).unwrap();
+        let mut t = 0.0;
+        while !stepped.is_done() {
+            t += 777.0;
+            stepped.advance_to(t);
+        }
+        assert_eq!(fingerprint(&once), fingerprint(&stepped), "{name}: stepped");
+        let other = simulate(&SimSettings { seed: s.seed + 1, ..s.clone() });
+        assert_ne!(once.metrics(), other.metrics(), "{name}: another seed");
+    }
+}
