@@ -61,7 +61,10 @@ fn amplification_and_success_follow_the_geometric_series() {
 #[test]
 fn certain_success_and_certain_failure_are_exact() {
     let never = simulate(&settings(0.0, 2_000.0)).metrics();
-    assert_eq!((never.amplification, never.successes), (1.0, never.requests));
+    assert_eq!(
+        (never.amplification, never.successes),
+        (1.0, never.requests)
+    );
     let always = simulate(&settings(1.0, 2_000.0)).metrics();
     assert_eq!((always.amplification, always.successes), (4.0, 0.0));
     assert_eq!(always.gave_up, always.requests);

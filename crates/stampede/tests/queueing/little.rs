@@ -18,7 +18,7 @@ const SERVICE_MS: f64 = 10.0;
 
 /// Checks Little's law on a run of `s` (constant service, no timeouts, nothing rejected).
 fn check(what: &str, s: &SimSettings) {
-    let sim = simulate(s);
+    let mut sim = simulate(s);
     let m = sim.metrics();
     let series = sim.series();
     assert!(!sim.truncated(), "{what}: the series must cover the run");
@@ -28,7 +28,10 @@ fn check(what: &str, s: &SimSettings) {
     let l_q = area / horizon_ms;
     let lambda = m.requests / horizon_ms; // per ms
     let w_q = m.mean_ms.expect("successes") - SERVICE_MS;
-    assert!(w_q > 1.0, "{what}: requests must wait for the law to say something ({w_q} ms)");
+    assert!(
+        w_q > 1.0,
+        "{what}: requests must wait for the law to say something ({w_q} ms)"
+    );
     assert!(l_q > 0.5, "{what}: the queue must form ({l_q})");
     assert_near(
         &format!("{what}: mean queue length (series) vs λ × mean wait"),

@@ -12,5 +12,6 @@ mod fail_rate;
 mod little;
 mod mm1;
 mod mmc;
+mod order;
 mod paths;
 mod theory;

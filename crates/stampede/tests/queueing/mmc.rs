@@ -12,7 +12,7 @@ const SERVICE_MS: f64 = 10.0;
 /// spreads in [`MMC_SPREAD`], which include the noise of the sampled service times).
 fn check(c: u32, rho: f64, requests: f64) {
     let lambda = rho * f64::from(c) * 1000.0 / SERVICE_MS;
-    let sim = simulate(&server_alone(lambda, c, SERVICE_MS, requests));
+    let mut sim = simulate(&server_alone(lambda, c, SERVICE_MS, requests));
     let m = sim.metrics();
     assert_eq!(m.successes, m.requests);
     assert_eq!(m.total_attempts, m.requests);

@@ -123,7 +123,7 @@ fn cases() -> Vec<Case> {
                 workers: Some(0),
                 service_dist: ServiceDist::Constant,
                 service_ms: 100.0,
-                service_slope_ms: 5.0,
+                service_slope_ms: 10.0,
                 latency_dist: LatencyDist::Exponential,
                 timeout_ms: Some(400.0),
                 ..b()
@@ -157,11 +157,12 @@ fn cases() -> Vec<Case> {
 }
 
 /// Everything a run produced, as exact bits.
-fn fingerprint(sim: &Simulation) -> String {
+fn fingerprint(sim: &mut Simulation) -> String {
+    let m = sim.metrics();
     let s = sim.series();
     format!(
         "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-        sim.metrics(),
+        m,
         s.offered,
         s.served,
         s.rejected,
@@ -171,7 +172,10 @@ fn fingerprint(sim: &Simulation) -> String {
         s.timed_out,
         s.wasted,
         s.queued,
-        sim.attempt_log().iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        sim.attempt_log()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>()
     )
 }
 
@@ -182,7 +186,7 @@ fn total(xs: &[u32]) -> f64 {
 #[test]
 fn every_request_ends_once_and_the_series_add_up() {
     for (name, s, exercised) in cases() {
-        let sim = simulate(&s);
+        let mut sim = simulate(&s);
         let m = sim.metrics();
         assert!(exercised(&m, &sim), "{name}: the path was not taken: {m:?}");
         assert_conserved(name, &m);
@@ -193,7 +197,12 @@ fn every_request_ends_once_and_the_series_add_up() {
         assert_eq!(total(series.timed_out), m.timeouts, "{name}: timed out");
         assert_eq!(total(series.wasted), m.wasted, "{name}: wasted");
         // Wasted work is work on attempts that timed out, so there is no more of it.
-        assert!(m.wasted <= m.timeouts, "{name}: wasted {} > timeouts {}", m.wasted, m.timeouts);
+        assert!(
+            m.wasted <= m.timeouts,
+            "{name}: wasted {} > timeouts {}",
+            m.wasted,
+            m.timeouts
+        );
         // Every attempt that reached a server ends there once (a run ends when every
         // server is idle): served, failed (outage, fail rate) or rejected (full queue,
         // queue timeout).
@@ -202,26 +211,43 @@ fn every_request_ends_once_and_the_series_add_up() {
             m.total_attempts,
             "{name}: every attempt a server received is answered once"
         );
+        // What a server finishes either reaches its client in time or is wasted.
+        assert_eq!(
+            total(series.served),
+            m.successes + m.wasted,
+            "{name}: served = successes + wasted"
+        );
         let peak = series.queued.iter().copied().max().unwrap_or(0);
-        assert!(f64::from(peak) <= m.max_queue, "{name}: queue series above its maximum");
-        assert_eq!(series.queued.last().copied().unwrap_or(0), 0, "{name}: queues drain");
+        assert!(
+            f64::from(peak) <= m.max_queue,
+            "{name}: queue series above its maximum"
+        );
+        assert_eq!(
+            series.queued.last().copied().unwrap_or(0),
+            0,
+            "{name}: queues drain"
+        );
     }
 }
 
 #[test]
 fn same_seed_same_bits_stepped_or_not_other_seed_other_run() {
     for (name, s, _) in cases() {
-        let once = simulate(&s);
-        let again = simulate(&s);
-        assert_eq!(fingerprint(&once), fingerprint(&again), "{name}: same seed");
+        let mut once = simulate(&s);
+        let mut again = simulate(&s);
+        let bits = fingerprint(&mut once);
+        assert_eq!(bits, fingerprint(&mut again), "{name}: same seed");
         let mut stepped = Simulation::new(&s).unwrap();
         let mut t = 0.0;
         while !stepped.is_done() {
             t += 777.0;
             stepped.advance_to(t);
         }
-        assert_eq!(fingerprint(&once), fingerprint(&stepped), "{name}: stepped");
-        let other = simulate(&SimSettings { seed: s.seed + 1, ..s.clone() });
+        assert_eq!(bits, fingerprint(&mut stepped), "{name}: stepped");
+        let mut other = simulate(&SimSettings {
+            seed: s.seed + 1,
+            ..s.clone()
+        });
         assert_ne!(once.metrics(), other.metrics(), "{name}: another seed");
     }
 }

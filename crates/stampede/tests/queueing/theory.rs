@@ -18,7 +18,7 @@
 //! Reproduce them with
 //! `cargo test --release -p stampede --test queueing -- --ignored --nocapture spreads`.
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use stampede::SeededRng;
 
 /// How many standard deviations of its estimator a measurement may miss theory by. The
@@ -114,7 +114,10 @@ fn erlang_c_matches_known_values() {
         top / (below + top)
     };
     for (c, a) in [(4, 3.2), (16, 14.4), (10, 8.0)] {
-        assert!((erlang_c(c, a) - printed(c, a)).abs() < 1e-12, "C({c}, {a})");
+        assert!(
+            (erlang_c(c, a) - printed(c, a)).abs() < 1e-12,
+            "C({c}, {a})"
+        );
     }
     assert!((erlang_c(10, 8.0) - 0.409_18).abs() < 1e-5);
     // The mean wait of M/M/1 is ρ/(1 − ρ) service times.

@@ -15,7 +15,10 @@ pub fn immediate(attempts: u32) -> PolicySettings {
 
 /// A policy of `attempts` attempts with full jitter from `base_ms`, capped at `cap_ms`.
 pub fn full_jitter(attempts: u32, base_ms: f64, cap_ms: f64) -> PolicySettings {
-    PolicySettings::new(BackoffSettings::new(Strategy::Full, base_ms, cap_ms), attempts)
+    PolicySettings::new(
+        BackoffSettings::new(Strategy::Full, base_ms, cap_ms),
+        attempts,
+    )
 }
 
 /// The server alone: `requests` Poisson arrivals (in expectation) at `lambda` per second
