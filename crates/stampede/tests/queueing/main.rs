@@ -1,17 +1,23 @@
-//! The queueing engine held to queueing theory: with Poisson arrivals and exponential
-//! service, the simulated server must be an M/M/1 or M/M/c queue (time in system, Erlang
-//! C), satisfy Little's law on its recorded series, amplify a fail rate as a geometric
-//! series, and keep every request's accounting and every seed's bits on each new path.
+//! The queueing engine held to queueing theory. With Poisson arrivals and exponential
+//! service the simulated server must be an M/M/1 or M/M/c queue (time in system, Erlang
+//! C); Little's law must hold on its recorded series; the service order must move waiting
+//! time, not create it; service and network delays must have their distributions;
+//! Brooker's load-dependent service must obey PASTA and Little's law; the closed loop must
+//! be the machine-repairman queue; a fail rate must amplify as a geometric series; and
+//! every new path must keep each request's accounting and each seed's bits.
 //!
 //! Each statistical check states its tolerance and where it comes from ([`theory`]).
 
 #[path = "../support/mod.rs"]
 mod support;
 
+mod closed;
+mod distributions;
 mod fail_rate;
 mod little;
 mod mm1;
 mod mmc;
 mod order;
 mod paths;
+mod slope;
 mod theory;
