@@ -11,6 +11,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod arrivals;
 mod closed;
 mod distributions;
 mod fail_rate;
@@ -19,5 +20,6 @@ mod mm1;
 mod mmc;
 mod order;
 mod paths;
+mod shedding;
 mod slope;
 mod theory;

@@ -217,6 +217,11 @@ fn every_request_ends_once_and_the_series_add_up() {
             m.successes + m.wasted,
             "{name}: served = successes + wasted"
         );
+        let fleet = s.fleet();
+        assert!(
+            m.max_queue <= f64::from(fleet.queue) * f64::from(fleet.servers),
+            "{name}: a queue past its length"
+        );
         let peak = series.queued.iter().copied().max().unwrap_or(0);
         assert!(
             f64::from(peak) <= m.max_queue,
