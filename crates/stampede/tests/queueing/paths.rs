@@ -161,7 +161,8 @@ fn fingerprint(sim: &mut Simulation) -> String {
     let m = sim.metrics();
     let s = sim.series();
     format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        "{} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        sim.events(),
         m,
         s.offered,
         s.served,
