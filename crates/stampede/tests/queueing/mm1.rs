@@ -44,7 +44,7 @@ fn check(rho: f64, requests: f64) {
 
 // Sample sizes (a debug run costs about 3 µs of CPU per request): ρ = 0.5 is where the
 // checks are tightest; at 0.8 and 0.9 the correlation between successive customers makes
-// the same precision cost 10 and 40 times the requests, so those runs check the
+// the same precision cost about 10 and 45 times the requests, so those runs check the
 // heavy-traffic behaviour (the 1/(1 − ρ) growth, the exponential tail) with wider bounds
 // that still separate it from any other load: the tolerances are in the comments.
 
@@ -62,7 +62,7 @@ fn mm1_at_0_8() {
 
 #[test]
 fn mm1_at_0_9() {
-    // Mean 10 service times ± 9.9%, p50 ± 8.0%, p99 ± 24%: a server 5% slower than it
+    // Mean 10 service times ± 10.2%, p50 ± 8.1%, p99 ± 24%: a server 5% slower than it
     // should be (ρ = 0.945) would average 19 of them, and a FIFO queue served LIFO keeps
     // the mean but misses the p50 and p99 by far more.
     check(0.9, 600_000.0);

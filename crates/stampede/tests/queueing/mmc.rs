@@ -32,7 +32,7 @@ fn check(c: u32, rho: f64, requests: f64) {
 
 #[test]
 fn mm4_waits_as_erlang_c_says() {
-    // C(4, 3.2) = 0.596, mean wait 0.746 service times; ±0.072 (±9.6%) at 400,000.
+    // C(4, 3.2) = 0.596, mean wait 0.746 service times; ±0.073 (±9.9%) at 400,000.
     check(4, 0.8, 400_000.0);
 }
 
