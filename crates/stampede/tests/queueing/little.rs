@@ -6,9 +6,10 @@
 //! series samples L_q at each slot's end, so `Σ queued × slot_ms` is that area up to the
 //! sampling: a slot's term is off by at most (arrivals + departures in the slot) × the
 //! slot, with mean zero, so over N slots the sum is off by about slot_ms × √(N · 2λ·slot_ms
-//! / 3): 0.05% of the area in the runs below. Service is constant (M/D/c), so each wait is
-//! exactly the time in system less the service time, and the law is checked to 1%, not to
-//! the noise of sampled service times.
+//! / 3): 0.05% of the area in the runs below (measured: −0.02% and +0.04%). Service is
+//! constant (M/D/c), so each wait is exactly the time in system less the service time, and
+//! the law is checked to 0.3% (the estimate is rough; 6 of it), not to the noise of
+//! sampled service times.
 
 use stampede::sim::{Balance, ServiceDist, SimSettings};
 
@@ -37,7 +38,7 @@ fn check(what: &str, s: &SimSettings) {
         &format!("{what}: mean queue length (series) vs λ × mean wait"),
         l_q,
         lambda * w_q,
-        0.01 * lambda * w_q,
+        0.003 * lambda * w_q,
     );
     // The largest sample of the series is one of the queue lengths the metric's maximum
     // covers.
