@@ -139,6 +139,16 @@ fn cases() -> Vec<Case> {
             },
             |m, _| m.budget_rejected > 0.0,
         ),
+        (
+            "a long run with waits past the wheel's 32.8 s span",
+            SimSettings {
+                clients: 10,
+                duration_ms: 100_000.0,
+                policy: full_jitter(4, 20_000.0, 60_000.0),
+                ..b()
+            },
+            |m, _| m.completion_ms > 100_000.0 && m.timeouts > 0.0,
+        ),
     ];
     for &balance in Balance::ALL {
         all.push((
@@ -243,13 +253,17 @@ fn same_seed_same_bits_stepped_or_not_other_seed_other_run() {
         let mut again = simulate(&s);
         let bits = fingerprint(&mut once);
         assert_eq!(bits, fingerprint(&mut again), "{name}: same seed");
-        let mut stepped = Simulation::new(&s).unwrap();
-        let mut t = 0.0;
-        while !stepped.is_done() {
-            t += 777.0;
-            stepped.advance_to(t);
+        // Steps of a millisecond, of an odd size, and past the wheel's span.
+        for step in [1.0, 777.0, 40_001.0] {
+            let mut stepped = Simulation::new(&s).unwrap();
+            let mut t = 0.0;
+            while !stepped.is_done() {
+                t += step;
+                stepped.advance_to(t);
+            }
+            let got = fingerprint(&mut stepped);
+            assert_eq!(bits, got, "{name}: in steps of {step} ms");
         }
-        assert_eq!(bits, fingerprint(&mut stepped), "{name}: stepped");
         let mut other = simulate(&SimSettings {
             seed: s.seed + 1,
             ..s.clone()
