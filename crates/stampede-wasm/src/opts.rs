@@ -137,6 +137,49 @@ impl<'a> Opts<'a> {
         }
     }
 
+    /// [`checked`](Self::checked) for a count the core keeps as `u32` (every such field's
+    /// range is whole numbers within `u32`, so the cast is exact).
+    pub(crate) fn whole(&self, field: Field) -> Result<Option<u32>, JsValue> {
+        Ok(self.checked(field)?.map(|n| n as u32))
+    }
+
+    /// The number for `field`, which has no default: absent is a `TypeError` naming it.
+    pub(crate) fn required(&self, field: Field) -> Result<f64, JsValue> {
+        let key = js_name(field);
+        self.number(field)?
+            .ok_or_else(|| wrong_type(self.prefix, key, "a number", &JsValue::UNDEFINED))
+    }
+
+    /// A choice by name (a scenario, a queue order, …): `all[i]` for the name at `names[i]`
+    /// (the enum's `ALL` and `NAMES`), read by the core's own rule; its error lists the
+    /// names.
+    pub(crate) fn choice<T: Copy>(
+        &self,
+        field: Field,
+        names: &'static [&'static str],
+        all: &[T],
+    ) -> Result<Option<T>, JsValue> {
+        Ok(self
+            .choice_index(field, names)?
+            .and_then(|i| all.get(i).copied()))
+    }
+
+    /// The one body of every [`choice`](Self::choice): a copy of the parse and its error
+    /// per enum (each a `FromStr`) cost about 450 bytes of wasm apiece.
+    #[inline(never)]
+    fn choice_index(
+        &self,
+        field: Field,
+        names: &'static [&'static str],
+    ) -> Result<Option<usize>, JsValue> {
+        match self.text(field)? {
+            Some(v) => stampede::lookup(field, names, &v)
+                .map(Some)
+                .map_err(|e| config_error(self.prefix, &e)),
+            None => Ok(None),
+        }
+    }
+
     /// A string field (at most [`MAX_TEXT_CHARS`] characters).
     pub(crate) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
         match self.raw(key)? {
