@@ -33,6 +33,10 @@ export interface RateChartOptions {
   outageFill: string;
   /** The least right padding (CSS px): room for something beside the plot area. */
   minPadRight?: number;
+  /** Areas filled between two series (1-based, as in `series`): the upper one first. */
+  bands?: { upper: number; lower: number; fill: string }[];
+  /** Whether the legend is shown (default true). */
+  legend?: boolean;
 }
 
 export class RateChart {
@@ -98,8 +102,9 @@ export class RateChart {
           }),
         ),
       ],
+      ...(o.bands ? { bands: o.bands.map((b): uPlot.Band => ({ series: [b.upper, b.lower], fill: b.fill })) } : {}),
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      legend: { show: true, live: true },
+      legend: { show: o.legend ?? true, live: true },
       hooks: {
         drawClear: [(u) => this.shadeOutage(u)],
       },

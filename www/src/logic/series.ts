@@ -41,3 +41,26 @@ export function ensureCapacity(buf: Float64Array, n: number): Float64Array {
   while (size < n) size *= 2;
   return new Float64Array(size);
 }
+
+/**
+ * A level series (a queue length at each slot's end, not a count per slot) in bins of
+ * `binMs`: the highest level within each bin, so a short peak is not averaged away.
+ * Returns the number of bins written.
+ */
+export function rebinLevel(
+  levels: ArrayLike<number>,
+  slotMs: number,
+  binMs: number,
+  out: Float64Array,
+  bins: number = Math.ceil((levels.length * slotMs) / binMs),
+): number {
+  const per = Math.max(1, Math.round(binMs / slotMs));
+  const n = Math.min(bins, out.length);
+  for (let b = 0; b < n; b++) {
+    let max = 0;
+    const end = Math.min(levels.length, (b + 1) * per);
+    for (let i = b * per; i < end; i++) max = Math.max(max, levels[i] ?? 0);
+    out[b] = max;
+  }
+  return n;
+}

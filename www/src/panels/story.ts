@@ -1,0 +1,141 @@
+// A story's side-by-side pictures: the same servers and traffic with one thing changed
+// (no retries, jitter with a budget, a LIFO queue…), each a small goodput figure with the
+// goodput left after the trigger under it. Shown while the story's preset is on show; an
+// edit to the settings hides them (the pictures would no longer be the story's).
+//
+// Each variant runs in a lane of its own (in the worker when it is big), after policy A's
+// picture; a variant's run is kept, so a resize or a change of language redraws it without
+// simulating again.
+
+import { GoodputFigure } from "../figures/goodput.js";
+import { formatNumber } from "../logic/format.js";
+import type { Preset, Variant } from "../logic/presets.js";
+import { meanRateAfter, timeDomain } from "../logic/rates.js";
+import { displayBinMs } from "../logic/series.js";
+import { isOngoing, outageWindow, simOptions, triggerEnd } from "../logic/state.js";
+import { measure } from "../timing.js";
+import type { SimResult } from "../wasm/bridge.js";
+import { ResultKeeper } from "../wasm/keep.js";
+import type { SimRunner } from "../wasm/runner.js";
+import { byId, type PanelContext } from "./panel.js";
+
+interface StoryFig {
+  variant: Variant;
+  lane: string;
+  root: HTMLElement;
+  title: HTMLElement;
+  num: HTMLElement;
+  figure: GoodputFigure;
+  keep: ResultKeeper;
+  result: SimResult | null;
+}
+
+export class StoryPanel {
+  private readonly host = byId("story-figs");
+  private figs: StoryFig[] = [];
+  private preset: Preset | null = null;
+
+  constructor(
+    private readonly ctx: PanelContext,
+    private readonly runner: SimRunner,
+  ) {}
+
+  /** Shows `preset`'s variants (running each), or hides the panel (null, or no variants). */
+  show(preset: Preset | null): void {
+    const variants = preset?.variants ?? [];
+    if (preset === this.preset && this.figs.length > 0) return;
+    this.clear();
+    this.preset = variants.length > 0 ? preset : null;
+    this.host.hidden = this.preset === null;
+    this.host.dataset["story"] = this.preset?.id ?? "";
+    variants.forEach((variant, i) => this.figs.push(this.build(variant, i)));
+    this.relabel();
+    for (const fig of this.figs) this.ctx.frames.later(fig.lane, () => this.run(fig));
+  }
+
+  private build(variant: Variant, i: number): StoryFig {
+    const root = document.createElement("figure");
+    root.className = "story-fig";
+    root.dataset["storyFig"] = String(i);
+    const caption = document.createElement("figcaption");
+    const title = document.createElement("span");
+    title.className = "story-title";
+    const num = document.createElement("div");
+    num.className = "story-num";
+    num.dataset["storyGoodput"] = "";
+    caption.append(title);
+    const goodput = document.createElement("div");
+    goodput.className = "chart";
+    const queue = document.createElement("div");
+    queue.className = "chart queue";
+    root.append(caption, goodput, queue, num);
+    this.host.append(root);
+    return {
+      variant,
+      lane: `story-${i}`,
+      root,
+      title,
+      num,
+      figure: new GoodputFigure({ goodput, queue, mini: true }),
+      keep: new ResultKeeper((r) => this.runner.recycle(r)),
+      result: null,
+    };
+  }
+
+  private clear(): void {
+    for (const fig of this.figs) fig.figure.destroy();
+    this.figs = [];
+    this.host.replaceChildren();
+  }
+
+  private run(fig: StoryFig): void {
+    const started = performance.now();
+    this.runner.run(fig.lane, simOptions(fig.variant.state, "a"), (o) => {
+      // The story was left meanwhile.
+      if (!this.figs.includes(fig)) {
+        if (o.ok) this.runner.recycle(o.result);
+        return;
+      }
+      if (!o.ok) {
+        fig.num.textContent = o.error.message;
+        return;
+      }
+      fig.result = fig.keep.keep(o.result);
+      this.draw(fig);
+      measure("stampede:story", started);
+    });
+  }
+
+  private draw(fig: StoryFig): void {
+    const r = fig.result;
+    if (!r) return;
+    const s = fig.variant.state;
+    const { lang, t } = this.ctx.view();
+    const tEnd = timeDomain(s, r);
+    const binMs = displayBinMs(r.slotMs, Math.ceil(tEnd / r.slotMs));
+    fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s));
+    // What is left once the trigger is over: the story's measure.
+    const end = isOngoing(s.scenario) ? s.durationMs : r.goodput.length * r.slotMs;
+    const after = meanRateAfter(r.goodput, r.slotMs, triggerEnd(s), end);
+    fig.num.dataset["storyGoodput"] = String(Math.round(after * 10) / 10);
+    fig.num.textContent = t("story.goodput", { n: formatNumber(after, lang, 1) });
+    fig.root.setAttribute("aria-label", t("story.aria", { label: t(fig.variant.label) }));
+  }
+
+  /** Words in the reader's language (the figures are rebuilt at their next draw). */
+  relabel(): void {
+    const { t } = this.ctx.view();
+    for (const fig of this.figs) {
+      fig.title.textContent = t(fig.variant.label);
+      fig.figure.invalidate();
+    }
+  }
+
+  /** Redraws the kept runs (resize, language, colours). */
+  redraw(): void {
+    for (const fig of this.figs) {
+      fig.figure.resize();
+      this.draw(fig);
+    }
+  }
+}
