@@ -7,7 +7,8 @@
 //!   per client; `aws-occ`: every client wins in the end);
 //! - attempts: at least one per request that was let through, at most `max_attempts` each;
 //!   the series add up to the totals (offered = served + rejected + failed = attempts,
-//!   successes = served, blocked = budget-rejected) unless they were truncated;
+//!   served = successes + wasted, goodput = successes, timed out = timeouts, blocked =
+//!   budget-rejected, the queues drain, never past `max_queue`) unless they were truncated;
 //! - the numbers are finite: completion, latency percentiles (present exactly when
 //!   something succeeded, p50 ≤ p99), amplification = attempts / requests;
 //! - stepping with `advance_to` through arbitrary times (back, NaN, ±∞ included) never
@@ -17,7 +18,10 @@
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::policy::PolicySettings;
-use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation};
+use stampede::sim::{
+    Balance, BudgetScope, LatencyDist, Metrics, QueueOrder, Scenario, ServiceDist, SimSettings,
+    Simulation, Slowdown,
+};
 
 use super::input::Input;
 
@@ -52,11 +56,10 @@ pub fn check(data: &[u8]) {
 
 /// Small settings: tens of clients, a few attempts, seconds of simulated time.
 fn settings(input: &mut Input<'_>) -> SimSettings {
-    let scenario =
-        [Scenario::Burst, Scenario::Steady, Scenario::AwsOcc][usize::from(input.choice(3))];
+    let scenario = Scenario::ALL[usize::from(input.choice(5))];
     let clients = match scenario {
         Scenario::AwsOcc => input.u32_in(1, 12),
-        Scenario::Steady => input.u32_in(1, 16),
+        Scenario::Steady | Scenario::Spike | Scenario::Closed => input.u32_in(1, 16),
         Scenario::Burst => input.u32_in(1, 48),
         other => panic!("no small settings for {other:?}: add them to this check"),
     };
@@ -94,6 +97,38 @@ fn settings(input: &mut Input<'_>) -> SimSettings {
         seed: input.u64(),
         slot_ms: input.f64_in(1.0, 1000.0),
         log_clients: input.u32_in(0, 64),
+        ..servers(input)
+    }
+}
+
+/// The servers and the clients' timeouts: a few servers, short service times.
+fn servers(input: &mut Input<'_>) -> SimSettings {
+    let servers = input.u32_in(1, 4);
+    SimSettings {
+        servers,
+        balance: Balance::ALL[usize::from(input.choice(3))],
+        workers: input.maybe(|i| i.u32_in(0, 4)),
+        queue: input.maybe(|i| i.u32_in(0, 8)),
+        queue_order: QueueOrder::ALL[usize::from(input.choice(2))],
+        queue_timeout_ms: input.maybe(|i| i.f64_in(0.0, 500.0)),
+        service_ms: input.f64_in(0.01, 200.0),
+        service_dist: ServiceDist::ALL[usize::from(input.choice(3))],
+        service_spread: input.f64_in(0.0, 3.0),
+        service_slope_ms: input.f64_in(0.0, 20.0),
+        fail_rate: input.f64_in(0.0, 1.0),
+        outage_servers: input.maybe(|i| i.u32_in(0, servers)),
+        slowdown: input.maybe(|i| Slowdown {
+            start_ms: i.f64_in(0.0, 3000.0),
+            length_ms: i.f64_in(0.0, 3000.0),
+            factor: i.f64_in(1.0, 10.0),
+        }),
+        timeout_ms: input.maybe(|i| i.f64_in(0.01, 1000.0)),
+        latency_dist: LatencyDist::ALL[usize::from(input.choice(2))],
+        spike_start_ms: input.f64_in(0.0, 3000.0),
+        spike_length_ms: input.f64_in(0.0, 3000.0),
+        spike_factor: input.f64_in(0.0, 5.0),
+        think_ms: input.f64_in(1.0, 2000.0),
+        ..SimSettings::default()
     }
 }
 
@@ -109,7 +144,7 @@ fn conserved(s: &SimSettings, m: &Metrics, sim: &Simulation) {
             assert_eq!(m.successes, clients, "{s:?}: a client never won: {m:?}");
             assert!(m.total_attempts >= clients, "{s:?}: {m:?}");
         }
-        Scenario::Steady => {}
+        Scenario::Steady | Scenario::Spike | Scenario::Closed => {}
         other => panic!("no conservation check for {other:?}: add it to this check"),
     }
     if s.scenario != Scenario::AwsOcc {
@@ -145,7 +180,23 @@ fn conserved(s: &SimSettings, m: &Metrics, sim: &Simulation) {
         offered,
         "{s:?}: series outcomes"
     );
-    assert_eq!(sum(series.served), m.successes, "{s:?}: series served");
+    assert_eq!(
+        sum(series.served),
+        m.successes + m.wasted,
+        "{s:?}: series served"
+    );
+    assert_eq!(sum(series.goodput), m.successes, "{s:?}: series goodput");
+    assert_eq!(sum(series.timed_out), m.timeouts, "{s:?}: series timed out");
+    assert_eq!(sum(series.wasted), m.wasted, "{s:?}: series wasted");
+    assert_eq!(
+        series.queued.last().copied().unwrap_or(0),
+        0,
+        "{s:?}: queues drain"
+    );
+    assert!(
+        series.queued.iter().all(|&q| f64::from(q) <= m.max_queue),
+        "{s:?}: max queue"
+    );
     assert_eq!(
         sum(series.blocked),
         m.budget_rejected,

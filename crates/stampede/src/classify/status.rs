@@ -13,6 +13,8 @@ impl HttpStatus {
     pub const OK: HttpStatus = HttpStatus(200);
     /// 503 Service Unavailable.
     pub const SERVICE_UNAVAILABLE: HttpStatus = HttpStatus(503);
+    /// 500 Internal Server Error.
+    pub const INTERNAL_SERVER_ERROR: HttpStatus = HttpStatus(500);
 
     /// Checks that `code` is in 100–599.
     pub fn new(code: u16) -> Result<Self, ConfigError> {

@@ -1,70 +1,67 @@
-//! The `burst` and `steady` scenarios: clients under a [`Policy`] against a server that
-//! fails, then serves a bounded capacity.
+//! The engine of every scenario but `aws-occ`: clients under a [`Policy`] that send
+//! requests over a network to [`Servers`] that queue, and that give attempts up at their
+//! timeout.
+//!
+//! One event type, [`Ev`], travels through one timing wheel: an attempt reaching a server,
+//! a server finishing one, a client's timeout firing, and the arrival processes' own ticks.
+//! An attempt in service and its client's timeout are two copies of the same event; the
+//! first to resolve the attempt (the answer, if it reaches the client before the deadline,
+//! else the timeout) moves the request's ticket on, and the other then finds its ticket
+//! stale and does nothing (a late answer to an attempt its client gave up is wasted work).
 
-use rand::RngExt;
-
+use super::load::{Load, Tick};
+use super::model::LatencyDist;
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
-use super::{BudgetScope, Checked, Metrics, SERVER_BURST_S, Scenario, log_stride};
+use super::server::{Arrival, Servers};
+use super::{BudgetScope, Checked, Metrics, log_stride};
 use crate::SeededRng;
 use crate::backoff::uniform;
 use crate::budget::TokenBucket;
-use crate::classify::{HttpStatus, Method, Outcome, Request, Verdict};
+use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
 
-/// The client of the `steady` scenario's request generator, an event like the others.
-const GENERATOR: u32 = u32::MAX;
 const GET: Request = Request::new(Method::Get);
 
-/// One logical request in flight: the event the wheel carries. 48 bytes.
+/// What an event is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Kind {
+    /// The attempt reaches the load balancer.
+    Arrive,
+    /// A server finishes serving it.
+    Finish,
+    /// Its client's timeout fires.
+    Timeout,
+    /// The arrival process's next tick (see [`Load`]).
+    Tick,
+}
+
+/// One event: an attempt of a logical request, where it is, or a tick. 64 bytes.
 #[derive(Debug, Clone, Copy)]
-struct Req {
-    /// When its next attempt reaches the server (ms).
+pub(crate) struct Ev {
+    /// When it happens (ms). In a queue: when it arrived there.
     at: f64,
+    /// When the client gives this attempt up (ms); infinite without a timeout.
+    deadline: f64,
     attempt: Attempt,
     client: u32,
+    /// The request's slot in the tickets (with timeouts).
+    slot: u32,
+    /// The slot's ticket when this attempt was sent: it is live while they match.
+    ticket: u32,
+    server: u16,
+    kind: Kind,
     logged: bool,
 }
 
-const _: () = assert!(size_of::<Req>() == 48);
+const _: () = assert!(size_of::<Ev>() == 64);
 
-impl Timed for Req {
+impl Timed for Ev {
     #[inline]
     fn time(&self) -> f64 {
         self.at
-    }
-}
-
-/// The server: down during the outage, else a credit of capacity.
-#[derive(Debug, Clone, Copy)]
-struct Server {
-    down_from: f64,
-    down_until: f64,
-    per_ms: f64,
-    burst: f64,
-    reject_cost: f64,
-    credit: f64,
-    updated: f64,
-}
-
-impl Server {
-    #[inline]
-    fn answer(&mut self, t: f64) -> u8 {
-        if t >= self.down_from && t < self.down_until {
-            return outcome::OUTAGE;
-        }
-        if t > self.updated {
-            self.credit = (self.credit + (t - self.updated) * self.per_ms).min(self.burst);
-            self.updated = t;
-        }
-        if self.credit >= 1.0 {
-            self.credit -= 1.0;
-            outcome::SERVED
-        } else {
-            self.credit = (self.credit - self.reject_cost).max(-self.burst);
-            outcome::OVERLOAD
-        }
     }
 }
 
@@ -75,129 +72,156 @@ struct Counts {
     successes: u64,
     gave_up: u64,
     budget_rejected: u64,
+    timeouts: u64,
+    wasted: u64,
+    served: u64,
     completion: f64,
 }
+
+/// Outcome codes the classifier's verdicts are kept for, indexed by code.
+const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
 pub(crate) struct Herd {
     policy: Policy,
     scope: Option<BudgetScope>,
     budgets: Vec<TokenBucket>,
+    latency_dist: LatencyDist,
     half_latency: f64,
     /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
     /// round trip (two trips) has standard deviation `sd`.
     jitter_halfwidth: f64,
-    /// The classifier's verdict on each answer the server gives, by outcome code. The
-    /// server's answers are always the same three (200; 503 with the outage's
-    /// `Retry-After` in delta-seconds, which does not depend on the time; 503), so each is
-    /// classified once, by the core's rules, when the run is set up.
-    verdicts: [Verdict; 3],
+    timeout: f64,
+    /// The classifier's verdict on each answer a server gives and on a timeout, by outcome
+    /// code. The answers are always the same (200; 503 with the outage's `Retry-After` in
+    /// delta-seconds, which does not depend on the time; 503; 500; the transport error
+    /// `timeout`), so each is classified once, by the core's rules, when the run is set up.
+    verdicts: [Verdict; VERDICTS],
     rng: SeededRng,
-    wheel: Wheel<Req>,
-    server: Server,
+    wheel: Wheel<Ev>,
+    servers: Servers<Ev>,
+    load: Load,
+    /// Per request slot, the ticket of its live attempt (only with a timeout).
+    tickets: Vec<u32>,
+    free_slots: Vec<u32>,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
     pub(crate) log_rows: u32,
     counts: Counts,
-    /// `steady`: arrivals per ms, over all clients, and when they stop.
-    gen_rate: f64,
-    gen_until: f64,
-    clients: u32,
     now: f64,
 }
 
 impl Herd {
     pub(crate) fn new(c: Checked) -> Self {
         let s = &c.s;
-        let now0 = 0.0;
         let budgets = match (c.budget, s.budget_scope) {
             (None, _) => Vec::new(),
-            (Some(b), BudgetScope::Shared) => vec![TokenBucket::from_valid(b, now0)],
+            (Some(b), BudgetScope::Shared) => vec![TokenBucket::from_valid(b, 0.0)],
             (Some(b), BudgetScope::Client) => {
-                vec![TokenBucket::from_valid(b, now0); s.clients as usize]
+                vec![TokenBucket::from_valid(b, 0.0); s.clients as usize]
             }
         };
         let scope = c.budget.map(|_| s.budget_scope);
         let outage_end = s.outage_start_ms + s.outage_ms;
-        let burst_credit = (s.capacity_rps * SERVER_BURST_S).max(1.0);
         let stride = log_stride(s.clients, s.log_clients);
+        let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
+        let mut rng = crate::seeded(s.seed);
+        let mut load = Load::new(&c, &mut rng);
+        let first_ticks = load.first_ticks(&mut rng);
+        let per_client_slots = load.slot_per_client();
         let mut h = Herd {
             policy: c.policy,
             scope,
             budgets,
+            latency_dist: s.latency_dist,
             half_latency: s.latency_ms / 2.0,
             jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
-            verdicts: {
-                let rules = c.policy.rules();
-                let retry_after = s
-                    .retry_after_ms
-                    .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64));
-                // Indexed by outcome code.
-                const _: () =
-                    assert!(outcome::SERVED == 0 && outcome::OUTAGE == 1 && outcome::OVERLOAD == 2);
-                let unavailable = Outcome::response(HttpStatus::SERVICE_UNAVAILABLE);
-                let outage = Outcome::Response {
-                    status: HttpStatus::SERVICE_UNAVAILABLE,
-                    retry_after: retry_after.as_deref(),
-                    pushback_ms: None,
-                };
-                [Outcome::response(HttpStatus::OK), outage, unavailable]
-                    .map(|answer| rules.classify(GET, &answer, 0.0))
-            },
-            rng: crate::seeded(s.seed),
+            timeout,
+            verdicts: Self::verdicts(&c),
+            rng,
             wheel: Wheel::new(),
-            server: Server {
-                down_from: s.outage_start_ms,
-                down_until: outage_end,
-                per_ms: s.capacity_rps / 1000.0,
-                burst: burst_credit,
-                reject_cost: s.reject_cost,
-                credit: burst_credit,
-                updated: 0.0,
+            servers: Servers::new(&c),
+            load,
+            tickets: if timeout.is_finite() && per_client_slots {
+                vec![0; s.clients as usize]
+            } else {
+                Vec::new()
             },
+            free_slots: Vec::new(),
             rec: Recorder::new(s.slot_ms, outage_end),
             log_stride: stride,
             log_rows: s.log_clients.min(s.clients),
             counts: Counts::default(),
-            gen_rate: 0.0,
-            gen_until: 0.0,
-            clients: s.clients,
             now: 0.0,
         };
-        match s.scenario {
-            Scenario::Steady => {
-                h.gen_rate = f64::from(s.clients) * s.rate_per_client / 1000.0;
-                h.gen_until = s.duration_ms;
-                let first = exponential(&mut h.rng, h.gen_rate);
-                if first < h.gen_until {
-                    let generator = Req {
-                        at: first,
-                        attempt: h.policy.start(0.0),
-                        client: GENERATOR,
-                        logged: false,
-                    };
-                    h.wheel.push(first, generator);
-                }
-            }
-            _ => {
-                // Every buffer a burst fills, sized up front: no reallocation while it runs.
-                let attempts = h.policy.max_attempts() as usize;
-                h.rec
-                    .reserve(h.log_rows as usize * attempts, s.clients as usize);
-                h.wheel.reserve(s.clients as usize);
-                for client in 0..s.clients {
-                    let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
-                    h.issue(client, start);
-                }
+        for (t, client) in first_ticks {
+            let mut tick = h.tick(t);
+            tick.client = client;
+            h.wheel.push(t, tick);
+        }
+        if h.load.is_burst() {
+            // Every buffer a burst fills, sized up front: no reallocation while it runs.
+            let attempts = h.policy.max_attempts() as usize;
+            h.rec
+                .reserve(h.log_rows as usize * attempts, s.clients as usize);
+            h.wheel.reserve(s.clients as usize);
+            for client in 0..s.clients {
+                let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
+                h.issue(client, start);
             }
         }
         h
     }
 
-    /// One trip's latency: `latency/2` plus uniform jitter of standard deviation
-    /// `sd/sqrt(2)`, never negative. (A uniform draw costs a tenth of a normal one, and the herd's shape
-    /// does not depend on the jitter's; `aws-occ` keeps the AWS model's normal delays.)
+    fn verdicts(c: &Checked) -> [Verdict; VERDICTS] {
+        let rules = c.policy.rules();
+        let retry_after =
+            c.s.retry_after_ms
+                .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64));
+        let unavailable = Outcome::response(HttpStatus::SERVICE_UNAVAILABLE);
+        let outage = Outcome::Response {
+            status: HttpStatus::SERVICE_UNAVAILABLE,
+            retry_after: retry_after.as_deref(),
+            pushback_ms: None,
+        };
+        let error = Outcome::response(HttpStatus::INTERNAL_SERVER_ERROR);
+        let timeout = Outcome::Transport(TransportError::Timeout);
+        let mut v = [rules.classify(GET, &unavailable, 0.0); VERDICTS];
+        for (code, answer) in [
+            (outcome::SERVED, Outcome::response(HttpStatus::OK)),
+            (outcome::OUTAGE, outage),
+            (outcome::OVERLOAD, unavailable),
+            (outcome::ERROR, error),
+            (outcome::TIMEOUT, timeout),
+        ] {
+            v[usize::from(code)] = rules.classify(GET, &answer, 0.0);
+        }
+        v
+    }
+
+    /// A tick of the arrival process at `t`.
+    fn tick(&self, t: f64) -> Ev {
+        Ev {
+            at: t,
+            deadline: f64::INFINITY,
+            attempt: self.policy.start(t),
+            client: 0,
+            slot: 0,
+            ticket: 0,
+            server: 0,
+            kind: Kind::Tick,
+            logged: false,
+        }
+    }
+
+    /// One trip's latency: for `normal`, `latency/2` plus uniform jitter of standard
+    /// deviation `sd/sqrt(2)`, never negative (a uniform draw costs a tenth of a normal
+    /// one, and the herd's shape does not depend on the jitter's; `aws-occ` keeps the AWS
+    /// model's normal delays); for `exponential`, exponential with mean `latency/2`.
     #[inline]
     fn one_way(&mut self) -> f64 {
+        if self.latency_dist == LatencyDist::Exponential && self.half_latency > 0.0 {
+            return exponential(&mut self.rng, 1.0 / self.half_latency);
+        }
         if self.jitter_halfwidth == 0.0 {
             return self.half_latency;
         }
@@ -226,6 +250,21 @@ impl Herd {
         client % self.log_stride == 0 && client / self.log_stride < self.log_rows
     }
 
+    /// A slot for a new request of `client`: the client's own when a client has one
+    /// request at a time, else a free one. Only with a timeout.
+    fn take_slot(&mut self, client: u32) -> u32 {
+        if !self.timeout.is_finite() || self.load.slot_per_client() {
+            return client;
+        }
+        match self.free_slots.pop() {
+            Some(slot) => slot,
+            None => {
+                self.tickets.push(0);
+                (self.tickets.len() - 1) as u32
+            }
+        }
+    }
+
     /// A new logical request of `client` at `t`: through the budget's gate, then sent.
     fn issue(&mut self, client: u32, t: f64) {
         self.counts.requests += 1;
@@ -235,83 +274,213 @@ impl Herd {
             .admit(Self::budget(&mut self.budgets, self.scope, client), t)
         {
             self.counts.budget_rejected += 1;
-            self.counts.completion = self.counts.completion.max(t);
             self.rec.blocked(t);
             if logged {
                 self.rec.log(t, client, 1, outcome::BUDGET_BLOCKED);
             }
+            self.ended(client, t);
             return;
         }
-        let at = t + self.one_way();
-        let req = Req {
-            at,
+        let slot = self.take_slot(client);
+        let ev = Ev {
+            at: t,
+            deadline: f64::INFINITY,
             attempt: self.policy.start(t),
             client,
+            slot,
+            ticket: 0,
+            server: 0,
+            kind: Kind::Arrive,
             logged,
         };
-        self.wheel.push(at, req);
+        self.send(ev, t);
     }
 
-    fn generate(&mut self, mut generator: Req) {
-        let t = generator.at;
-        let client = self.rng.random_range(0..self.clients);
-        self.issue(client, t);
-        generator.at = t + exponential(&mut self.rng, self.gen_rate);
-        if generator.at < self.gen_until {
-            self.wheel.push(generator.at, generator);
+    /// Sends an attempt of `ev` at `t`: it reaches a server a trip later, and with a
+    /// timeout its client gives it up at `t + timeout`.
+    fn send(&mut self, mut ev: Ev, t: f64) {
+        ev.kind = Kind::Arrive;
+        ev.at = t + self.one_way();
+        if self.timeout.is_finite() {
+            ev.deadline = t + self.timeout;
+            ev.ticket = self.tickets[ev.slot as usize];
+            let timer = Ev {
+                at: ev.deadline,
+                kind: Kind::Timeout,
+                ..ev
+            };
+            self.wheel.push(timer.at, timer);
+        }
+        self.wheel.push(ev.at, ev);
+    }
+
+    /// Whether `ev`'s attempt is still awaited by its client.
+    #[inline]
+    fn is_live(&self, ev: &Ev) -> bool {
+        !self.timeout.is_finite() || self.tickets[ev.slot as usize] == ev.ticket
+    }
+
+    /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
+    #[inline]
+    fn settle(&mut self, ev: &Ev) {
+        if self.timeout.is_finite() {
+            let t = &mut self.tickets[ev.slot as usize];
+            *t = t.wrapping_add(1);
         }
     }
 
-    /// One attempt of `req` reaches the server at `req.at`.
-    fn attempt(&mut self, mut req: Req) {
-        let t = req.at;
-        let code = self.server.answer(t);
+    /// The attempt reaches the load balancer at `ev.at`.
+    fn arrive(&mut self, mut ev: Ev) {
+        let t = ev.at;
         self.counts.attempts += 1;
-        self.rec.attempt(t, code);
-        let back = self.one_way();
-        let now = t + back;
-        let Req { client, logged, .. } = req;
-        let made = req.attempt.made() + 1;
-        if logged {
-            self.rec.log(t, client, made, code);
+        self.rec.arrival(t);
+        let k = self.servers.pick(&mut self.rng);
+        ev.server = k as u16;
+        self.drop_stale(k, t);
+        match self.servers.arrive(k, t, ev, &mut self.rng) {
+            Arrival::Answered(code) => {
+                self.rec.answer(t, code);
+                self.answer(ev, code, t);
+            }
+            Arrival::Started(service) => self.started(ev, t + service),
+            Arrival::Queued => self.rec.queue_level(t, self.servers.queued),
         }
-        let verdict = &self.verdicts[usize::from(code.min(outcome::OVERLOAD))];
+    }
+
+    /// Drops requests that waited at `k` past the queue timeout, answering them with 503.
+    fn drop_stale(&mut self, k: usize, t: f64) {
+        let before = self.servers.queued;
+        while let Some(old) = self.servers.drop_stale(k, t) {
+            self.rec.answer(t, outcome::OVERLOAD);
+            self.answer(old, outcome::OVERLOAD, t);
+        }
+        if self.servers.queued != before {
+            self.rec.queue_level(t, self.servers.queued);
+        }
+    }
+
+    fn started(&mut self, mut ev: Ev, finish: f64) {
+        ev.kind = Kind::Finish;
+        ev.at = finish;
+        self.wheel.push(finish, ev);
+    }
+
+    /// A server finishes `ev` at `ev.at` and starts its next waiting request.
+    fn finish(&mut self, ev: Ev) {
+        let t = ev.at;
+        let k = usize::from(ev.server);
+        self.counts.served += 1;
+        self.rec.answer(t, outcome::SERVED);
+        self.answer(ev, outcome::SERVED, t);
+        self.drop_stale(k, t);
+        let before = self.servers.queued;
+        if let Some((next, service)) = self.servers.finish(k, t, &mut self.rng) {
+            self.started(next, t + service);
+        }
+        if self.servers.queued != before {
+            self.rec.queue_level(t, self.servers.queued);
+        }
+    }
+
+    /// A server answered `ev` at `t` with `code`; the answer reaches the client a trip
+    /// later, unless the client gave the attempt up first.
+    fn answer(&mut self, ev: Ev, code: u8, t: f64) {
+        let now = t + self.one_way();
+        if !self.is_live(&ev) || now >= ev.deadline {
+            if code == outcome::SERVED {
+                self.counts.wasted += 1;
+                self.rec.wasted(t);
+            }
+            return;
+        }
+        self.settle(&ev);
+        if ev.logged {
+            self.rec.log(t, ev.client, ev.attempt.made() + 1, code);
+        }
+        self.decide(ev, code, now);
+    }
+
+    /// The client's timeout fires at `ev.at`: if the attempt is still awaited, it failed
+    /// with the transport error `timeout`.
+    fn timeout(&mut self, ev: Ev) {
+        if !self.is_live(&ev) {
+            return;
+        }
+        let t = ev.at;
+        self.settle(&ev);
+        self.counts.timeouts += 1;
+        self.rec.timed_out(t);
+        if ev.logged {
+            self.rec
+                .log(t, ev.client, ev.attempt.made() + 1, outcome::TIMEOUT);
+        }
+        self.decide(ev, outcome::TIMEOUT, t);
+    }
+
+    /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
+    fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
+        let client = ev.client;
+        let verdict = &self.verdicts[usize::from(code)];
         let budget = Self::budget(&mut self.budgets, self.scope, client);
         let decision =
             self.policy
-                .decide_verdict(&mut req.attempt, verdict, now, budget, &mut self.rng);
+                .decide_verdict(&mut ev.attempt, verdict, now, budget, &mut self.rng);
         match decision {
-            Decision::Retry { delay_ms, .. } => {
-                req.at = now + delay_ms + self.one_way();
-                self.wheel.push(req.at, req);
-            }
+            Decision::Retry { delay_ms, .. } => self.send(ev, now + delay_ms),
             Decision::Stop(reason) => {
                 match reason {
                     StopReason::Succeeded(_) => {
                         self.counts.successes += 1;
-                        let started = req.attempt.started_ms();
+                        self.rec.success(now);
+                        let started = ev.attempt.started_ms();
                         self.rec.latencies.push((now - started) as f32);
                     }
                     StopReason::BudgetExhausted(_) => {
                         self.counts.budget_rejected += 1;
                         self.rec.blocked(now);
-                        if logged {
-                            self.rec.log(now, client, made + 1, outcome::BUDGET_BLOCKED);
+                        if ev.logged {
+                            let next = ev.attempt.made() + 1;
+                            self.rec.log(now, client, next, outcome::BUDGET_BLOCKED);
                         }
                     }
                     _ => self.counts.gave_up += 1,
                 }
-                self.counts.completion = self.counts.completion.max(now);
+                if self.timeout.is_finite() && !self.load.slot_per_client() {
+                    self.free_slots.push(ev.slot);
+                }
+                self.ended(client, now);
             }
         }
     }
 
+    /// `client`'s request ended at `t`.
+    fn ended(&mut self, client: u32, t: f64) {
+        self.counts.completion = self.counts.completion.max(t);
+        if let Some(next) = self.load.next_of(client, t, &mut self.rng) {
+            let mut tick = self.tick(next);
+            tick.client = client;
+            self.wheel.push(next, tick);
+        }
+    }
+
+    fn on_tick(&mut self, ev: Ev) {
+        let t = ev.at;
+        let Tick { issue, next } = self.load.tick(ev.client, t, &mut self.rng);
+        if let Some(next) = next {
+            self.wheel.push(next, self.tick(next));
+        }
+        if let Some(client) = issue {
+            self.issue(client, t);
+        }
+    }
+
     pub(crate) fn advance(&mut self, limit: u64) {
-        while let Some(&req) = self.wheel.pop(limit) {
-            if req.client == GENERATOR {
-                self.generate(req);
-            } else {
-                self.attempt(req);
+        while let Some(ev) = self.wheel.pop(limit) {
+            match ev.kind {
+                Kind::Arrive => self.arrive(ev),
+                Kind::Finish => self.finish(ev),
+                Kind::Timeout => self.timeout(ev),
+                Kind::Tick => self.on_tick(ev),
             }
         }
         self.now = self.now.max(self.wheel.bucket() as f64);
@@ -334,6 +503,13 @@ impl Herd {
         let c = self.counts;
         let (p50, p99) = self.rec.percentiles();
         let requests = c.requests as f64;
+        let per_s = |n: u64| {
+            if c.completion > 0.0 {
+                n as f64 * 1000.0 / c.completion
+            } else {
+                0.0
+            }
+        };
         Metrics {
             requests,
             total_attempts: c.attempts as f64,
@@ -351,8 +527,13 @@ impl Herd {
             recovery_ms: self.rec.recovery_ms(),
             p50_ms: p50,
             p99_ms: p99,
+            mean_ms: self.rec.mean_latency(),
             calls: c.attempts as f64,
-            ..Metrics::default()
+            timeouts: c.timeouts as f64,
+            wasted: c.wasted as f64,
+            goodput_rps: per_s(c.successes),
+            throughput_rps: per_s(c.served),
+            max_queue: f64::from(self.servers.max_queued),
         }
     }
 }

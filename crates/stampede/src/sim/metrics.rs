@@ -28,6 +28,8 @@ pub struct Metrics {
     pub p50_ms: Option<f64>,
     /// 99th percentile of the same (ms).
     pub p99_ms: Option<f64>,
+    /// Mean of the same (ms).
+    pub mean_ms: Option<f64>,
     /// `aws-occ`: writes that reached the server; otherwise equal to `total_attempts`.
     pub calls: f64,
     /// Attempts the client gave up on at its timeout.
@@ -66,6 +68,7 @@ impl Metrics {
             recovery_ms: avg(|m| m.recovery_ms),
             p50_ms: avg_opt(|m| m.p50_ms),
             p99_ms: avg_opt(|m| m.p99_ms),
+            mean_ms: avg_opt(|m| m.mean_ms),
             calls: avg(|m| m.calls),
             timeouts: avg(|m| m.timeouts),
             wasted: avg(|m| m.wasted),

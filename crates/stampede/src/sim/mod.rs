@@ -1,7 +1,7 @@
 //! The thundering-herd simulator: seeded clients against a server that fails and recovers.
 //!
 //! In `burst` and `steady`, every client decides *whether and when* to retry by asking the
-//! crate's own [`Policy`] — the same code the browser's `retryFetch` runs — so what the
+//! crate's own [`Policy`](crate::policy::Policy) — the same code the browser's `retryFetch` runs — so what the
 //! simulator shows is what the library does. `aws-occ` is the exception: it reproduces a
 //! published experiment whose clients retry until they win, so they draw their waits from
 //! the policy's [`Backoff`](crate::backoff::Backoff) directly, and `max_attempts`,
@@ -17,27 +17,39 @@
 //! - **Scenarios.** [`Scenario::Burst`]: every client sends one request at t = 0 (or
 //!   uniformly within `burst_window_ms`). [`Scenario::Steady`]: clients send new requests as
 //!   a Poisson process of `rate_per_client` per second each, for `duration_ms`.
+//!   [`Scenario::Spike`]: the same, `spike_factor` times as fast for `spike_length_ms` from
+//!   `spike_start_ms`. [`Scenario::Closed`]: each client sends a request, waits for it to
+//!   end, pauses (exponential, mean `think_ms`) and sends the next, for `duration_ms`.
 //!   [`Scenario::AwsOcc`]: the AWS Architecture Blog's contention experiment (see
 //!   [`occ`](self#the-aws-contention-experiment) below).
-//! - **Server.** During the outage, `[outage_start_ms, outage_start_ms + outage_ms)`, every
-//!   attempt fails with 503 (and `Retry-After` when `retry_after_ms` is set, in whole
-//!   seconds, rounded up). Otherwise it serves at most `capacity_rps`: a credit refills at
-//!   that rate up to 100 ms worth ([`SERVER_BURST_S`]); an attempt that finds a whole
-//!   credit is served (200), any other is rejected (503). Rejecting is not free: each costs
-//!   `reject_cost` of a credit, and the debt may reach 100 ms worth. So once rejections
-//!   arrive faster than `capacity_rps / reject_cost`, goodput falls to zero — the metastable
-//!   failure in which a retry storm keeps a recovered server down.
-//! - **Network.** Each one-way trip takes `latency/2` ms plus uniform jitter, never less
-//!   than 0, so that a round trip has mean `latency` and standard deviation `sd`
-//!   (`latency_sd_ms`, defaulting to `latency/5`). The client decides when the answer
-//!   arrives, and its budget is charged then. Answers of attempts that reached the server
-//!   in one order can arrive in another, by up to the spread of one trip:
-//!   `min(2h, latency/2 + h)` ms with `h = sqrt(1.5) · sd` — 4.9 ms at the default 10 ms
-//!   and 2 ms, 49 ms at 100 ms and 20 ms (the bound is reached: measured 4.897 and 48.97 ms
-//!   over 200,000 clients). Events run in the order the server sees them, so a bucket can
-//!   be asked about a time up to that much earlier than one it has already seen; it then
-//!   answers as of the later time (a bucket never runs backwards), which can give the
-//!   earlier decision at most `refill_per_sec` × that spread / 1000 extra tokens.
+//! - **Servers** (see `server.rs`). `servers` identical servers behind a load balancer
+//!   ([`Balance`]), each with `workers` concurrent slots and a queue of at most `queue`
+//!   waiting requests served [`QueueOrder::Fifo`] or [`QueueOrder::Lifo`]; [`Fleet`] sizes
+//!   them from `capacity_rps` when no workers are given. A request that finds the queue full
+//!   is rejected at once with 503, and the rejection costs `reject_cost` of a service time,
+//!   so once rejections come fast enough, goodput falls to zero — the metastable failure
+//!   in which a retry storm keeps a recovered server down. Service times are
+//!   [`ServiceDist`]-distributed around `service_ms`, grow by `service_slope_ms` per
+//!   request already in service, and by the [`Slowdown`]'s factor in its window; a queue
+//!   timeout drops what waited too long. During the outage, `[outage_start_ms,
+//!   outage_start_ms + outage_ms)`, every attempt at the first `outage_servers` servers
+//!   fails at once with 503 (and `Retry-After` when `retry_after_ms` is set, in whole
+//!   seconds, rounded up); `fail_rate` fails any other with 500 at random.
+//! - **Clients.** With `timeout_ms`, a client gives an attempt up that long after sending
+//!   it: the policy sees the transport error `timeout` (so backoff, budget and attempt
+//!   limits apply as to any failure), the server still finishes the work, and its late
+//!   answer is discarded (counted as `wasted`). An answer that reaches the client exactly
+//!   at the deadline is late.
+//! - **Network.** Each one-way trip ([`LatencyDist::Normal`]) takes `latency/2` ms plus
+//!   uniform jitter, never less than 0, so that a round trip has mean `latency` and
+//!   standard deviation `sd` (`latency_sd_ms`, defaulting to `latency/5`);
+//!   ([`LatencyDist::Exponential`]) exponential with mean `latency/2`. The client decides
+//!   when the answer arrives, and its budget is charged then. Answers can arrive in
+//!   another order than their attempts reached the server, by up to the spread of one
+//!   trip, so a bucket can be asked about a time somewhat earlier than one it has already
+//!   seen; it then answers as of the later time (a bucket never runs backwards), which
+//!   can give the earlier decision at most `refill_per_sec` × that spread / 1000 extra
+//!   tokens.
 //! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
 //!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
 //!   count as `budget_rejected`.
@@ -53,13 +65,17 @@
 //!   overload: from then on, it serves everything offered. 0 when it never rejected one.
 //!
 //! Conservation: every request ends exactly once, so
-//! `successes + gave_up + budget_rejected = requests`.
+//! `successes + gave_up + budget_rejected = requests`; every attempt that reaches a
+//! server is served, rejected or failed exactly once; served = successes + wasted.
 //!
 //! # Series and the attempt log
 //!
-//! Per slot of `slot_ms` (default 10 ms): attempts offered, served, rejected for overload,
-//! failed by the outage, and requests blocked by the budget, as flat `u32` buffers. The
-//! attempt log holds `[t_ms, client, attempt, outcome]` as four `f32`s per attempt, for the
+//! Per slot of `slot_ms` (default 10 ms), as flat `u32` buffers (see [`Series`]): attempts
+//! offered, served (finished by a server), rejected for overload, failed by the outage or
+//! the fail rate, requests blocked by the budget, successes reaching their clients
+//! (goodput), attempts timed out, work wasted, and the queue length at the slot's end. The
+//! attempt log holds `[t_ms, client, attempt, outcome]` as four `f32`s per attempt (the
+//! time the server answered it, or the client's deadline for a timeout), for the
 //! clients `0, stride, 2·stride, …` (at most `log_clients` of them), so a page can draw every
 //! attempt of thousands of clients; [`record::outcome`] lists the codes.
 //!
@@ -68,18 +84,24 @@
 //! A timing wheel of 1 ms buckets keeps each event O(1) with nothing allocated per event.
 //! It carries the events themselves, in chunks of eight, so that taking a bucket reads
 //! memory in order instead of chasing a million scattered records; a bucket is put in time
-//! order when the wheel reaches it, in time linear in its events. Memory per client: its
-//! request record in the wheel (48 bytes; chunks are 8 · 48 + 8 bytes, and the pool is
-//! reserved for the worst case, one chunk per pending request up to 32,768 partly filled
-//! ones, touched only as used) and, with a per-client budget, one bucket (48 bytes); the
-//! wheel itself is 256 KiB. The series grow with simulated time (20 bytes per slot, at
-//! most 2^20 slots), the log with logged attempts (16 bytes each, at most 2,000,000
-//! entries), the latencies with successes (4 bytes each).
+//! order when the wheel reaches it, in time linear in its events. A server's finish, a
+//! client's timeout and a tick of the arrival process are events like an attempt's
+//! arrival, of the same 64 bytes, in the same wheel: no heap. Memory per client: its
+//! request record in the wheel (64 bytes, twice with a timeout; chunks are 8 · 64 + 8
+//! bytes, and the pool is reserved for the worst case, one chunk per pending request up to
+//! 32,768 partly filled ones, touched only as used), with a timeout a 4-byte ticket per
+//! request in flight, and, with a per-client budget, one bucket (48 bytes); the wheel
+//! itself is 256 KiB; a waiting request sits in its server's queue (64 bytes). The series
+//! grow with simulated time (36 bytes per slot, at most 2^20 slots), the log with logged
+//! attempts (16 bytes each, at most 2,000,000 entries), the latencies with successes (4
+//! bytes each).
 //!
 //! The work is bounded before a run starts: requests × `max_attempts` may not pass
-//! [`MAX_RUN_ATTEMPTS`], nor a `steady` run's requests [`MAX_STEADY_REQUESTS`], nor an
+//! [`MAX_RUN_ATTEMPTS`], nor a `steady` or `spike` run's requests [`MAX_STEADY_REQUESTS`],
+//! nor a `closed` run's expected requests (clients × duration / mean cycle), nor an
 //! `aws-occ` run's clients [`MAX_OCC_CLIENTS`], so every run that is accepted ends within
-//! a few seconds and bounded memory.
+//! a few seconds and bounded memory. An attempt makes at most three events (its arrival,
+//! its finish, its timeout).
 //!
 //! # The AWS contention experiment
 //!
@@ -92,12 +114,14 @@
 //! they win. `calls` counts writes; `completion_ms` is the time of the last event.
 
 mod herd;
+mod load;
 mod metrics;
 pub mod model;
 mod normal;
 mod occ;
 mod queue;
 pub mod record;
+mod server;
 mod settings;
 mod work;
 

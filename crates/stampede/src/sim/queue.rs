@@ -17,7 +17,10 @@
 //! move into the wheel as it turns.
 //!
 //! Within a bucket, events come out in time order: when the wheel reaches a bucket, it
-//! takes the bucket's events into one batch and sorts them by their exact times. The order
+//! takes the bucket's events into one batch and sorts them by their exact times. An event
+//! pushed into that bucket while it is being handed out (a server that finishes within the
+//! millisecond, an answer over a network of no delay) goes into a small heap that is merged
+//! with the batch, so it too comes out in time order. The order
 //! matters to the model: a server that serves while it has capacity serves whoever arrives
 //! first, and an order that followed the queue's internals instead (last pushed first, or
 //! first pushed first) would systematically favour young requests or old retries, and
@@ -111,6 +114,37 @@ pub(crate) struct Wheel<T> {
     taken: usize,
     /// Scratch for sorting a big batch: where each sub-bin starts.
     counts: Vec<u32>,
+    /// Whether the batch is the current bucket's (pushes into it then go to `late`).
+    active: bool,
+    /// Events pushed into the current bucket while its batch is handed out, ordered by
+    /// time, then push order.
+    late: BinaryHeap<Late<T>>,
+}
+
+/// An event pushed into the bucket being handed out, ordered by (time, push order). Times
+/// are never negative, so their bits order as the times do.
+#[derive(Debug, Clone, Copy)]
+struct Late<T> {
+    key: (u64, u64),
+    item: T,
+}
+
+impl<T> PartialEq for Late<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl<T> Eq for Late<T> {}
+impl<T> PartialOrd for Late<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Late<T> {
+    /// Reversed: `BinaryHeap` pops the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key)
+    }
 }
 
 impl<T: Copy + Timed> Wheel<T> {
@@ -126,6 +160,8 @@ impl<T: Copy + Timed> Wheel<T> {
             batch: Vec::new(),
             taken: 0,
             counts: Vec::new(),
+            active: false,
+            late: BinaryHeap::new(),
         }
     }
 
@@ -141,15 +177,25 @@ impl<T: Copy + Timed> Wheel<T> {
 
     /// Whether nothing is pending.
     pub(crate) fn is_empty(&self) -> bool {
-        self.in_wheel == 0 && self.overflow.is_empty() && self.taken == self.batch.len()
+        self.in_wheel == 0
+            && self.overflow.is_empty()
+            && self.taken == self.batch.len()
+            && self.late.is_empty()
     }
 
     /// Schedules `item` at `t_ms` (≥ 0). A time before the current bucket goes in the
-    /// current bucket, after what is already there.
+    /// current bucket, as if it were at the bucket's start.
     #[inline(always)]
     pub(crate) fn push(&mut self, t_ms: f64, item: T) {
         let bucket = (t_ms as u64).max(self.cur);
-        if bucket - self.cur >= SPAN {
+        if bucket == self.cur && self.active {
+            self.pushes += 1;
+            let t = t_ms.max(self.cur as f64).max(0.0);
+            self.late.push(Late {
+                key: (t.to_bits(), self.pushes),
+                item,
+            });
+        } else if bucket - self.cur >= SPAN {
             self.pushes += 1;
             self.overflow.push(Far {
                 bucket,
@@ -217,11 +263,21 @@ impl<T: Copy + Timed> Wheel<T> {
     /// bucket, so events pushed into it meanwhile come out, sorted among themselves, before
     /// the wheel moves on.
     #[inline(always)]
-    pub(crate) fn pop(&mut self, limit: u64) -> Option<&T> {
+    pub(crate) fn pop(&mut self, limit: u64) -> Option<T> {
         loop {
+            if let Some(late) = self.late.peek() {
+                let first_late = match self.batch.get(self.taken) {
+                    // The batch goes first on a tie: it was pushed earlier.
+                    Some(e) => f64::from_bits(late.key.0) < e.time(),
+                    None => true,
+                };
+                if first_late {
+                    return self.late.pop().map(|l| l.item);
+                }
+            }
             if self.taken < self.batch.len() {
                 self.taken += 1;
-                return Some(&self.batch[self.taken - 1]);
+                return Some(self.batch[self.taken - 1]);
             }
             let slot = (self.cur & MASK) as usize;
             if self.buckets[slot].head != NIL && self.cur < limit {
@@ -248,6 +304,7 @@ impl<T: Copy + Timed> Wheel<T> {
         self.in_wheel -= k;
         self.batch.clear();
         self.taken = 0;
+        self.active = true;
         if k <= SMALL {
             for items in chunk_slices(&self.pool, list) {
                 self.batch.extend_from_slice(items);
@@ -297,6 +354,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// is empty), bringing far events that are now within the span into the wheel. `None`
     /// when nothing is left below `limit`.
     fn turn(&mut self, limit: u64) -> Option<()> {
+        self.active = false;
         if self.in_wheel == 0 {
             let bucket = self.overflow.peek()?.bucket;
             if bucket >= limit {
@@ -357,7 +415,7 @@ mod tests {
     /// (bucket, names in the order they came out) for every bucket below `limit`.
     fn drain(w: &mut Wheel<Ev>, limit: u64) -> Vec<(u64, Vec<u32>)> {
         let mut all: Vec<(u64, Vec<u32>)> = vec![];
-        while let Some(&Ev(_, name)) = w.pop(limit) {
+        while let Some(Ev(_, name)) = w.pop(limit) {
             let b = w.bucket();
             match all.last_mut() {
                 Some((last, names)) if *last == b => names.push(name),
@@ -436,13 +494,14 @@ mod tests {
     fn pushing_into_the_current_bucket_is_seen_again_and_the_past_clamps() {
         let mut w = Wheel::new();
         push(&mut w, 10.0, 1);
-        assert_eq!(
-            (w.pop(u64::MAX).copied(), w.bucket()),
-            (Some(Ev(10.0, 1)), 10)
-        );
+        push(&mut w, 10.9, 4);
+        assert_eq!((w.pop(u64::MAX), w.bucket()), (Some(Ev(10.0, 1)), 10));
         push(&mut w, 10.5, 2);
         push(&mut w, 3.0, 3);
-        assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![3, 2])]);
+        push(&mut w, 10.5, 5);
+        // In time order with what was already there (10.9); the past counts as 10.0; ties
+        // in push order.
+        assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![3, 2, 5, 4])]);
         assert!(w.is_empty());
     }
 

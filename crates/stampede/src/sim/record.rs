@@ -263,6 +263,12 @@ impl Recorder {
         }
     }
 
+    /// The mean of the successes' latencies (summed in `f64`).
+    pub(crate) fn mean_latency(&self) -> Option<f64> {
+        let n = self.latencies.len();
+        (n > 0).then(|| self.latencies.iter().map(|&l| f64::from(l)).sum::<f64>() / n as f64)
+    }
+
     /// (p50, p99) of the successes' latencies, by nearest rank; reorders `latencies`.
     pub(crate) fn percentiles(&mut self) -> (Option<f64>, Option<f64>) {
         let n = self.latencies.len();

@@ -217,7 +217,7 @@ impl Fleet {
 }
 
 impl SimSettings {
-    /// Checks every setting, as [`Simulation::new`] does, without setting a run up.
+    /// Checks every setting, as [`Simulation::new`](super::Simulation::new) does, without setting a run up.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.check().map(|_| ())
     }

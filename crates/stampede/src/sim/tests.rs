@@ -83,7 +83,13 @@ fn the_herd_retries_in_one_window_and_full_jitter_spreads_it() {
     assert_eq!(first_retries.len(), 1000);
     let lo = first_retries.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = first_retries.iter().copied().fold(0.0, f64::max);
-    assert!(hi - lo < 100.0, "the herd spans {lo}..{hi} ms");
+    // The log holds when each attempt was answered: the herd arrives within 100 ms (the
+    // peak below), and the server's queue (100 ms of work) answers the last of it later.
+    let queue_wait = SimSettings::default().fleet().queue as f64 * 10.0 / 5.0;
+    assert!(
+        hi - lo < 100.0 + queue_wait + 10.0,
+        "the herd spans {lo}..{hi} ms"
+    );
     assert!(
         lo >= 2000.0,
         "they come back just after the 2 s outage: {lo}"

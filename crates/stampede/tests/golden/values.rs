@@ -16,7 +16,10 @@
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::policy::PolicySettings;
-use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings};
+use stampede::sim::{
+    Balance, BudgetScope, LatencyDist, Metrics, QueueOrder, Scenario, ServiceDist, SimSettings,
+    Slowdown,
+};
 
 /// The seed of the delay sequences below.
 pub const DELAYS_SEED: u64 = 42;
@@ -152,6 +155,45 @@ pub fn occ_settings() -> SimSettings {
     }
 }
 
+/// The golden queueing run: a spike against 3 servers picked at random, each with 2
+/// workers and a LIFO queue of 20, log-normal service with a slope and a slowdown, a 2 %
+/// fail rate, exponential network legs, and clients that time out after 400 ms, seed 5.
+/// Exercises every draw of the queueing model: the normal (log-normal service), the
+/// exponential (arrivals, legs), the uniform (balance, fail rate, jitter).
+pub fn queue_settings() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::Spike,
+        clients: 200,
+        rate_per_client: 0.5,
+        duration_ms: 6000.0,
+        spike_start_ms: 2000.0,
+        spike_length_ms: 1000.0,
+        spike_factor: 4.0,
+        outage_ms: 0.0,
+        servers: 3,
+        balance: Balance::Random,
+        workers: Some(2),
+        queue: Some(20),
+        queue_order: QueueOrder::Lifo,
+        service_ms: 30.0,
+        service_dist: ServiceDist::Lognormal,
+        service_spread: 0.8,
+        service_slope_ms: 2.0,
+        slowdown: Some(Slowdown {
+            start_ms: 4000.0,
+            length_ms: 500.0,
+            factor: 3.0,
+        }),
+        fail_rate: 0.02,
+        latency_ms: 20.0,
+        latency_dist: LatencyDist::Exponential,
+        timeout_ms: Some(400.0),
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 50.0, 1000.0), 4),
+        seed: 5,
+        ..SimSettings::default()
+    }
+}
+
 /// The numbers pinned for a golden run: total attempts, successes, completion time and
 /// p99 latency (ms; NaN when no request succeeded), as bits.
 pub fn metrics_bits(m: &Metrics) -> [u64; 4] {
@@ -165,20 +207,31 @@ pub fn metrics_bits(m: &Metrics) -> [u64; 4] {
 }
 
 /// [`sim_settings`]' total attempts, successes, completion and p99 (ms), as bits: 5399,
-/// 435, 8885.055112805647, 7542.46630859375.
+/// 435, 8895.055112805647, 7552.46630859375. (Since the queueing model: a served request
+/// takes the default 10 ms of service, so completion and p99 are 10 ms later than the
+/// fluid server's 8885.06 and 7542.47; attempts and successes are unchanged.)
 pub const SIM_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
     0x40b5170000000000,
     0x407b300000000000,
-    0x40c15a870defb8ec,
-    0x40bd767760000000,
+    0x40c15f870defb8ec,
+    0x40bd807760000000,
 ];
-/// [`steady_settings`]' total attempts, successes, completion and p99 (ms), as bits: 4288,
-/// 1506, 6329.879617282636, 2615.2529296875.
+/// [`steady_settings`]' total attempts, successes, completion and p99 (ms), as bits: 4285,
+/// 1491, 5370.542333614418, 2587.475830078125. (Since the queueing model: service time,
+/// a queue instead of a credit, and the arrival stream's draws in a new order.)
 pub const STEADY_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
-    0x40b0c00000000000,
-    0x4097880000000000,
-    0x40b8b9e12e9925eb,
-    0x40a46e8180000000,
+    0x40b0bd0000000000,
+    0x40974c0000000000,
+    0x40b4fa8ad6603172,
+    0x40a436f3a0000000,
+];
+/// [`queue_settings`]' total attempts, successes, completion and p99 (ms), as bits: 2123,
+/// 625, 6152.6567078605985, 618.2922973632813.
+pub const QUEUE_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
+    0x40a0960000000000,
+    0x4083880000000000,
+    0x40b808a81e01a04c,
+    0x40835256a0000000,
 ];
 /// [`occ_settings`]' writes, successes, completion and p99 (ms), as bits: 973, 100,
 /// 5008.077326819016, 4759.0546875.
@@ -190,7 +243,7 @@ pub const OCC_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
 ];
 
 /// Every golden run with its pinned numbers.
-pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 3] {
+pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 4] {
     [
         ("burst", sim_settings(), SIM_TOTAL_SUCCESS_COMPLETION_P99),
         (
@@ -199,5 +252,10 @@ pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 3] {
             STEADY_TOTAL_SUCCESS_COMPLETION_P99,
         ),
         ("aws-occ", occ_settings(), OCC_TOTAL_SUCCESS_COMPLETION_P99),
+        (
+            "queue",
+            queue_settings(),
+            QUEUE_TOTAL_SUCCESS_COMPLETION_P99,
+        ),
     ]
 }

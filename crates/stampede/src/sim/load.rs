@@ -1,0 +1,192 @@
+//! Where new requests come from: a burst at the start, an open Poisson stream (steady, or
+//! with a spike), or a closed loop of clients that each wait for one request to end, pause,
+//! and send the next.
+
+use rand::RngExt;
+
+use super::normal::exponential;
+use super::{Checked, MAX_STEADY_REQUESTS, Scenario};
+use crate::SeededRng;
+
+/// A closed loop stops issuing after this many requests, whatever its draws: its work is
+/// checked up front from the mean cycle, and this keeps a run of unlucky draws (or of
+/// requests refused at once by a budget, with no pause) bounded too.
+const MAX_CLOSED_REQUESTS: u64 = 2 * MAX_STEADY_REQUESTS as u64;
+
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// Every client sends one request at the start.
+    Burst,
+    /// A Poisson stream over all clients: `rate` per ms, `factor` times that in
+    /// `[spike_from, spike_to)`, until `until`.
+    Open {
+        rate: f64,
+        factor: f64,
+        spike_from: f64,
+        spike_to: f64,
+        until: f64,
+    },
+    /// Each client: a request, then an exponential pause of mean `think` ms, until `until`.
+    Closed { think: f64, until: f64 },
+}
+
+/// What a tick of the arrival process does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Tick {
+    /// The client that sends a new request now.
+    pub(crate) issue: Option<u32>,
+    /// When the open stream's next tick is.
+    pub(crate) next: Option<f64>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Load {
+    shape: Shape,
+    clients: u32,
+    issued: u64,
+}
+
+impl Load {
+    pub(crate) fn new(c: &Checked, _rng: &mut SeededRng) -> Self {
+        let s = &c.s;
+        let shape = match s.scenario {
+            Scenario::Steady | Scenario::Spike => {
+                let spike = s.scenario == Scenario::Spike;
+                Shape::Open {
+                    rate: f64::from(s.clients) * s.rate_per_client / 1000.0,
+                    factor: if spike { s.spike_factor } else { 1.0 },
+                    spike_from: if spike { s.spike_start_ms } else { 0.0 },
+                    spike_to: if spike {
+                        s.spike_start_ms + s.spike_length_ms
+                    } else {
+                        0.0
+                    },
+                    until: s.duration_ms,
+                }
+            }
+            Scenario::Closed => Shape::Closed {
+                think: s.think_ms,
+                until: s.duration_ms,
+            },
+            _ => Shape::Burst,
+        };
+        Load {
+            shape,
+            clients: s.clients,
+            issued: 0,
+        }
+    }
+
+    pub(crate) fn is_burst(&self) -> bool {
+        matches!(self.shape, Shape::Burst)
+    }
+
+    /// Whether a client has at most one request at a time (so its number can name the
+    /// request).
+    pub(crate) fn slot_per_client(&self) -> bool {
+        !matches!(self.shape, Shape::Open { .. })
+    }
+
+    /// The first ticks: the open stream's first arrival, or each closed-loop client's
+    /// first request (after a pause drawn like the others), as (time, client).
+    pub(crate) fn first_ticks(&mut self, rng: &mut SeededRng) -> Vec<(f64, u32)> {
+        match self.shape {
+            Shape::Burst => Vec::new(),
+            Shape::Open { .. } => self
+                .next_arrival(0.0, rng)
+                .map(|t| (t, 0))
+                .into_iter()
+                .collect(),
+            Shape::Closed { think, until } => (0..self.clients)
+                .map(|client| (pause(think, rng), client))
+                .filter(|&(t, _)| t < until)
+                .collect(),
+        }
+    }
+
+    /// A tick at `t` (of `client`, for a closed loop).
+    pub(crate) fn tick(&mut self, client: u32, t: f64, rng: &mut SeededRng) -> Tick {
+        match self.shape {
+            Shape::Burst => Tick {
+                issue: None,
+                next: None,
+            },
+            Shape::Open { .. } => Tick {
+                issue: Some(rng.random_range(0..self.clients)),
+                next: self.next_arrival(t, rng),
+            },
+            Shape::Closed { .. } => {
+                if self.issued >= MAX_CLOSED_REQUESTS {
+                    return Tick {
+                        issue: None,
+                        next: None,
+                    };
+                }
+                self.issued += 1;
+                Tick {
+                    issue: Some(client),
+                    next: None,
+                }
+            }
+        }
+    }
+
+    /// When `client`, whose request ended at `t`, sends its next one (closed loop only).
+    pub(crate) fn next_of(&mut self, _client: u32, t: f64, rng: &mut SeededRng) -> Option<f64> {
+        match self.shape {
+            Shape::Closed { think, until } => {
+                let next = t + pause(think, rng);
+                (next < until && self.issued < MAX_CLOSED_REQUESTS).then_some(next)
+            }
+            _ => None,
+        }
+    }
+
+    /// The open stream's next arrival after `t`, if before its end. The rate is piecewise
+    /// constant, and a Poisson process is memoryless, so a gap that crosses a change of
+    /// rate is drawn again from the change.
+    fn next_arrival(&self, mut t: f64, rng: &mut SeededRng) -> Option<f64> {
+        let Shape::Open {
+            rate,
+            factor,
+            spike_from,
+            spike_to,
+            until,
+        } = self.shape
+        else {
+            return None;
+        };
+        loop {
+            let in_spike = t >= spike_from && t < spike_to;
+            let boundary = if t < spike_from {
+                spike_from
+            } else if in_spike {
+                spike_to
+            } else {
+                f64::INFINITY
+            };
+            let r = if in_spike { rate * factor } else { rate };
+            let next = if r > 0.0 {
+                t + exponential(rng, r)
+            } else {
+                f64::INFINITY
+            };
+            if next < boundary {
+                return (next < until).then_some(next);
+            }
+            if boundary >= until {
+                return None;
+            }
+            t = boundary;
+        }
+    }
+}
+
+/// A closed-loop pause: exponential with mean `think` ms (0: none).
+fn pause(think: f64, rng: &mut SeededRng) -> f64 {
+    if think > 0.0 {
+        exponential(rng, 1.0 / think)
+    } else {
+        0.0
+    }
+}
