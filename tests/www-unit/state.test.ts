@@ -14,7 +14,7 @@ import {
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
 import { pkg } from "./package.js";
 
-test("burst options carry the outage, capacity and policy", () => {
+test("burst options carry the outage, capacity, servers and policy (the core's defaults)", () => {
   const o = simOptions(DEFAULT_STATE, "a");
   assert.deepEqual(o, {
     scenario: "burst",
@@ -24,6 +24,16 @@ test("burst options carry the outage, capacity and policy", () => {
     outageMs: 2000,
     capacityRps: 500,
     retryAfterMs: null,
+    // Sized by the capacity: no workers or queue; no timeout, queue timeout or slowdown.
+    servers: 1,
+    balance: "round-robin",
+    queueOrder: "fifo",
+    serviceMs: 10,
+    serviceDist: "constant",
+    serviceSlopeMs: 0,
+    failRate: 0,
+    latencyMs: 10,
+    latencyDist: "normal",
   });
 });
 
