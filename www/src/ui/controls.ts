@@ -316,7 +316,13 @@ export class Controls {
     for (const { f, readout } of this.fields.values()) {
       const v = f.get(s);
       readout.textContent =
-        f.unit === "ms" ? `${formatDuration(v, this.lang)}` : f.unit === "clients" ? formatNumber(v, this.lang) : "";
+        v === f.none
+          ? this.t("field.none")
+          : f.unit === "ms"
+            ? `${formatDuration(v, this.lang)}`
+            : f.unit === "clients"
+              ? formatNumber(v, this.lang)
+              : "";
     }
   }
 
