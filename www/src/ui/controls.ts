@@ -411,6 +411,9 @@ export class Controls {
       if (!text && note) text = note(this.t, this.lang);
       if (span.textContent !== text) span.textContent = text;
       span.hidden = text === "";
+      // A message about a folded setting unfolds it: it must be seen to be fixed.
+      const folded = text === "" ? null : span.closest("details");
+      if (folded && !folded.open) folded.open = true;
       span.classList.toggle("is-note", !invalid && text !== "");
       const control = document.getElementById(id);
       if (control) {
