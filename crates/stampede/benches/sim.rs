@@ -1,11 +1,12 @@
-//! The simulator's speed: a `burst` of 10k, 100k and 1M clients, 6 attempts, a 2 s outage.
-//! `cargo bench -p stampede --bench sim`; events per second are attempts per second (the
-//! simulator processes one event per attempt).
+//! The simulator's speed, in the model's events per second ([`Simulation::events`]):
+//! a `burst` of 10k, 100k and 1M clients (6 attempts, a 2 s outage), and the queueing
+//! stories of [`stampede::sim::stories`], story 2 also at 100× (7,000 requests a second,
+//! 200 servers, 100,000 clients, 60 s). `cargo bench -p stampede --bench sim`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::policy::PolicySettings;
-use stampede::sim::{SimSettings, Simulation};
+use stampede::sim::{SimSettings, Simulation, stories};
 
 fn settings(strategy: Strategy, clients: u32) -> SimSettings {
     SimSettings {
@@ -15,13 +16,16 @@ fn settings(strategy: Strategy, clients: u32) -> SimSettings {
     }
 }
 
+fn events(s: &SimSettings) -> u64 {
+    Simulation::new(s).unwrap().run().events()
+}
+
 fn burst(c: &mut Criterion) {
     let mut group = c.benchmark_group("burst");
     for clients in [10_000u32, 100_000, 1_000_000] {
         for strategy in [Strategy::Full, Strategy::Exponential] {
             let s = settings(strategy, clients);
-            let events = Simulation::new(&s).unwrap().run().metrics().total_attempts as u64;
-            group.throughput(Throughput::Elements(events));
+            group.throughput(Throughput::Elements(events(&s)));
             if clients >= 100_000 {
                 group.sample_size(10);
             }
@@ -33,5 +37,27 @@ fn burst(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, burst);
+fn stories(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stories");
+    group.sample_size(10);
+    let runs = [
+        ("collapse", stories::collapse()),
+        ("collapse-jittered", stories::collapse_jittered()),
+        ("crash", stories::crash()),
+        (
+            "crash-jitter-budget",
+            stories::crash_with_jitter_and_budget(),
+        ),
+        ("crash-x100", stories::scaled(&stories::crash(), 100)),
+    ];
+    for (name, s) in runs {
+        group.throughput(Throughput::Elements(events(&s)));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &s, |b, s| {
+            b.iter(|| Simulation::new(s).unwrap().run().metrics())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, burst, stories);
 criterion_main!(benches);

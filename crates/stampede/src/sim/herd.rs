@@ -4,10 +4,16 @@
 //!
 //! One event type, [`Ev`], travels through one timing wheel: an attempt reaching a server,
 //! a server finishing one, a client's timeout firing, and the arrival processes' own ticks.
-//! An attempt in service and its client's timeout are two copies of the same event; the
-//! first to resolve the attempt (the answer, if it reaches the client before the deadline,
-//! else the timeout) moves the request's ticket on, and the other then finds its ticket
-//! stale and does nothing (a late answer to an attempt its client gave up is wasted work).
+//!
+//! Timeouts. An attempt whose fate is known before its deadline needs no timer: one that
+//! is answered at once, or started at once and finished, with the answer back in time.
+//! So the timer is armed only when the engine cannot tell yet (the attempt waits in a
+//! queue) or knows it will be late (a slow trip, a long service, a late answer); it is
+//! always armed before the deadline passes. An armed attempt has two copies, the one at
+//! the server and the timer; the first to resolve it (the answer, if it reaches the client
+//! before the deadline, else the timeout) moves the request's ticket on, and the other then
+//! finds its ticket stale and does nothing (a late answer to an attempt its client gave up
+//! is wasted work). In a healthy run almost no timer is armed.
 
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
@@ -53,7 +59,24 @@ pub(crate) struct Ev {
     ticket: u32,
     server: u16,
     kind: Kind,
-    logged: bool,
+    /// [`LOGGED`], [`ARMED`].
+    flags: u8,
+}
+
+/// The client's attempts go into the log.
+const LOGGED: u8 = 1;
+/// The attempt's timer is in the wheel: its ticket decides which copy settles it.
+const ARMED: u8 = 2;
+
+impl Ev {
+    #[inline]
+    fn logged(&self) -> bool {
+        self.flags & LOGGED != 0
+    }
+    #[inline]
+    fn armed(&self) -> bool {
+        self.flags & ARMED != 0
+    }
 }
 
 const _: () = assert!(size_of::<Ev>() == 64);
@@ -108,6 +131,13 @@ pub(crate) struct Herd {
     pub(crate) log_rows: u32,
     counts: Counts,
     now: f64,
+    /// Events of the model so far: a request created, a retry sent, an attempt reaching a
+    /// server, a service started, a service finished, a waiting request dropped, an answer
+    /// reaching its client (in time or late), a timeout. Several are handled in one step of
+    /// the wheel (a server that answers at once does so in its arrival's step).
+    pub(crate) events: u64,
+    /// Events taken from the wheel (stale timers included).
+    pub(crate) steps: u64,
 }
 
 impl Herd {
@@ -152,6 +182,8 @@ impl Herd {
             log_rows: s.log_clients.min(s.clients),
             counts: Counts::default(),
             now: 0.0,
+            events: 0,
+            steps: 0,
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -209,7 +241,7 @@ impl Herd {
             ticket: 0,
             server: 0,
             kind: Kind::Tick,
-            logged: false,
+            flags: 0,
         }
     }
 
@@ -268,6 +300,7 @@ impl Herd {
     /// A new logical request of `client` at `t`: through the budget's gate, then sent.
     fn issue(&mut self, client: u32, t: f64) {
         self.counts.requests += 1;
+        self.events += 1;
         let logged = self.is_logged(client);
         if let Err(_e) = self
             .policy
@@ -291,66 +324,95 @@ impl Herd {
             ticket: 0,
             server: 0,
             kind: Kind::Arrive,
-            logged,
+            flags: if logged { LOGGED } else { 0 },
         };
         self.send(ev, t);
     }
 
     /// Sends an attempt of `ev` at `t`: it reaches a server a trip later, and with a
     /// timeout its client gives it up at `t + timeout`.
+    #[inline(always)]
     fn send(&mut self, mut ev: Ev, t: f64) {
         ev.kind = Kind::Arrive;
+        ev.flags &= !ARMED;
         ev.at = t + self.one_way();
-        if self.timeout.is_finite() {
-            ev.deadline = t + self.timeout;
-            ev.ticket = self.tickets[ev.slot as usize];
-            let timer = Ev {
-                at: ev.deadline,
-                kind: Kind::Timeout,
-                ..ev
-            };
-            self.wheel.push(timer.at, timer);
+        ev.deadline = t + self.timeout;
+        if ev.at >= ev.deadline {
+            self.arm(&mut ev);
         }
         self.wheel.push(ev.at, ev);
     }
 
-    /// Whether `ev`'s attempt is still awaited by its client.
+    /// Puts `ev`'s timer in the wheel, at its deadline (not yet passed), and marks `ev`
+    /// armed: from now on its ticket decides which copy settles it.
+    #[inline]
+    fn arm(&mut self, ev: &mut Ev) {
+        if ev.armed() || ev.deadline == f64::INFINITY {
+            return;
+        }
+        ev.flags |= ARMED;
+        ev.ticket = self.tickets[ev.slot as usize];
+        let timer = Ev {
+            at: ev.deadline,
+            kind: Kind::Timeout,
+            ..*ev
+        };
+        self.wheel.push(timer.at, timer);
+    }
+
+    /// Whether `ev`'s attempt is still awaited by its client: always, unless its timer
+    /// (or an answer, if its timer fired first) settled it.
     #[inline]
     fn is_live(&self, ev: &Ev) -> bool {
-        !self.timeout.is_finite() || self.tickets[ev.slot as usize] == ev.ticket
+        !ev.armed() || self.tickets[ev.slot as usize] == ev.ticket
     }
 
     /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
     #[inline]
     fn settle(&mut self, ev: &Ev) {
-        if self.timeout.is_finite() {
+        if ev.armed() {
             let t = &mut self.tickets[ev.slot as usize];
             *t = t.wrapping_add(1);
         }
     }
 
     /// The attempt reaches the load balancer at `ev.at`.
+    #[inline]
     fn arrive(&mut self, mut ev: Ev) {
         let t = ev.at;
+        self.events += 1;
         self.counts.attempts += 1;
-        self.rec.arrival(t);
         let k = self.servers.pick(&mut self.rng);
         ev.server = k as u16;
-        self.drop_stale(k, t);
-        match self.servers.arrive(k, t, ev, &mut self.rng) {
+        if self.servers.has_queue_timeout() {
+            self.drop_stale(k, t);
+        }
+        match self.servers.arrive(k, t, &mut self.rng) {
             Arrival::Answered(code) => {
-                self.rec.answer(t, code);
+                self.rec.attempt(t, code);
                 self.answer(ev, code, t);
             }
-            Arrival::Started(service) => self.started(ev, t + service),
-            Arrival::Queued => self.rec.queue_level(t, self.servers.queued),
+            Arrival::Started(service) => {
+                self.events += 1;
+                self.rec.arrival(t);
+                self.started(ev, t + service);
+            }
+            Arrival::Queue => {
+                self.rec.arrival(t);
+                // Its wait is unknown: the timer must be in the wheel before the deadline.
+                self.arm(&mut ev);
+                self.servers.enqueue(k, ev);
+                self.rec.queue_level(t, self.servers.queued);
+            }
         }
     }
 
     /// Drops requests that waited at `k` past the queue timeout, answering them with 503.
+    #[inline]
     fn drop_stale(&mut self, k: usize, t: f64) {
         let before = self.servers.queued;
         while let Some(old) = self.servers.drop_stale(k, t) {
+            self.events += 1;
             self.rec.answer(t, outcome::OVERLOAD);
             self.answer(old, outcome::OVERLOAD, t);
         }
@@ -359,22 +421,31 @@ impl Herd {
         }
     }
 
+    #[inline]
     fn started(&mut self, mut ev: Ev, finish: f64) {
         ev.kind = Kind::Finish;
         ev.at = finish;
+        if finish >= ev.deadline {
+            self.arm(&mut ev);
+        }
         self.wheel.push(finish, ev);
     }
 
     /// A server finishes `ev` at `ev.at` and starts its next waiting request.
+    #[inline]
     fn finish(&mut self, ev: Ev) {
         let t = ev.at;
         let k = usize::from(ev.server);
         self.counts.served += 1;
         self.rec.answer(t, outcome::SERVED);
         self.answer(ev, outcome::SERVED, t);
-        self.drop_stale(k, t);
+        if self.servers.has_queue_timeout() {
+            self.drop_stale(k, t);
+        }
         let before = self.servers.queued;
+        self.events += 1;
         if let Some((next, service)) = self.servers.finish(k, t, &mut self.rng) {
+            self.events += 1;
             self.started(next, t + service);
         }
         if self.servers.queued != before {
@@ -384,17 +455,22 @@ impl Herd {
 
     /// A server answered `ev` at `t` with `code`; the answer reaches the client a trip
     /// later, unless the client gave the attempt up first.
-    fn answer(&mut self, ev: Ev, code: u8, t: f64) {
+    #[inline(always)]
+    fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
         let now = t + self.one_way();
+        self.events += 1;
         if !self.is_live(&ev) || now >= ev.deadline {
             if code == outcome::SERVED {
                 self.counts.wasted += 1;
                 self.rec.wasted(t);
             }
+            // Late: the client gives up at the deadline, which has not passed if it was
+            // not armed (it would have been, before).
+            self.arm(&mut ev);
             return;
         }
         self.settle(&ev);
-        if ev.logged {
+        if ev.logged() {
             self.rec.log(t, ev.client, ev.attempt.made() + 1, code);
         }
         self.decide(ev, code, now);
@@ -402,15 +478,17 @@ impl Herd {
 
     /// The client's timeout fires at `ev.at`: if the attempt is still awaited, it failed
     /// with the transport error `timeout`.
+    #[inline]
     fn timeout(&mut self, ev: Ev) {
         if !self.is_live(&ev) {
             return;
         }
         let t = ev.at;
         self.settle(&ev);
+        self.events += 1;
         self.counts.timeouts += 1;
         self.rec.timed_out(t);
-        if ev.logged {
+        if ev.logged() {
             self.rec
                 .log(t, ev.client, ev.attempt.made() + 1, outcome::TIMEOUT);
         }
@@ -418,6 +496,7 @@ impl Herd {
     }
 
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
+    #[inline(always)]
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
@@ -426,7 +505,10 @@ impl Herd {
             self.policy
                 .decide_verdict(&mut ev.attempt, verdict, now, budget, &mut self.rng);
         match decision {
-            Decision::Retry { delay_ms, .. } => self.send(ev, now + delay_ms),
+            Decision::Retry { delay_ms, .. } => {
+                self.events += 1;
+                self.send(ev, now + delay_ms)
+            }
             Decision::Stop(reason) => {
                 match reason {
                     StopReason::Succeeded(_) => {
@@ -438,7 +520,7 @@ impl Herd {
                     StopReason::BudgetExhausted(_) => {
                         self.counts.budget_rejected += 1;
                         self.rec.blocked(now);
-                        if ev.logged {
+                        if ev.logged() {
                             let next = ev.attempt.made() + 1;
                             self.rec.log(now, client, next, outcome::BUDGET_BLOCKED);
                         }
@@ -454,6 +536,7 @@ impl Herd {
     }
 
     /// `client`'s request ended at `t`.
+    #[inline]
     fn ended(&mut self, client: u32, t: f64) {
         self.counts.completion = self.counts.completion.max(t);
         if let Some(next) = self.load.next_of(client, t, &mut self.rng) {
@@ -463,6 +546,7 @@ impl Herd {
         }
     }
 
+    #[inline]
     fn on_tick(&mut self, ev: Ev) {
         let t = ev.at;
         let Tick { issue, next } = self.load.tick(ev.client, t, &mut self.rng);
@@ -476,6 +560,7 @@ impl Herd {
 
     pub(crate) fn advance(&mut self, limit: u64) {
         while let Some(ev) = self.wheel.pop(limit) {
+            self.steps += 1;
             match ev.kind {
                 Kind::Arrive => self.arrive(ev),
                 Kind::Finish => self.finish(ev),

@@ -113,6 +113,7 @@
 //! `|Normal(latency, sd)|` (10 ms, 2 ms by default). No attempt limit: clients retry until
 //! they win. `calls` counts writes; `completion_ms` is the time of the last event.
 
+mod balancer;
 mod herd;
 mod load;
 mod metrics;
@@ -123,6 +124,7 @@ mod queue;
 pub mod record;
 mod server;
 mod settings;
+pub mod stories;
 mod work;
 
 #[cfg(test)]
@@ -357,6 +359,28 @@ impl Simulation {
         match &self.engine {
             Engine::Herd(h) => h.now_ms(),
             Engine::Occ(o) => o.now_ms(),
+        }
+    }
+
+    /// The model's events so far, the unit of the simulator's speed: each request
+    /// created, retry sent, attempt reaching a server, service started and finished,
+    /// waiting request dropped, answer reaching its client (in time or late) and timeout
+    /// that fired — the events a simulator with one queue entry per event would process
+    /// (`aws-occ`: its messages). This engine handles several in one step of its queue
+    /// ([`steps`](Self::steps)).
+    pub fn events(&self) -> u64 {
+        match &self.engine {
+            Engine::Herd(h) => h.events,
+            Engine::Occ(o) => o.events,
+        }
+    }
+
+    /// The entries taken from the engine's event queue so far (timers that had nothing
+    /// left to do included).
+    pub fn steps(&self) -> u64 {
+        match &self.engine {
+            Engine::Herd(h) => h.steps,
+            Engine::Occ(o) => o.events,
         }
     }
 

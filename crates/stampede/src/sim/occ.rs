@@ -48,6 +48,7 @@ pub(crate) struct Occ {
     writes: u64,
     done: u64,
     last_event: f64,
+    pub(crate) events: u64,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
     pub(crate) log_rows: u32,
@@ -75,6 +76,7 @@ impl Occ {
             writes: 0,
             done: 0,
             last_event: 0.0,
+            events: 0,
             rec: Recorder::new(s.slot_ms, 0.0),
             log_stride: log_stride(s.clients, s.log_clients),
             log_rows: s.log_clients.min(s.clients),
@@ -149,6 +151,7 @@ impl Occ {
                 break;
             };
             self.last_event = t;
+            self.events += 1;
             self.handle(t, client, msg);
         }
     }

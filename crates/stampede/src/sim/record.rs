@@ -136,29 +136,38 @@ impl Recorder {
     }
 
     /// The slot of `t_ms`, growing the series to hold it (amortized: rarely reallocates).
-    #[inline]
+    #[inline(always)]
     fn slot(&mut self, t_ms: f64) -> Option<usize> {
         let s = (t_ms * self.inv_slot) as usize;
+        if s < self.slots {
+            Some(s)
+        } else {
+            self.grow(s)
+        }
+    }
+
+    /// Grows every series to hold slot `s`, or marks them truncated past the bound.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, s: usize) -> Option<usize> {
         if s >= MAX_SLOTS {
             self.series_truncated = true;
             return None;
         }
-        if s >= self.slots {
-            self.slots = s + 1;
-            for v in [
-                &mut self.offered,
-                &mut self.served,
-                &mut self.rejected,
-                &mut self.failed,
-                &mut self.blocked,
-                &mut self.goodput,
-                &mut self.timed_out,
-                &mut self.wasted,
-            ] {
-                v.resize(self.slots, 0);
-            }
-            self.queued.resize(self.slots, self.level);
+        self.slots = s + 1;
+        for v in [
+            &mut self.offered,
+            &mut self.served,
+            &mut self.rejected,
+            &mut self.failed,
+            &mut self.blocked,
+            &mut self.goodput,
+            &mut self.timed_out,
+            &mut self.wasted,
+        ] {
+            v.resize(self.slots, 0);
         }
+        self.queued.resize(self.slots, self.level);
         Some(s)
     }
 
@@ -193,8 +202,21 @@ impl Recorder {
     /// An attempt reached a server at `t_ms` and was answered at once with `code`.
     #[inline]
     pub(crate) fn attempt(&mut self, t_ms: f64, code: u8) {
-        self.arrival(t_ms);
-        self.answer(t_ms, code);
+        self.peak.add(t_ms);
+        if t_ms >= self.recovery_from {
+            self.peak_recovery.add(t_ms);
+        }
+        if let Some(s) = self.slot(t_ms) {
+            self.offered[s] += 1;
+            match code {
+                outcome::SERVED => self.served[s] += 1,
+                outcome::OUTAGE | outcome::ERROR => self.failed[s] += 1,
+                _ => self.rejected[s] += 1,
+            }
+        }
+        if code == outcome::OVERLOAD && t_ms >= self.recovery_from {
+            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| l.max(t_ms)));
+        }
     }
 
     /// A success reached its client at `t_ms`.

@@ -22,7 +22,8 @@ use std::collections::VecDeque;
 
 use rand::RngExt;
 
-use super::model::{Balance, QueueOrder, ServiceDist, Slowdown};
+use super::balancer::Balancer;
+use super::model::{QueueOrder, ServiceDist, Slowdown};
 use super::normal::{Normal, exponential};
 use super::queue::Timed;
 use super::record::outcome;
@@ -36,8 +37,8 @@ pub(crate) enum Arrival {
     Answered(u8),
     /// A worker started it; it finishes after this many ms.
     Started(f64),
-    /// It waits in the queue.
-    Queued,
+    /// There is room in the queue: [`enqueue`](Servers::enqueue) it.
+    Queue,
 }
 
 #[derive(Debug, Clone)]
@@ -68,8 +69,7 @@ pub(crate) struct Servers<T> {
     down_from: f64,
     down_until: f64,
     down_servers: usize,
-    balance: Balance,
-    next_rr: usize,
+    balancer: Balancer,
     normal: Normal,
     /// Requests waiting, all servers together, and the most there ever were.
     pub(crate) queued: u32,
@@ -106,8 +106,7 @@ impl<T: Copy + Timed> Servers<T> {
             down_from: s.outage_start_ms,
             down_until: s.outage_start_ms + s.outage_ms,
             down_servers: s.outage_servers.unwrap_or(f.servers) as usize,
-            balance: s.balance,
-            next_rr: 0,
+            balancer: Balancer::new(s.balance, f.servers as usize),
             normal: Normal::default(),
             queued: 0,
             max_queued: 0,
@@ -117,33 +116,19 @@ impl<T: Copy + Timed> Servers<T> {
     /// The server the load balancer sends the next request to.
     #[inline]
     pub(crate) fn pick(&mut self, rng: &mut SeededRng) -> usize {
-        let n = self.servers.len();
-        if n == 1 {
-            return 0;
-        }
-        match self.balance {
-            Balance::Random => rng.random_range(0..n),
-            Balance::LeastLoaded => {
-                let load = |s: &Server<T>| s.busy as usize + s.waiting.len();
-                let mut best = 0;
-                for (k, s) in self.servers.iter().enumerate().skip(1) {
-                    if load(s) < load(&self.servers[best]) {
-                        best = k;
-                    }
-                }
-                best
-            }
-            _ => {
-                let k = self.next_rr;
-                self.next_rr = if k + 1 == n { 0 } else { k + 1 };
-                k
-            }
-        }
+        self.balancer.pick(rng)
     }
 
-    /// `item` reaches server `k` at `t`.
+    /// Tells the balancer server `k`'s load.
     #[inline]
-    pub(crate) fn arrive(&mut self, k: usize, t: f64, item: T, rng: &mut SeededRng) -> Arrival {
+    fn loaded(&mut self, k: usize) {
+        let s = &self.servers[k];
+        self.balancer.loaded(k, s.busy as usize + s.waiting.len());
+    }
+
+    /// A request reaches server `k` at `t`.
+    #[inline]
+    pub(crate) fn arrive(&mut self, k: usize, t: f64, rng: &mut SeededRng) -> Arrival {
         if k < self.down_servers && t >= self.down_from && t < self.down_until {
             return Arrival::Answered(outcome::OUTAGE);
         }
@@ -154,14 +139,26 @@ impl<T: Copy + Timed> Servers<T> {
             return Arrival::Started(self.start(k, t, rng));
         }
         if self.servers[k].waiting.len() < self.queue {
-            self.servers[k].waiting.push_back(item);
-            self.queued += 1;
-            self.max_queued = self.max_queued.max(self.queued);
-            return Arrival::Queued;
+            return Arrival::Queue;
         }
         let server = &mut self.servers[k];
         server.debt_ms = (server.debt_ms + self.reject_debt).min(self.max_debt);
         Arrival::Answered(outcome::OVERLOAD)
+    }
+
+    /// `item` waits at server `k` (after [`Arrival::Queue`]).
+    #[inline]
+    pub(crate) fn enqueue(&mut self, k: usize, item: T) {
+        self.servers[k].waiting.push_back(item);
+        self.queued += 1;
+        self.max_queued = self.max_queued.max(self.queued);
+        self.loaded(k);
+    }
+
+    /// Whether waiting requests can time out.
+    #[inline]
+    pub(crate) fn has_queue_timeout(&self) -> bool {
+        self.queue_timeout != f64::INFINITY
     }
 
     /// Whether the oldest request waiting at `k` waited longer than the queue timeout at
@@ -174,7 +171,9 @@ impl<T: Copy + Timed> Servers<T> {
             return None;
         }
         self.queued -= 1;
-        waiting.pop_front()
+        let old = waiting.pop_front();
+        self.loaded(k);
+        old
     }
 
     /// A request finished at `k` at `t`; the worker takes the next waiting request, which
@@ -187,7 +186,11 @@ impl<T: Copy + Timed> Servers<T> {
         let next = match self.order {
             QueueOrder::Lifo => server.waiting.pop_back(),
             _ => server.waiting.pop_front(),
-        }?;
+        };
+        let Some(next) = next else {
+            self.loaded(k);
+            return None;
+        };
         self.queued -= 1;
         Some((next, self.start(k, t, rng)))
     }
@@ -214,6 +217,7 @@ impl<T: Copy + Timed> Servers<T> {
         ms += server.debt_ms;
         server.debt_ms = 0.0;
         server.busy += 1;
+        self.loaded(k);
         ms
     }
 }
