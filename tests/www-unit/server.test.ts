@@ -233,7 +233,7 @@ test("the package's refusal of a server setting is placed at its control and wor
   assert.equal(factor.control, "slowdown-factor");
 });
 
-test("the story presets: the issue's numbers, each in one place, every variant accepted by the package", () => {
+test("the story presets: the core's stories (sim/stories.rs), every variant accepted by the package", () => {
   const collapse = story("collapse");
   assert.equal(collapse.scenario, "spike");
   assert.equal(collapse.clients * collapse.ratePerClient, 40);
@@ -248,6 +248,7 @@ test("the story presets: the issue's numbers, each in one place, every variant a
   assert.deepEqual([crash.timeoutMs, crash.a.maxAttempts, crash.a.strategy, crash.outageServers, crash.outageMs, crash.outageStartMs], [1000, 4, "none", 1, 5000, 10_000]);
   assert.deepEqual(outageWindow(crash), [10_000, 15_000]);
   assert.deepEqual([crash.b.strategy, crash.b.baseMs, crash.b.capMs, crash.b.budget, crash.budgetScope], ["full", 100, 5000, true, "client"]);
+  assert.deepEqual([crash.budgetCapacity, crash.budgetRefill], [3, 0.1]);
   const lifo = story("lifo");
   assert.equal(lifo.queueOrder, "lifo");
   for (const p of PRESETS) {
@@ -270,7 +271,7 @@ test("the story presets: the issue's numbers, each in one place, every variant a
     ["variant.jitterBudget", 4, "full", true],
   ]);
   const lifoVariants = presetById("lifo")?.variants?.map((v) => [v.state.queueOrder, v.state.queueTimeoutMs]);
-  assert.deepEqual(lifoVariants, [["fifo", 0], ["lifo", 0], ["fifo", 1000]]);
+  assert.deepEqual(lifoVariants, [["fifo", 0], ["lifo", 0], ["fifo", 300]]);
 });
 
 test("the goodput figure: rates per second, the queue's highest level per bin, goodput after the trigger", () => {

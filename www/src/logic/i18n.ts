@@ -43,7 +43,7 @@ export const en = {
   "variant.jitterBudget": "Full jitter + retry budget",
   "variant.fifo": "FIFO queue",
   "variant.lifo": "LIFO queue",
-  "variant.queueTimeout": "FIFO, queue timeout 1 s",
+  "variant.queueTimeout": "FIFO, queue timeout 300 ms",
   "story.goodput": "{n} req/s goodput after the trigger",
   "story.aria": "Goodput and throughput of “{label}” over time",
 
@@ -361,7 +361,7 @@ export const ru: Record<Key, string> = {
   "variant.jitterBudget": "Полный джиттер + бюджет повторов",
   "variant.fifo": "Очередь FIFO",
   "variant.lifo": "Очередь LIFO",
-  "variant.queueTimeout": "FIFO, тайм-аут очереди 1 с",
+  "variant.queueTimeout": "FIFO, тайм-аут очереди 300 мс",
   "story.goodput": "{n} зап/с полезных после сбоя",
   "story.aria": "Полезная и общая пропускная способность для «{label}» во времени",
 

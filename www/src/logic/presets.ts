@@ -5,8 +5,10 @@
 // The last three are the queueing stories (a spike that collapses, a short crash that keeps
 // a fleet down, what LIFO and a queue timeout buy). Each also has variants: the same
 // servers and traffic with one thing changed, drawn side by side under the goodput figure.
-// The numbers follow the issue's stories; the lead tunes them against the engine here, in
-// this one place.
+// The numbers are the core's stories (crates/stampede/src/sim/stories.rs: collapse,
+// collapse_jittered, crash, crash_without_retries, crash_with_jitter_and_budget, crash_lifo,
+// crash_queue_timeout); the package does not export them, so the page keeps its copy here,
+// in this one place, and the unit tests pin it to the same numbers.
 
 import type { Key } from "./i18n.js";
 import { DEFAULT_STATE, cloneState, type PolicyState, type State } from "./state.js";
@@ -105,7 +107,8 @@ function collapse(s: State): void {
 /**
  * Story 2: 70 requests a second on 2 servers of 5 workers (exponential service, mean
  * 100 ms: 70% busy); clients time out after 1 s and retry at once (4 attempts); one server
- * fails fast for 5 s from 10 s. B: full jitter with a retry budget per client.
+ * fails fast for 5 s from 10 s. B: full jitter (100 ms to 5 s) with a retry budget per
+ * client (3 tokens, 0.1 a second).
  */
 function crash(s: State): void {
   queueing(s);
@@ -126,10 +129,10 @@ function crash(s: State): void {
   s.timeoutMs = 1000;
   s.a = immediate(4);
   s.b = { strategy: "full", baseMs: 100, capMs: 5000, maxAttempts: 4, multiplier: 2, budget: true };
-  // Each client's own bucket: a couple of retries in hand, then one per 100 s.
+  // Each client's own bucket: 3 retries in hand, then one per 10 s.
   s.budgetScope = "client";
-  s.budgetCapacity = 2;
-  s.budgetRefill = 0.01;
+  s.budgetCapacity = 3;
+  s.budgetRefill = 0.1;
   s.speed = 5;
 }
 
@@ -226,7 +229,9 @@ export const PRESETS: Preset[] = [
     variants: [
       { label: "variant.fifo", state: CRASH },
       { label: "variant.lifo", state: LIFO },
-      { label: "variant.queueTimeout", state: variant(CRASH, (s) => (s.queueTimeoutMs = 1000)) },
+      // Well inside the clients' 1 s timeout: at or past it, a queue timeout drops only
+      // requests whose clients have given up anyway.
+      { label: "variant.queueTimeout", state: variant(CRASH, (s) => (s.queueTimeoutMs = 300)) },
     ],
   },
 ];
