@@ -1,8 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  BALANCES,
   BUDGET_SCOPES,
   DEFAULT_STATE,
+  LATENCY_DISTS,
+  QUEUE_ORDERS,
+  SERVICE_DISTS,
   MAIN_THREAD_WORK,
   SCENARIOS,
   STRATEGIES,
@@ -109,9 +113,15 @@ test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => 
   assert.equal(presetById("jitter")?.state.a.strategy, "full");
 });
 
-test("the page's menus list exactly the package's strategies, scenarios and budget scopes", () => {
+test("the page's menus list exactly the package's strategies, scenarios, budget scopes and server choices", () => {
   assert.deepEqual([...STRATEGIES].sort(), [...pkg.strategies()].sort());
   assert.deepEqual([...SCENARIOS].sort(), [...pkg.scenarios()].sort());
+  const choices = pkg.choices();
+  assert.deepEqual([...BUDGET_SCOPES].sort(), [...choices.budgetScope].sort());
+  assert.deepEqual([...BALANCES].sort(), [...choices.balance].sort());
+  assert.deepEqual([...QUEUE_ORDERS].sort(), [...choices.queueOrder].sort());
+  assert.deepEqual([...SERVICE_DISTS].sort(), [...choices.serviceDist].sort());
+  assert.deepEqual([...LATENCY_DISTS].sort(), [...choices.latencyDist].sort());
   // Each strategy is one the package builds a policy from.
   for (const strategy of STRATEGIES) assert.doesNotThrow(() => new pkg.RetryPolicy({ strategy }).free(), strategy);
   for (const budgetScope of BUDGET_SCOPES) {
