@@ -120,8 +120,28 @@ export class Budget {
   free(): void;
 }
 
-export type Scenario = "burst" | "steady" | "aws-occ";
+export type Scenario = "burst" | "steady" | "aws-occ" | "spike" | "closed";
+/** How the load balancer picks a server for each attempt. */
+export type Balance = "round-robin" | "random" | "least-loaded";
+/** Which waiting request a server serves next. */
+export type QueueOrder = "fifo" | "lifo";
+/** How one request's service time is distributed around its mean. */
+export type ServiceDist = "constant" | "exponential" | "lognormal";
+/** How one network leg's delay is distributed. */
+export type LatencyDist = "normal" | "exponential";
+export type BudgetScope = "client" | "shared";
 
+/** A window in which every request that starts service takes `factor` times as long (a
+ *  brownout, a GC storm, a noisy neighbour). All three are required. */
+export interface SlowdownOptions {
+  startMs: number;
+  lengthMs: number;
+  /** 1 to 1000. */
+  factor: number;
+}
+
+/** A simulation's settings. Every field is optional (see defaults().simulation); `null`
+ *  counts as absent. Errors name the field as written here (`slowdown.factor`). */
 export interface SimOptions {
   scenario?: Scenario;
   /** 1 to 1,000,000. */
@@ -129,24 +149,75 @@ export interface SimOptions {
   policy?: PolicyOptions;
   outageMs?: number;
   outageStartMs?: number;
+  /** Requests per second the fleet serves: sizes the workers when `workers` is not given
+   *  (given workers and serviceMs, capacity follows from them and this is ignored). */
   capacityRps?: number;
   /** A rejection's cost as a fraction of serving a request, 0 to 1 (default 0.1). */
   rejectCost?: number;
+  /** Identical servers behind the load balancer (default 1). */
+  servers?: number;
+  balance?: Balance;
+  /** Concurrent requests per server; 0 = unlimited; absent/null = sized from capacityRps. */
+  workers?: number | null;
+  /** Requests each server keeps waiting (one more is rejected with 503); absent/null = 100 ms
+   *  of a server's capacity. */
+  queue?: number | null;
+  queueOrder?: QueueOrder;
+  /** A request that waited longer than this before service is dropped with 503, ms; absent/null: never. */
+  queueTimeoutMs?: number | null;
+  /** Mean service time, ms (more than 0). */
+  serviceMs?: number;
+  serviceDist?: ServiceDist;
+  /** lognormal: the standard deviation of the service time's logarithm (0 to 3; the mean stays serviceMs). */
+  serviceSpread?: number;
+  /** Each request's service time grows by this for every request already in service on its server, ms. */
+  serviceSlopeMs?: number;
+  /** The chance (0 to 1) that an attempt fails with 500, whatever the load. */
+  failRate?: number;
+  /** How many servers the outage takes down (at most `servers`); absent/null: all. */
+  outageServers?: number | null;
+  slowdown?: SlowdownOptions | null;
+  /** A client gives an attempt up after this long (a "timeout", retried like one; the server
+   *  still does the work), ms (more than 0); absent/null: never. */
+  timeoutMs?: number | null;
+  /** The mean round trip, ms (with latencyDist "exponential", each leg is exponential with half of it). */
   latencyMs?: number;
-  latencySdMs?: number;
-  /** steady: new requests per client per second. */
+  latencySdMs?: number | null;
+  latencyDist?: LatencyDist;
+  /** steady, spike: new requests per client per second. */
   ratePerClient?: number;
-  /** steady: how long new requests keep coming, ms. */
+  /** steady, spike, closed: how long new requests keep coming, ms. */
   durationMs?: number;
   burstWindowMs?: number;
+  /** spike: when the arrival rate is multiplied, ms. */
+  spikeStartMs?: number;
+  /** spike: for how long, ms. */
+  spikeLengthMs?: number;
+  /** spike: by what (0 to 1000). */
+  spikeFactor?: number;
+  /** closed: a client's mean pause between one request's end and the next, ms. */
+  thinkMs?: number;
   /** The server's Retry-After during the outage, ms (sent in whole seconds). */
   retryAfterMs?: number | null;
   budget?: BudgetOptions | null;
-  budgetScope?: "client" | "shared";
+  budgetScope?: BudgetScope;
   /** Default 1 (simulations are always seeded). */
   seed?: number;
   slotMs?: number;
   logClients?: number;
+}
+
+/** The servers a simulation runs, as sized from its settings. */
+export interface Fleet {
+  servers: number;
+  /** Per server; 0 = unlimited. */
+  workers: number;
+  /** Mean service time, ms (scaled so the fleet serves capacityRps when workers were derived). */
+  serviceMs: number;
+  /** Requests each server keeps waiting. */
+  queue: number;
+  /** Requests per second the fleet serves at the mean service time; Infinity with unlimited workers. */
+  capacityRps: number;
 }
 
 export interface Metrics {
@@ -163,14 +234,25 @@ export interface Metrics {
   p50Ms: number | null;
   p99Ms: number | null;
   calls: number;
+  /** Attempts the client gave up on at its timeout. */
+  timeouts: number;
+  /** Requests the servers finished after their client had given them up: work nobody waited for. */
+  wasted: number;
+  /** Successful requests per second of simulated time. */
+  goodputRps: number;
+  /** Requests the servers finished per second of simulated time, wasted work included. */
+  throughputRps: number;
+  /** The most requests waiting in queues at once, all servers together. */
+  maxQueue: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
-export type OutcomeCode = 0 | 1 | 2 | 3 | 4; // served, outage, overload, budget-blocked, aws-occ conflict
+export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6; // served, outage, overload, budget-blocked, aws-occ conflict, fail rate (500), timed out
 
 /** A seeded simulation.
  *
- *  offered(), served(), rejected(), failed(), blocked() and attemptLog() are VIEWS into wasm
+ *  offered(), served(), rejected(), failed(), blocked(), goodput(), timedOut(), wasted(),
+ *  queued() and attemptLog() are VIEWS into wasm
  *  memory (pointer + length), not copies. Read them at once. Any call into the module may
  *  allocate, and an allocation that grows memory detaches every view taken before it (it
  *  then reads as empty): take views again after ANY call into the module — run, advanceTo,
@@ -189,11 +271,26 @@ export class Simulation {
   slotMs(): number;
   logStride(): number;
   logRows(): number;
+  /** Per slot: attempts that reached a server. */
   offered(): Uint32Array;
+  /** Per slot: requests a server finished (the throughput), wasted work included. */
   served(): Uint32Array;
+  /** Per slot: attempts rejected for overload (a full queue, a queue timeout; aws-occ: conflicts). */
   rejected(): Uint32Array;
+  /** Per slot: attempts failed by the outage or the fail rate. */
   failed(): Uint32Array;
+  /** Per slot: requests and retries blocked by the budget. */
   blocked(): Uint32Array;
+  /** Per slot: successful requests, counted when the answer reached the client (the goodput). */
+  goodput(): Uint32Array;
+  /** Per slot: attempts the client gave up on at its timeout. */
+  timedOut(): Uint32Array;
+  /** Per slot: requests a server finished after their client had given them up. */
+  wasted(): Uint32Array;
+  /** Per slot: requests waiting in queues at the slot's end, all servers together. */
+  queued(): Uint32Array;
+  /** The servers as sized from the settings (a plain object, not a view). */
+  fleet(): Fleet;
   /** Flat [tMs, client, attempt, outcome] × n. */
   attemptLog(): Float32Array;
   free(): void;
@@ -383,7 +480,32 @@ export interface Defaults {
     burstWindowMs: number;
     /** null: the server sends no Retry-After. */
     retryAfterMs: number | null;
-    budgetScope: "client" | "shared";
+    budgetScope: BudgetScope;
+    servers: number;
+    balance: Balance;
+    /** null: sized from capacityRps. */
+    workers: number | null;
+    /** null: 100 ms of a server's capacity. */
+    queue: number | null;
+    queueOrder: QueueOrder;
+    /** null: never. */
+    queueTimeoutMs: number | null;
+    serviceMs: number;
+    serviceDist: ServiceDist;
+    serviceSpread: number;
+    serviceSlopeMs: number;
+    failRate: number;
+    /** null: all. */
+    outageServers: number | null;
+    /** null: none. */
+    slowdown: SlowdownOptions | null;
+    /** null: never. */
+    timeoutMs: number | null;
+    latencyDist: LatencyDist;
+    spikeStartMs: number;
+    spikeLengthMs: number;
+    spikeFactor: number;
+    thinkMs: number;
     seed: number;
     slotMs: number;
     logClients: number;
@@ -396,9 +518,23 @@ export interface Defaults {
 export function defaults(): Defaults;
 /** The range of every numeric option, keyed by its name as errors give it: alone
  *  ("baseMs", "capacity", "clients", "status", "n", "deadlineMs") and, for a policy's and a
- *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"). */
+ *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"); a
+ *  slowdown's parts only nested ("slowdown.startMs", "slowdown.lengthMs", "slowdown.factor"). */
 export function limits(): Record<string, Limit>;
 /** The backoff strategies' names, in the core's order. */
 export function strategies(): Strategy[];
 /** The simulation scenarios' names, in the core's order. */
 export function scenarios(): Scenario[];
+
+/** Every option that takes a name, with the names it accepts, in the core's order. */
+export interface Choices {
+  strategy: Strategy[];
+  scenario: Scenario[];
+  budgetScope: BudgetScope[];
+  balance: Balance[];
+  queueOrder: QueueOrder[];
+  serviceDist: ServiceDist[];
+  latencyDist: LatencyDist[];
+}
+/** The accepted names of every option that takes one, keyed by the option's name. */
+export function choices(): Choices;

@@ -223,7 +223,7 @@ test("Budget: wrong types throw TypeError naming the parameter, not the glue's o
 });
 
 const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budgetRejected", "amplification", "peakRps",
-  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "calls"];
+  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue"];
 
 test("Simulation: metrics, views into wasm memory, golden run", () => {
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy: { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6 }, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
@@ -324,12 +324,15 @@ function trySetting(key, value) {
   const call = (f) => { try { f(); } catch (e) { return e; } return undefined; };
   if (head === "policy") return call(() => new Simulation({ policy: { [name]: value } }));
   if (head === "budget") return call(() => new Simulation({ budget: { [name]: value } }));
+  if (head === "slowdown") return call(() => new Simulation({ slowdown: { startMs: 0, lengthMs: 1000, factor: 2, [name]: value } }));
   if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
   // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
   if (`policy.${name}` in all) return call(() => new RetryPolicy({ [name]: value }));
   if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", { [name]: value }));
-  // Steady, so that its own settings (ratePerClient, durationMs) are checked too.
-  if (name in d.simulation) return call(() => new Simulation({ scenario: "steady", [name]: value }));
+  // Steady, so that its own settings (ratePerClient, durationMs) are checked too; a spike's
+  // and a closed loop's own settings in their scenarios.
+  const scenario = name.startsWith("spike") ? "spike" : name === "thinkMs" ? "closed" : "steady";
+  if (name in d.simulation) return call(() => new Simulation({ scenario, [name]: value }));
   if (name === "status") return call(() => classify({ status: value }));
   if (name === "n") return call(() => new RetryPolicy({ maxAttempts: 2 }).sample(value));
   if (name === "deadlineMs" || name === "attemptTimeoutMs") {
@@ -397,7 +400,7 @@ test("names: unknown values list what is allowed, from the core", () => {
       && JSON.stringify(e.allowed) === JSON.stringify(allowed) && e.message === `${field}: expected one of ${allowed.join(", ")}, got "${e.got}"`, field);
   }
   assert.deepEqual(strategies(), ["none", "constant", "exponential", "full", "equal", "decorrelated", "decorrelated-v2"]);
-  assert.deepEqual(scenarios(), ["burst", "steady", "aws-occ"]);
+  assert.deepEqual(scenarios(), ["burst", "steady", "aws-occ", "spike", "closed"]);
   for (const s of strategies()) assert.equal(new RetryPolicy({ strategy: s, seed: 1 }).strategy, s);
   for (const s of scenarios()) assert.doesNotThrow(() => new Simulation({ scenario: s, clients: 10 }).free());
 });
@@ -450,7 +453,8 @@ test("defaults(): the core's defaults, which omitted options take, each within i
   assert.equal(d.simulation.latencySdMs, null);
   assert.equal(d.simulation.retryAfterMs, null);
   assert.deepEqual(d.budget, { capacity: 10, refillPerSec: 1, retryCost: 1, successRefund: 0 });
-  assert.deepEqual(d.simulation.scenarioBackoff, { burst: { baseMs: 2000, capMs: 30000 }, steady: { baseMs: 2000, capMs: 30000 }, "aws-occ": { baseMs: 5, capMs: 2000 } });
+  const article = { baseMs: 2000, capMs: 30000 };
+  assert.deepEqual(d.simulation.scenarioBackoff, { burst: article, steady: article, "aws-occ": { baseMs: 5, capMs: 2000 }, spike: article, closed: article });
   assert.deepEqual(Object.keys(d.simulation.scenarioBackoff), scenarios());
   // What an omitted option becomes is the default.
   const p = new RetryPolicy({ seed: 1 });

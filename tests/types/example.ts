@@ -3,6 +3,8 @@
 import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } from "stampede";
 import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
 import type { Defaults, Limit, Scenario, ScenarioBackoff, SettingsErrorCode, SettingsErrorInfo, SettingsRangeError, SettingsTypeError, Strategy, Unit } from "stampede";
+import type { Balance, Choices, Fleet, LatencyDist, QueueOrder, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
+import { choices } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
   await init();
@@ -53,6 +55,42 @@ export async function demo(signal: AbortSignal): Promise<number> {
   // @ts-expect-error transport errors are a closed set
   classify({ error: "pigeon" });
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
+}
+
+// The queueing model: servers, queues, timeouts; the new views and the fleet are typed.
+export function queueing(): number {
+  const slowdown: SlowdownOptions = { startMs: 10_000, lengthMs: 5_000, factor: 3 };
+  const opts: SimOptions = {
+    scenario: "spike", clients: 1000, ratePerClient: 0.04, durationMs: 80_000, spikeStartMs: 20_000, spikeLengthMs: 5_000, spikeFactor: 2,
+    servers: 2, balance: "least-loaded", workers: 0, queue: null, queueOrder: "lifo", queueTimeoutMs: 1000, serviceMs: 1000,
+    serviceDist: "lognormal", serviceSpread: 0.5, serviceSlopeMs: 10, failRate: 0.01, outageServers: 1, slowdown, timeoutMs: 3000,
+    latencyMs: 200, latencyDist: "exponential", policy: { strategy: "none", maxAttempts: 3 },
+  };
+  const closed: SimOptions = { scenario: "closed", thinkMs: 1000, slowdown: null, workers: null, timeoutMs: null };
+  const sim = new Simulation(opts);
+  sim.run();
+  const m: Metrics = sim.metrics();
+  const rates: number = m.goodputRps + m.throughputRps;
+  const counts: number = m.timeouts + m.wasted + m.maxQueue;
+  const views: Uint32Array[] = [sim.goodput(), sim.timedOut(), sim.wasted(), sim.queued()];
+  const fleet: Fleet = sim.fleet();
+  const capacity: number = fleet.capacityRps + fleet.workers + fleet.queue + fleet.servers + fleet.serviceMs;
+  const c: Choices = choices();
+  const names: [Balance[], QueueOrder[], ServiceDist[], LatencyDist[]] = [c.balance, c.queueOrder, c.serviceDist, c.latencyDist];
+  const d = defaults().simulation;
+  const timeout: number | null = d.timeoutMs;
+  const window: SlowdownOptions | null = d.slowdown;
+  const order: QueueOrder = d.queueOrder;
+  // @ts-expect-error balance is a closed set
+  const badBalance: SimOptions = { balance: "fastest" };
+  // @ts-expect-error a slowdown needs all three parts
+  const badSlowdown: SlowdownOptions = { startMs: 0, lengthMs: 10 };
+  // @ts-expect-error scenarios are a closed set
+  const badScenario: SimOptions = { scenario: "chaos" };
+  // @ts-expect-error fleet() is read-only data, not settings
+  const badFleet: Fleet = { servers: 1 };
+  void [closed, views, names, timeout, window, order, badBalance, badSlowdown, badScenario, badFleet];
+  return rates + counts + capacity;
 }
 
 // The settings contract: the error properties, defaults() and limits() are typed.

@@ -42,6 +42,27 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::Runs => "runs",
         Field::Deadline => "deadlineMs",
         Field::AttemptTimeout => "attemptTimeoutMs",
+        Field::Servers => "servers",
+        Field::Balance => "balance",
+        Field::Workers => "workers",
+        Field::Queue => "queue",
+        Field::QueueOrder => "queueOrder",
+        Field::QueueTimeout => "queueTimeoutMs",
+        Field::Service => "serviceMs",
+        Field::ServiceDist => "serviceDist",
+        Field::ServiceSpread => "serviceSpread",
+        Field::ServiceSlope => "serviceSlopeMs",
+        Field::FailRate => "failRate",
+        Field::OutageServers => "outageServers",
+        Field::SlowdownStart => "startMs",
+        Field::SlowdownLength => "lengthMs",
+        Field::SlowdownFactor => "factor",
+        Field::Timeout => "timeoutMs",
+        Field::LatencyDist => "latencyDist",
+        Field::SpikeStart => "spikeStartMs",
+        Field::SpikeLength => "spikeLengthMs",
+        Field::SpikeFactor => "spikeFactor",
+        Field::Think => "thinkMs",
     }
 }
 
@@ -52,6 +73,8 @@ pub(crate) enum Group {
     Policy,
     /// `BudgetOptions`: `budget.` inside them.
     Budget,
+    /// `SlowdownOptions`: `slowdown.` inside `Simulation` options.
+    Slowdown,
     /// A top-level option or argument.
     Top,
     /// Not an option of the JavaScript API.
@@ -94,7 +117,26 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::Slot
         | Field::LogClients
         | Field::Deadline
-        | Field::AttemptTimeout => Group::Top,
+        | Field::AttemptTimeout
+        | Field::Servers
+        | Field::Balance
+        | Field::Workers
+        | Field::Queue
+        | Field::QueueOrder
+        | Field::QueueTimeout
+        | Field::Service
+        | Field::ServiceDist
+        | Field::ServiceSpread
+        | Field::ServiceSlope
+        | Field::FailRate
+        | Field::OutageServers
+        | Field::Timeout
+        | Field::LatencyDist
+        | Field::SpikeStart
+        | Field::SpikeLength
+        | Field::SpikeFactor
+        | Field::Think => Group::Top,
+        Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
         Field::Runs => Group::None,
     }
 }
@@ -104,6 +146,7 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
     match group {
         Group::Policy => "policy.",
         Group::Budget => "budget.",
+        Group::Slowdown => "slowdown.",
         Group::Top | Group::None => "",
     }
 }

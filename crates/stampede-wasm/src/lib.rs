@@ -34,5 +34,5 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 pub use budget::Budget;
 pub use fetch::retry_fetch;
 pub use policy::{RetryPolicy, classify, parse_retry_after};
-pub use settings::{defaults, limits, scenarios, strategies};
+pub use settings::{choices, defaults, limits, scenarios, strategies};
 pub use sim::Simulation;

@@ -5,8 +5,10 @@
 //! by the core (bad value: `RangeError`); the message names the field as JavaScript spells
 //! it (`baseMs`, `budget.capacity`). Nothing here can panic.
 
+use core::str::FromStr;
+
 use js_sys::{Object, Reflect};
-use stampede::{Field, MAX_TEXT_CHARS};
+use stampede::{ConfigError, Field, MAX_TEXT_CHARS};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{Shape, settings_error_js};
@@ -131,6 +133,34 @@ impl<'a> Opts<'a> {
         match self.number(field)? {
             Some(n) => field
                 .check(n)
+                .map(Some)
+                .map_err(|e| config_error(self.prefix, &e)),
+            None => Ok(None),
+        }
+    }
+
+    /// [`checked`](Self::checked) for a count the core keeps as `u32` (every such field's
+    /// range is whole numbers within `u32`, so the cast is exact).
+    pub(crate) fn whole(&self, field: Field) -> Result<Option<u32>, JsValue> {
+        Ok(self.checked(field)?.map(|n| n as u32))
+    }
+
+    /// The number for `field`, which has no default: absent is a `TypeError` naming it.
+    pub(crate) fn required(&self, field: Field) -> Result<f64, JsValue> {
+        let key = js_name(field);
+        self.number(field)?
+            .ok_or_else(|| wrong_type(self.prefix, key, "a number", &JsValue::UNDEFINED))
+    }
+
+    /// A choice by name (a scenario, a queue order, …): the core's parser, whose error
+    /// lists the allowed names. One body for every named enum but the parse itself.
+    pub(crate) fn choice<T: FromStr<Err = ConfigError>>(
+        &self,
+        field: Field,
+    ) -> Result<Option<T>, JsValue> {
+        match self.text(field)? {
+            Some(v) => v
+                .parse::<T>()
                 .map(Some)
                 .map_err(|e| config_error(self.prefix, &e)),
             None => Ok(None),

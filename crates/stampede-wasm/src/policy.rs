@@ -26,8 +26,8 @@ pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue
     let p = opts.prefix();
     let mut settings = PolicySettings::default();
     let backoff = &mut settings.backoff;
-    if let Some(s) = opts.text(Field::Strategy)? {
-        backoff.strategy = s.parse::<Strategy>().map_err(|e| config_error(p, &e))?;
+    if let Some(s) = opts.choice::<Strategy>(Field::Strategy)? {
+        backoff.strategy = s;
     }
     if let Some(v) = opts.number(Field::Base)? {
         backoff.base_ms = v;

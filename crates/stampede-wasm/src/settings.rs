@@ -1,12 +1,14 @@
-//! `defaults()`, `limits()`, `strategies()`, `scenarios()`: the core's settings, for a page
-//! to build its controls from instead of copying numbers and names.
+//! `defaults()`, `limits()`, `strategies()`, `scenarios()`, `choices()`: the core's
+//! settings, for a page to build its controls from instead of copying numbers and names.
 
 use js_sys::Object;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::classify::{DEFAULT_RETRY_ON, RetryRules};
 use stampede::policy::PolicySettings;
-use stampede::sim::{Scenario, SimSettings};
+use stampede::sim::{
+    Balance, BudgetScope, LatencyDist, QueueOrder, Scenario, ServiceDist, SimSettings,
+};
 use stampede::{Field, Limit};
 use wasm_bindgen::prelude::*;
 
@@ -76,10 +78,39 @@ fn sim_defaults(s: &SimSettings) -> Object {
         (Field::Duration, s.duration_ms),
         (Field::BurstWindow, s.burst_window_ms),
         (Field::Slot, s.slot_ms),
+        (Field::Service, s.service_ms),
+        (Field::ServiceSpread, s.service_spread),
+        (Field::ServiceSlope, s.service_slope_ms),
+        (Field::FailRate, s.fail_rate),
+        (Field::SpikeStart, s.spike_start_ms),
+        (Field::SpikeLength, s.spike_length_ms),
+        (Field::SpikeFactor, s.spike_factor),
+        (Field::Think, s.think_ms),
     ];
     for (field, v) in numbers {
         set(&o, js_name(field), v);
     }
+    set(&o, js_name(Field::Servers), s.servers);
+    // `null`: derived (workers from capacityRps, the queue from DEFAULT_QUEUE_S of a
+    // server's capacity), all (outageServers), or none (the timeouts, the slowdown).
+    let count = |v: Option<u32>| v.map_or(JsValue::NULL, JsValue::from);
+    set(&o, js_name(Field::Workers), count(s.workers));
+    set(&o, js_name(Field::Queue), count(s.queue));
+    set(&o, js_name(Field::OutageServers), count(s.outage_servers));
+    set(&o, js_name(Field::QueueTimeout), opt(s.queue_timeout_ms));
+    set(&o, js_name(Field::Timeout), opt(s.timeout_ms));
+    let slowdown = s.slowdown.map_or(JsValue::NULL, |w| {
+        let sd = Object::new();
+        set(&sd, js_name(Field::SlowdownStart), w.start_ms);
+        set(&sd, js_name(Field::SlowdownLength), w.length_ms);
+        set(&sd, js_name(Field::SlowdownFactor), w.factor);
+        sd.into()
+    });
+    set(&o, "slowdown", slowdown);
+    set(&o, js_name(Field::Balance), s.balance.name());
+    set(&o, js_name(Field::QueueOrder), s.queue_order.name());
+    set(&o, js_name(Field::ServiceDist), s.service_dist.name());
+    set(&o, js_name(Field::LatencyDist), s.latency_dist.name());
     // `null`: none (no Retry-After), or derived (the latency's sd is latencyMs / 5).
     set(&o, js_name(Field::LatencySd), opt(s.latency_sd_ms));
     set(&o, js_name(Field::RetryAfter), opt(s.retry_after_ms));
@@ -98,8 +129,8 @@ fn sim_defaults(s: &SimSettings) -> Object {
 }
 
 /// A record from every numeric option's JavaScript name (prefixed when nested:
-/// `policy.baseMs`, `budget.capacity`) to `{ min, max, unit, whole }` (`unit` absent for
-/// a plain number; `minExclusive: true` where `min` itself is refused).
+/// `policy.baseMs`, `budget.capacity`, `slowdown.factor`) to `{ min, max, unit, whole }`
+/// (`unit` absent for a plain number; `minExclusive: true` where `min` itself is refused).
 #[wasm_bindgen]
 pub fn limits() -> Object {
     let out = Object::new();
@@ -107,15 +138,19 @@ pub fn limits() -> Object {
         let Some(limit) = field.limit() else { continue };
         let entry = limit_object(field, &limit);
         let name = js_name(field);
-        // Nested options are listed twice: alone (`new RetryPolicy`, `Budget.forCallSite`)
-        // and under their prefix; a seed may sit in `policy` too.
-        let nested = match group(field) {
-            Group::Policy | Group::Budget => prefix_of(group(field)),
-            Group::Top if field == Field::Seed => prefix_of(Group::Policy),
-            Group::Top => "",
+        // Policy and budget options are listed twice: alone (`new RetryPolicy`,
+        // `Budget.forCallSite`) and under their prefix; a seed may sit in `policy` too. A
+        // slowdown's parts exist only inside `slowdown`.
+        let (alone, nested) = match group(field) {
+            Group::Policy | Group::Budget => (true, prefix_of(group(field))),
+            Group::Slowdown => (false, prefix_of(Group::Slowdown)),
+            Group::Top if field == Field::Seed => (true, prefix_of(Group::Policy)),
+            Group::Top => (true, ""),
             Group::None => continue,
         };
-        set(&out, name, &entry);
+        if alone {
+            set(&out, name, &entry);
+        }
         if !nested.is_empty() {
             let mut key = String::with_capacity(nested.len() + name.len());
             key.push_str(nested);
@@ -150,4 +185,25 @@ pub fn strategies() -> js_sys::Array {
 #[wasm_bindgen]
 pub fn scenarios() -> js_sys::Array {
     names_array(&Scenario::NAMES)
+}
+
+/// Every option that takes a name, keyed by the option's JavaScript name, with the names
+/// it accepts in the core's order: `{ strategy, scenario, budgetScope, balance,
+/// queueOrder, serviceDist, latencyDist }`.
+#[wasm_bindgen]
+pub fn choices() -> Object {
+    let out = Object::new();
+    let lists: [(Field, &[&str]); 7] = [
+        (Field::Strategy, &Strategy::NAMES),
+        (Field::Scenario, &Scenario::NAMES),
+        (Field::BudgetScope, &BudgetScope::NAMES),
+        (Field::Balance, Balance::NAMES),
+        (Field::QueueOrder, QueueOrder::NAMES),
+        (Field::ServiceDist, ServiceDist::NAMES),
+        (Field::LatencyDist, LatencyDist::NAMES),
+    ];
+    for (field, names) in lists {
+        set(&out, js_name(field), names_array(names));
+    }
+    out
 }

@@ -1,64 +1,15 @@
 //! `Simulation`: the core simulator behind one handle; series are views into wasm memory.
 
-use stampede::Field;
-use stampede::sim::{BudgetScope, Metrics, Scenario, SimSettings, Simulation as CoreSim};
+use stampede::sim::{Fleet, Metrics, Simulation as CoreSim};
 use wasm_bindgen::prelude::*;
 
-use crate::budget::budget_settings;
 use crate::errors::{config_error, out_of_range, wrong_type};
-use crate::fields::{Group, group, prefix_of};
+use crate::fields::{group, prefix_of};
 use crate::opts::{Opts, number_arg, set};
-use crate::policy::policy_settings;
 
-/// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`);
-/// missing fields take the core's defaults (`SimSettings::default()`).
-pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
-    let mut s = SimSettings::default();
-    if let Some(v) = opts.text(Field::Scenario)? {
-        s.scenario = v.parse::<Scenario>().map_err(|e| config_error("", &e))?;
-    }
-    if let Some(v) = opts.checked(Field::Clients)? {
-        s.clients = v as u32;
-    }
-    let policy_value = opts.raw("policy")?.unwrap_or(JsValue::UNDEFINED);
-    let policy_opts = Opts::new(&policy_value, "policy", prefix_of(Group::Policy))?;
-    s.policy = policy_settings(&policy_opts)?;
-    // The seed may sit at the top or in the policy; a run is always seeded.
-    s.seed = match (opts.raw("seed")?, policy_opts.raw("seed")?) {
-        (Some(_), _) => opts.seed()?,
-        (None, Some(_)) => policy_opts.seed()?,
-        (None, None) => s.seed,
-    };
-    let fields: [(Field, &mut f64); 9] = [
-        (Field::Outage, &mut s.outage_ms),
-        (Field::OutageStart, &mut s.outage_start_ms),
-        (Field::CapacityRps, &mut s.capacity_rps),
-        (Field::RejectCost, &mut s.reject_cost),
-        (Field::Latency, &mut s.latency_ms),
-        (Field::Rate, &mut s.rate_per_client),
-        (Field::Duration, &mut s.duration_ms),
-        (Field::BurstWindow, &mut s.burst_window_ms),
-        (Field::Slot, &mut s.slot_ms),
-    ];
-    for (field, slot) in fields {
-        if let Some(v) = opts.number(field)? {
-            *slot = v;
-        }
-    }
-    s.latency_sd_ms = opts.number(Field::LatencySd)?;
-    s.retry_after_ms = opts.number(Field::RetryAfter)?;
-    if let Some(v) = opts.checked(Field::LogClients)? {
-        s.log_clients = v as u32;
-    }
-    if let Some(b) = opts.raw("budget")? {
-        let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
-        s.budget = Some(budget_settings(&budget)?);
-    }
-    if let Some(v) = opts.text(Field::BudgetScope)? {
-        s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
-    }
-    Ok(s)
-}
+mod options;
+
+use options::sim_settings;
 
 /// Metrics as a plain object with the CLI's names in camelCase.
 pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
@@ -77,6 +28,23 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     set(&o, "p50Ms", opt(m.p50_ms));
     set(&o, "p99Ms", opt(m.p99_ms));
     set(&o, "calls", m.calls);
+    set(&o, "timeouts", m.timeouts);
+    set(&o, "wasted", m.wasted);
+    set(&o, "goodputRps", m.goodput_rps);
+    set(&o, "throughputRps", m.throughput_rps);
+    set(&o, "maxQueue", m.max_queue);
+    o
+}
+
+/// The servers as sized (`{ servers, workers, serviceMs, queue, capacityRps }`); workers 0
+/// is unlimited, and its capacity `Infinity`.
+fn fleet_object(f: &Fleet) -> js_sys::Object {
+    let o = js_sys::Object::new();
+    set(&o, "servers", f.servers);
+    set(&o, "workers", f.workers);
+    set(&o, "serviceMs", f.service_ms);
+    set(&o, "queue", f.queue);
+    set(&o, "capacityRps", f.capacity_rps);
     o
 }
 
@@ -91,6 +59,8 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
 #[wasm_bindgen]
 pub struct Simulation {
     sim: CoreSim,
+    /// The servers as the core sized them from the settings.
+    fleet: Fleet,
 }
 
 #[wasm_bindgen]
@@ -102,7 +72,10 @@ impl Simulation {
         let settings = sim_settings(&opts)?;
         let sim =
             CoreSim::new(&settings).map_err(|e| config_error(prefix_of(group(e.field)), &e))?;
-        Ok(Simulation { sim })
+        Ok(Simulation {
+            sim,
+            fleet: settings.fleet(),
+        })
     }
 
     /// Runs to the end.
@@ -185,9 +158,37 @@ impl Simulation {
         view_u32(self.sim.series().blocked)
     }
 
+    /// Successful requests, counted when the answer reached the client, per slot (a view).
+    pub fn goodput(&self) -> js_sys::Uint32Array {
+        view_u32(self.sim.series().goodput)
+    }
+
+    /// Attempts the client gave up on at its timeout, counted when it did, per slot (a view).
+    #[wasm_bindgen(js_name = timedOut)]
+    pub fn timed_out(&self) -> js_sys::Uint32Array {
+        view_u32(self.sim.series().timed_out)
+    }
+
+    /// Requests a server finished after their client had given up on them, per slot (a view).
+    pub fn wasted(&self) -> js_sys::Uint32Array {
+        view_u32(self.sim.series().wasted)
+    }
+
+    /// Requests waiting in queues at the slot's end, all servers together (a view).
+    pub fn queued(&self) -> js_sys::Uint32Array {
+        view_u32(self.sim.series().queued)
+    }
+
+    /// The servers as sized from the settings: `{ servers, workers, serviceMs, queue,
+    /// capacityRps }` (given workers and service time, capacity follows from them;
+    /// otherwise the workers follow from `capacityRps`).
+    pub fn fleet(&self) -> js_sys::Object {
+        fleet_object(&self.fleet)
+    }
+
     /// `[tMs, client, attempt, outcome]` per logged attempt, flat (a view). Outcomes: 0
     /// served, 1 failed by the outage, 2 rejected for overload, 3 blocked by the budget,
-    /// 4 an aws-occ write conflict.
+    /// 4 an aws-occ write conflict, 5 failed by the fail rate (500), 6 timed out.
     #[wasm_bindgen(js_name = attemptLog)]
     pub fn attempt_log(&self) -> js_sys::Float32Array {
         let log = self.sim.attempt_log();
