@@ -272,7 +272,8 @@ test("what the page has no words for keeps the package's message", () => {
 });
 
 test("every package option the page has a control for maps to a control that exists, has a label, and maps back", () => {
-  const controls = new Set([...ALL_FIELDS.map((f) => f.id), "strategy", "b-strategy", "scenario", "budget-scope", "live-timeout"]);
+  const selects = ["strategy", "b-strategy", "scenario", "budget-scope", "queue-order", "service-dist", "balance", "latency-dist"];
+  const controls = new Set([...ALL_FIELDS.map((f) => f.id), ...selects, "live-timeout"]);
   assert.deepEqual(new Set(mappedControls()), controls);
   for (const id of controls) {
     const key = id === "live-timeout" ? "live.timeout" : `field.${id}`;

@@ -133,8 +133,11 @@ test("every slider and typed-value envelope lies inside the core's limits", () =
     assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
     const { name, limit: lim } = found;
     const inside = (lo: number, hi: number) => (lim.minExclusive ? lo > lim.min : lo >= lim.min) && hi <= lim.max;
-    // A slider's "none" end (a timeout of 0: none) is not sent, so it need not be in range.
-    const lo = f.none === f.min ? fromSlider(f, 1) : f.min;
+    // A slider's "none" end (a timeout of 0: none) is not sent, so it need not be in range:
+    // from the first position that means a value.
+    let pos = 0;
+    while (pos < SLIDER_STEPS && fromSlider(f, pos) === f.none) pos++;
+    const lo = fromSlider(f, pos);
     assert.ok(inside(lo, f.max), `#${f.id} slider ${lo}..${f.max} outside ${name} ${lim.min}..${lim.max}`);
     if (f.limit) assert.ok(inside(f.limit.min, f.limit.max), `#${f.id} envelope outside ${name}`);
     assert.equal(f.integer === true, lim.whole, `#${f.id}: whole exactly when ${name} is`);
