@@ -8,7 +8,7 @@ import { ADVANCED_FIELDS, SERVER_FIELDS, fieldById, parseField, steadyRequests, 
 import { localizeError, locateError, errorData } from "../../www/src/logic/errors.js";
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
 import { meanRateAfter, newGoodputBuffers, rebinGoodput } from "../../www/src/logic/rates.js";
-import { rebinLevel } from "../../www/src/logic/series.js";
+import { rebinLevel, smoothBinMs } from "../../www/src/logic/series.js";
 import {
   DEFAULT_STATE,
   adoptFleet,
@@ -290,6 +290,10 @@ test("the goodput figure: rates per second, the queue's highest level per bin, g
   assert.deepEqual([...b.wasted.subarray(0, 2)], [0, 200]);
   // Not a sum: the longest the queue was in the bin.
   assert.deepEqual([...b.queue.subarray(0, 2)], [9, 19]);
+  // Goodput is drawn in coarser bins: about 120 over the run, whole multiples of the herd's.
+  assert.equal(smoothBinMs(100, 80_000), 700);
+  assert.equal(smoothBinMs(100, 5_000), 100);
+  assert.equal(smoothBinMs(400, 600_000, 60), 10_000);
   const out = new Float64Array(1);
   assert.equal(rebinLevel([1, 5, 2], 10, 30, out), 1);
   assert.equal(out[0], 5);

@@ -301,7 +301,7 @@ export class App {
       title.className = "preset-title";
       title.dataset["i18n"] = p.title;
       const blurb = document.createElement("span");
-      blurb.className = "preset-blurb";
+      blurb.className = "preset-blurb visually-hidden";
       blurb.dataset["i18n"] = p.blurb;
       b.append(title, blurb);
       b.addEventListener("click", () => this.applyPreset(p));
@@ -330,6 +330,13 @@ export class App {
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-preset]")) {
       b.setAttribute("aria-pressed", String(b.dataset["preset"] === this.presetId));
     }
+    // The chosen story's one-line lesson, under the strip (each button carries its own for
+    // screen readers; the strip stays one line of titles, so the figure stays near the top).
+    const lesson = byId("preset-lesson");
+    const p = PRESETS.find((x) => x.id === this.presetId);
+    const text = p ? this.t(p.blurb) : "";
+    if (lesson.textContent !== text) lesson.textContent = text;
+    lesson.hidden = text === "";
   }
 
   private setLang(lang: Lang): void {
@@ -337,6 +344,7 @@ export class App {
     this.lang = lang;
     this.t = translator(lang);
     this.relabel();
+    this.markPreset();
     this.herd.invalidate();
     this.compare.invalidate();
     this.delays.invalidate();

@@ -58,7 +58,7 @@ export class GoodputFigure {
     });
     this.queueChart = new RateChart(this.hosts.queue, {
       ...common(p),
-      height: mini ? 60 : 90,
+      height: mini ? 80 : 120,
       ariaLabel: t("queue.aria"),
       legend: !mini,
       series: [{ label: t("queue.length"), stroke: p.queue, fill: p.queueFill, width: 1 }],

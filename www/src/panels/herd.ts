@@ -10,7 +10,7 @@ import type { RowMap } from "../figures/raster.js";
 import { RateChart } from "../figures/rates.js";
 import { formatClock, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
-import { displayBinMs } from "../logic/series.js";
+import { displayBinMs, smoothBinMs } from "../logic/series.js";
 import { SPEEDS, fleetCapacity, hasServer, isRowMode, outageWindow, type RowMode } from "../logic/state.js";
 import { measure } from "../timing.js";
 import { showMetrics } from "../ui/metrics.js";
@@ -122,7 +122,8 @@ export class HerdPanel {
     this.renderRowsLabel(r, stats.map);
     if (hasServer(s.scenario)) {
       const t2 = performance.now();
-      this.goodput.draw(r, this.ctx.view(), this.binMs, Math.ceil(this.tEndMs / this.binMs), this.tEndMs, outage);
+      const binMs = smoothBinMs(this.binMs, this.tEndMs);
+      this.goodput.draw(r, this.ctx.view(), binMs, Math.ceil(this.tEndMs / binMs), this.tEndMs, outage);
       this.goodput.setPlayhead(this.playback.time);
       measure("stampede:draw-goodput", t2);
     }

@@ -11,7 +11,7 @@ import { GoodputFigure } from "../figures/goodput.js";
 import { formatNumber } from "../logic/format.js";
 import type { Preset, Variant } from "../logic/presets.js";
 import { meanRateAfter, timeDomain } from "../logic/rates.js";
-import { displayBinMs } from "../logic/series.js";
+import { displayBinMs, smoothBinMs } from "../logic/series.js";
 import { isOngoing, outageWindow, simOptions, triggerEnd } from "../logic/state.js";
 import { measure } from "../timing.js";
 import type { SimResult } from "../wasm/bridge.js";
@@ -34,6 +34,8 @@ export class StoryPanel {
   private readonly host = byId("story-figs");
   private figs: StoryFig[] = [];
   private preset: Preset | null = null;
+  /** The time axis every picture shares: the longest of the runs so far. */
+  private spanMs = 1;
 
   constructor(
     private readonly ctx: PanelContext,
@@ -85,6 +87,7 @@ export class StoryPanel {
   private clear(): void {
     for (const fig of this.figs) fig.figure.destroy();
     this.figs = [];
+    this.spanMs = 1;
     this.host.replaceChildren();
   }
 
@@ -101,6 +104,12 @@ export class StoryPanel {
         return;
       }
       fig.result = fig.keep.keep(o.result);
+      // The pictures share one time axis: a longer run redraws the others.
+      const span = this.span();
+      if (span !== this.spanMs) {
+        this.spanMs = span;
+        for (const other of this.figs) if (other !== fig) this.draw(other);
+      }
       this.draw(fig);
       measure("stampede:story", started);
     });
@@ -111,8 +120,8 @@ export class StoryPanel {
     if (!r) return;
     const s = fig.variant.state;
     const { lang, t } = this.ctx.view();
-    const tEnd = timeDomain(s, r);
-    const binMs = displayBinMs(r.slotMs, Math.ceil(tEnd / r.slotMs));
+    const tEnd = Math.max(this.spanMs, timeDomain(s, r));
+    const binMs = smoothBinMs(displayBinMs(r.slotMs, Math.ceil(tEnd / r.slotMs)), tEnd, 60);
     fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s));
     // What is left once the trigger is over: the story's measure.
     const end = isOngoing(s.scenario) ? s.durationMs : r.goodput.length * r.slotMs;
@@ -120,6 +129,12 @@ export class StoryPanel {
     fig.num.dataset["storyGoodput"] = String(Math.round(after * 10) / 10);
     fig.num.textContent = t("story.goodput", { n: formatNumber(after, lang, 1) });
     fig.root.setAttribute("aria-label", t("story.aria", { label: t(fig.variant.label) }));
+  }
+
+  private span(): number {
+    let span = 1;
+    for (const f of this.figs) if (f.result) span = Math.max(span, timeDomain(f.variant.state, f.result));
+    return span;
   }
 
   /** Words in the reader's language (the figures are rebuilt at their next draw). */
