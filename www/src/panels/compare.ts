@@ -8,7 +8,7 @@ import { HerdFigure } from "../figures/herd.js";
 import { RateChart } from "../figures/rates.js";
 import type { Key } from "../logic/i18n.js";
 import { newRateBuffers, rebinRun, timeDomain } from "../logic/rates.js";
-import { displayBinMs, rebinRate } from "../logic/series.js";
+import { displayBinMs, rebinRate, smoothBinMs } from "../logic/series.js";
 import { fleetCapacity, outageWindow, simOptions, type State } from "../logic/state.js";
 import { measure } from "../timing.js";
 import { CompareTable } from "../ui/metrics.js";
@@ -166,7 +166,9 @@ export class ComparePanel {
         ],
       });
     }
-    const binMs = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
+    const herdBin = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
+    // Goodput is noisy at the herd's resolution: coarser bins for it.
+    const binMs = good ? smoothBinMs(herdBin, tEnd) : herdBin;
     const bins = Math.ceil(tEnd / binMs);
     const ba = rebinRun(a, this.buf, occ, binMs, bins, capped ? capacity : 0);
     // A's goodput into y1 when it is goodput that is compared; B's into y2 (A's second
