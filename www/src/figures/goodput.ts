@@ -66,7 +66,7 @@ export class GoodputFigure {
     return { chart: this.chart, queueChart: this.queueChart };
   }
 
-  /** Draws a run, `bins` bins of `binMs` up to `tEndMs`, the outage shaded. */
+  /** Draws a run, `bins` bins of `binMs` up to `tEndMs`, the trigger (an outage, a spike) shaded. */
   draw(r: GoodputSeries, view: View, binMs: number, bins: number, tEndMs: number, outage: [number, number] | null): void {
     const { chart, queueChart } = this.ensure(view);
     const b = rebinGoodput(r, this.buf, binMs, bins);

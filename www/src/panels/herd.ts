@@ -11,7 +11,7 @@ import { RateChart } from "../figures/rates.js";
 import { formatClock, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
 import { displayBinMs, smoothBinMs } from "../logic/series.js";
-import { SPEEDS, fleetCapacity, hasServer, isRowMode, outageWindow, type RowMode } from "../logic/state.js";
+import { SPEEDS, fleetCapacity, hasServer, isRowMode, outageWindow, spikeWindow, type RowMode } from "../logic/state.js";
 import { measure } from "../timing.js";
 import { showMetrics } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
@@ -123,7 +123,8 @@ export class HerdPanel {
     if (hasServer(s.scenario)) {
       const t2 = performance.now();
       const binMs = smoothBinMs(this.binMs, this.tEndMs);
-      this.goodput.draw(r, this.ctx.view(), binMs, Math.ceil(this.tEndMs / binMs), this.tEndMs, outage);
+      // The trigger shaded: the outage, or else the spike.
+      this.goodput.draw(r, this.ctx.view(), binMs, Math.ceil(this.tEndMs / binMs), this.tEndMs, outage ?? spikeWindow(s));
       this.goodput.setPlayhead(this.playback.time);
       measure("stampede:draw-goodput", t2);
     }

@@ -12,7 +12,7 @@ import { formatNumber } from "../logic/format.js";
 import type { Preset, Variant } from "../logic/presets.js";
 import { meanRateAfter, timeDomain } from "../logic/rates.js";
 import { displayBinMs, smoothBinMs } from "../logic/series.js";
-import { isOngoing, outageWindow, simOptions, triggerEnd } from "../logic/state.js";
+import { isOngoing, outageWindow, simOptions, spikeWindow, triggerEnd } from "../logic/state.js";
 import { measure } from "../timing.js";
 import type { SimResult } from "../wasm/bridge.js";
 import { ResultKeeper } from "../wasm/keep.js";
@@ -122,7 +122,7 @@ export class StoryPanel {
     const { lang, t } = this.ctx.view();
     const tEnd = Math.max(this.spanMs, timeDomain(s, r));
     const binMs = smoothBinMs(displayBinMs(r.slotMs, Math.ceil(tEnd / r.slotMs)), tEnd, 60);
-    fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s));
+    fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s) ?? spikeWindow(s));
     // What is left once the trigger is over: the story's measure.
     const end = isOngoing(s.scenario) ? s.durationMs : r.goodput.length * r.slotMs;
     const after = meanRateAfter(r.goodput, r.slotMs, triggerEnd(s), end);
