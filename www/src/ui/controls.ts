@@ -116,7 +116,6 @@ export class Controls {
     server.append(pair);
     for (const f of SERVER_FIELDS.slice(3)) server.append(this.numberField(f));
     this.fleetLine = el("p", { className: "note fleet-line", id: "fleet-line" });
-    this.fleetLine.setAttribute("aria-live", "polite");
     server.append(this.fleetLine);
     const more = el("details", { className: "advanced", id: "server-advanced" });
     const summary = el("summary");
