@@ -90,6 +90,25 @@ describe("the Server group and the goodput figure", () => {
     await page.close();
   });
 
+  test("spike and closed show their own settings, and only those; aws-occ has no Server group", T, async () => {
+    const { page, problems } = await open();
+    const shown = (ids) => Promise.all(ids.map((id) => page.isVisible(`#${id}`)));
+    assert.deepEqual(await shown(["spike-start", "spike-length", "spike-factor", "think", "rate", "timeout"]), [false, false, false, false, false, true]);
+    await afterRun(page, () => page.selectOption("#scenario", "spike"));
+    assert.deepEqual(await shown(["spike-start", "spike-length", "spike-factor", "think", "rate", "duration"]), [true, true, true, false, true, true]);
+    await afterRun(page, () => page.fill("#spike-factor", "4"));
+    await afterRun(page, () => page.selectOption("#scenario", "closed"));
+    assert.deepEqual(await shown(["spike-factor", "think", "rate", "duration", "outage-start"]), [false, true, false, true, true]);
+    await afterRun(page, () => page.fill("#think", "500"));
+    const m = await readMetrics(page);
+    assert.ok(Number(m.totalAttempts) > 0, `closed loop ran: ${m.totalAttempts}`);
+    await afterRun(page, () => page.selectOption("#scenario", "aws-occ"));
+    assert.equal(await page.isVisible("#group-server"), false);
+    assert.equal(await page.isVisible("#goodput-figure"), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("each Server field moves its slider, and each slider its field", T, async () => {
     const { page, problems } = await open();
     await openAdvanced(page);
