@@ -362,7 +362,7 @@ export const ru: Record<Key, string> = {
   "variant.fifo": "Очередь FIFO",
   "variant.lifo": "Очередь LIFO",
   "variant.queueTimeout": "FIFO, тайм-аут очереди 300 мс",
-  "story.goodput": "{n} зап/с полезных после сбоя",
+  "story.goodput": "{n} зап/с полезных, когда причина позади",
   "story.aria": "Полезная и общая пропускная способность для «{label}» во времени",
 
   "controls.heading": "Настройки",
