@@ -122,7 +122,7 @@ fn servers(input: &mut Input<'_>) -> SimSettings {
             length_ms: i.f64_in(0.0, 3000.0),
             factor: i.f64_in(1.0, 10.0),
         }),
-        timeout_ms: input.maybe(|i| i.f64_in(0.01, 1000.0)),
+        timeout_ms: input.maybe(|i| i.f64_in(1.0, 1000.0)),
         latency_dist: LatencyDist::ALL[usize::from(input.choice(2))],
         spike_start_ms: input.f64_in(0.0, 3000.0),
         spike_length_ms: input.f64_in(0.0, 3000.0),

@@ -182,10 +182,12 @@ impl Field {
             | Field::ServiceSlope
             | Field::SlowdownStart
             | Field::SlowdownLength
-            | Field::Timeout
             | Field::SpikeStart
             | Field::SpikeLength
             | Field::Think => ms(0.0),
+            // A client timeout under a millisecond is shorter than any trip the simulator
+            // models, and would put every timer in the bucket being handed out.
+            Field::Timeout => ms(1.0),
             Field::Servers => Some(Limit::whole(1.0, MAX_SERVERS as f64, Unit::Count)),
             Field::OutageServers => Some(Limit::whole(0.0, MAX_SERVERS as f64, Unit::Count)),
             Field::Workers => Some(Limit::whole(0.0, MAX_WORKERS as f64, Unit::Count)),
@@ -235,7 +237,7 @@ impl Field {
     pub const fn min_exclusive(self) -> bool {
         matches!(
             self,
-            Field::RetryCost | Field::AttemptTimeout | Field::Service | Field::Timeout
+            Field::RetryCost | Field::AttemptTimeout | Field::Service
         )
     }
 

@@ -13,8 +13,11 @@
 //! `pending / CHUNK + SPAN` chunks (a full chunk per `CHUNK` events, at most one partial
 //! chunk per bucket).
 //!
-//! Events further ahead than the wheel's span (32.8 s) wait in a small overflow heap and
-//! move into the wheel as it turns.
+//! The wheel holds the events of one aligned block of [`SPAN`] ms (32.8 s). Later ones
+//! wait in a second, coarse wheel of [`BLOCKS`] buckets of one block each (37 hours in
+//! all), and move into the fine wheel when it reaches their block; only events further
+//! ahead than that wait in a heap. So a long timeout, a long service time or a long
+//! backoff costs two appends rather than a heap's cache misses.
 //!
 //! Within a bucket, events come out in time order: when the wheel reaches a bucket, it
 //! takes the bucket's events into one batch and sorts them by their exact times. An event
@@ -34,6 +37,8 @@ const BITS: u32 = 15;
 /// Buckets in the wheel: its span in ms.
 pub(crate) const SPAN: u64 = 1 << BITS;
 const MASK: u64 = SPAN - 1;
+/// Blocks in the coarse wheel: 37 hours, past every delay a setting allows (24 h at most).
+pub(crate) const BLOCKS: u64 = 1 << 12;
 /// Events per chunk.
 pub(crate) const CHUNK: usize = 8;
 /// No chunk.
@@ -107,6 +112,9 @@ pub(crate) struct Wheel<T> {
     cur: u64,
     /// Events in the wheel (not counting the overflow).
     in_wheel: usize,
+    /// Events of later blocks, by block (`block % BLOCKS`), in push order.
+    coarse: Vec<Vec<Far<T>>>,
+    in_coarse: usize,
     overflow: BinaryHeap<Far<T>>,
     pushes: u64,
     /// The current bucket's events, sorted by time, and how many have been handed out.
@@ -155,6 +163,8 @@ impl<T: Copy + Timed> Wheel<T> {
             free: NIL,
             cur: 0,
             in_wheel: 0,
+            coarse: (0..BLOCKS).map(|_| Vec::new()).collect(),
+            in_coarse: 0,
             overflow: BinaryHeap::new(),
             pushes: 0,
             batch: Vec::new(),
@@ -178,6 +188,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// Whether nothing is pending.
     pub(crate) fn is_empty(&self) -> bool {
         self.in_wheel == 0
+            && self.in_coarse == 0
             && self.overflow.is_empty()
             && self.taken == self.batch.len()
             && self.late.is_empty()
@@ -195,15 +206,27 @@ impl<T: Copy + Timed> Wheel<T> {
                 key: (t.to_bits(), self.pushes),
                 item,
             });
-        } else if bucket - self.cur >= SPAN {
-            self.pushes += 1;
-            self.overflow.push(Far {
-                bucket,
-                seq: self.pushes,
-                item,
-            });
-        } else {
+        } else if bucket >> BITS == self.cur >> BITS {
             self.append(bucket, item);
+        } else {
+            self.push_far(bucket, item);
+        }
+    }
+
+    /// Schedules `item` in a later block: in the coarse wheel, or the heap beyond it.
+    #[inline(never)]
+    fn push_far(&mut self, bucket: u64, item: T) {
+        self.pushes += 1;
+        let far = Far {
+            bucket,
+            seq: self.pushes,
+            item,
+        };
+        if (bucket >> BITS) - (self.cur >> BITS) < BLOCKS {
+            self.coarse[((bucket >> BITS) % BLOCKS) as usize].push(far);
+            self.in_coarse += 1;
+        } else {
+            self.overflow.push(far);
         }
     }
 
@@ -350,30 +373,73 @@ impl<T: Copy + Timed> Wheel<T> {
         }
     }
 
-    /// Moves past an empty current bucket (or jumps to the first far event when the wheel
-    /// is empty), bringing far events that are now within the span into the wheel. `None`
-    /// when nothing is left below `limit`.
+    /// Moves past an empty current bucket (or, when the block holds nothing more, jumps
+    /// to the start of the next block that holds events), bringing that block's events
+    /// into the wheel when it enters it. `None` when nothing is left below `limit`.
     fn turn(&mut self, limit: u64) -> Option<()> {
         self.active = false;
         if self.in_wheel == 0 {
-            let bucket = self.overflow.peek()?.bucket;
-            if bucket >= limit {
+            // The block holds nothing more (its events are all in the wheel): on to the
+            // next block that holds any.
+            let start = self.next_block()? << BITS;
+            if start >= limit {
                 return None;
             }
-            self.cur = self.cur.max(bucket);
+            debug_assert!(start > self.cur);
+            self.cur = start;
+            self.enter_block();
         } else if self.cur + 1 >= limit {
             return None;
         } else {
+            // Events are left in this block, so the next bucket is in it too.
             self.cur += 1;
-        }
-        while let Some(&far) = self.overflow.peek() {
-            if far.bucket >= self.cur + SPAN {
-                break;
-            }
-            self.overflow.pop();
-            self.append(far.bucket.max(self.cur), far.item);
+            debug_assert!(self.cur & MASK != 0);
         }
         Some(())
+    }
+
+    /// The first block after the current one that holds events (coarse or far).
+    fn next_block(&self) -> Option<u64> {
+        let here = self.cur >> BITS;
+        let coarse = if self.in_coarse == 0 {
+            None
+        } else {
+            (1..BLOCKS)
+                .map(|d| here + d)
+                .find(|b| !self.coarse[(b % BLOCKS) as usize].is_empty())
+        };
+        let far = self.overflow.peek().map(|f| f.bucket >> BITS);
+        match (coarse, far) {
+            (Some(c), Some(f)) => Some(c.min(f)),
+            (c, f) => c.or(f),
+        }
+    }
+
+    /// The wheel has entered the block of `cur` (at its start): far events now within the
+    /// coarse wheel's reach move into it, then the block's events into the wheel.
+    fn enter_block(&mut self) {
+        let here = self.cur >> BITS;
+        while let Some(far) = self.overflow.peek() {
+            if (far.bucket >> BITS) - here >= BLOCKS {
+                break;
+            }
+            let Some(far) = self.overflow.pop() else {
+                break;
+            };
+            if far.bucket >> BITS == here {
+                self.append(far.bucket.max(self.cur), far.item);
+            } else {
+                self.coarse[((far.bucket >> BITS) % BLOCKS) as usize].push(far);
+                self.in_coarse += 1;
+            }
+        }
+        let mut block = std::mem::take(&mut self.coarse[(here % BLOCKS) as usize]);
+        self.in_coarse -= block.len();
+        for far in block.drain(..) {
+            self.append(far.bucket.max(self.cur), far.item);
+        }
+        // Keep the buffer for the block that will use this bucket next.
+        self.coarse[(here % BLOCKS) as usize] = block;
     }
 }
 
@@ -515,5 +581,50 @@ mod tests {
         assert_eq!(drain(&mut w, 99_999), vec![]);
         assert_eq!(drain(&mut w, 100_001), vec![(100_000, vec![2])]);
         assert!(w.is_empty());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Whatever the delays (sub-millisecond, within the block, across blocks, past the
+        /// coarse wheel), events come out in (time, push order), as a sorted list says,
+        /// when every push is at or after the event being handled (as in the engine).
+        #[test]
+        fn events_come_out_in_time_then_push_order(
+            ops in proptest::collection::vec((0u8..8, 0u32..1000, 1u8..4), 1..300)
+        ) {
+            let mut w = Wheel::new();
+            let mut reference: Vec<(f64, u32)> = vec![];
+            let mut now = 0.0f64;
+            let mut name = 0u32;
+            for (kind, x, pushes) in ops {
+                for p in 0..pushes {
+                    let delay = match (kind + p) % 8 {
+                        0 => 0.0,
+                        1 => f64::from(x) / 1000.0,
+                        2 => f64::from(x),
+                        3 => f64::from(x) * 40.0,
+                        4 => 32_768.0 * f64::from(x % 3) + f64::from(x) / 7.0,
+                        5 => f64::from(x) * 10_000.0,
+                        6 => 3.4e7 + f64::from(x) * 1e5,
+                        _ => f64::from(x % 5),
+                    };
+                    let t = now + delay;
+                    w.push(t, Ev(t, name));
+                    reference.push((t, name));
+                    name += 1;
+                }
+                reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let got = w.pop(u64::MAX);
+                let want = (!reference.is_empty()).then(|| reference.remove(0));
+                proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
+                if let Some(Ev(t, _)) = got {
+                    now = t;
+                }
+            }
+            while let Some(Ev(t, n)) = w.pop(u64::MAX) {
+                proptest::prop_assert_eq!((t, n), reference.remove(0));
+            }
+            proptest::prop_assert!(reference.is_empty() && w.is_empty());
+        }
     }
 }

@@ -29,6 +29,7 @@ use super::queue::Timed;
 use super::record::outcome;
 use super::{Checked, Fleet};
 use crate::SeededRng;
+use crate::error::MAX_DURATION_MS;
 
 /// What became of a request that reached a server.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -197,7 +198,7 @@ impl<T: Copy + Timed> Servers<T> {
 
     /// Starts a request at `k` at `t` and returns its service time: drawn from the
     /// distribution, longer by the slope for each request already in service and by the
-    /// slowdown's factor, plus the rejection work owed.
+    /// slowdown's factor, plus the rejection work owed; at most a day.
     #[inline]
     fn start(&mut self, k: usize, t: f64, rng: &mut SeededRng) -> f64 {
         let drawn = match self.dist {
@@ -214,7 +215,7 @@ impl<T: Copy + Timed> Servers<T> {
                 ms *= sd.factor;
             }
         }
-        ms += server.debt_ms;
+        ms = (ms + server.debt_ms).min(MAX_DURATION_MS);
         server.debt_ms = 0.0;
         server.busy += 1;
         self.loaded(k);

@@ -483,7 +483,19 @@ fn work_is_bounded_up_front_with_what_to_lower() {
     assert_eq!(
         e.to_string(),
         "max_attempts: expected at most 99 attempts per request for this many requests (a run \
-         makes at most 20000000 attempts, requests × attempts; fewer requests also help), got 100"
+         makes at most 20000000 attempts, requests × attempts, two thirds of that with a client \
+         timeout; fewer requests also help), got 100"
+    );
+    // With a client timeout each attempt can make a third event: two thirds as many.
+    let timed = SimSettings {
+        timeout_ms: Some(1000.0),
+        ..burst_of(200_000, 100)
+    };
+    let e = timed.validate().unwrap_err();
+    assert_eq!(e.field, Field::MaxAttempts);
+    assert!(
+        matches!(e.expected, Expected::Work { max, .. } if max == 66.0),
+        "{e:?}"
     );
     // The issue's case: a steady run of 2,000,000 requests (a tenth of the old request
     // limit) with a day-long outage and 100 attempts, 200 million attempts, 49 s natively.

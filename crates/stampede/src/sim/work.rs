@@ -23,7 +23,19 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 /// takes about 2 s, 6 s at worst (measured: a `steady` run of 19,974,500 attempts in
 /// 5.8 s, with 7 other builds sharing 2 cores). The 1,000,000-client burst with 6 attempts
 /// each (6,000,000) is well inside it.
+///
+/// With a client timeout an attempt can make a third event (its arrival, its finish, its
+/// timeout), so the bound is then two thirds of this.
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
+
+/// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], two thirds of it with a timeout.
+fn max_run_attempts(c: &Checked) -> f64 {
+    if c.s.timeout_ms.is_some() {
+        (MAX_RUN_ATTEMPTS * 2.0 / 3.0).floor()
+    } else {
+        MAX_RUN_ATTEMPTS
+    }
+}
 
 /// The most attempts `c`'s run can make: requests × `max_attempts`; `None` for `aws-occ`,
 /// which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) bounds.
@@ -95,14 +107,15 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     let Some(bound) = attempts_bound(c) else {
         return Ok(());
     };
-    if bound <= MAX_RUN_ATTEMPTS {
+    let max = max_run_attempts(c);
+    if bound <= max {
         return Ok(());
     }
     let requests = bound / f64::from(c.policy.max_attempts());
     Err(ConfigError::new(
         Field::MaxAttempts,
         Expected::Work {
-            max: (MAX_RUN_ATTEMPTS / requests).floor(),
+            max: (max / requests).floor(),
             bound: WorkBound::RunAttempts,
         },
         Got::Number(f64::from(c.policy.max_attempts())),
