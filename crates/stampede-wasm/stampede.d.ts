@@ -233,6 +233,8 @@ export interface Metrics {
   recoveryMs: number;
   p50Ms: number | null;
   p99Ms: number | null;
+  /** The mean latency of successful requests, retries and waits included, ms; null when none succeeded. */
+  meanMs: number | null;
   calls: number;
   /** Attempts the client gave up on at its timeout. */
   timeouts: number;

@@ -62,7 +62,7 @@ test("defaults(), limits(), choices(): the new settings, from the core", () => {
   }
   const l = limits();
   assert.deepEqual(l.failRate, { min: 0, max: 1, unit: "fraction", whole: false });
-  assert.equal(l.timeoutMs.minExclusive, true);
+  assert.equal(l.timeoutMs.unit, "ms");
   assert.equal(l.serviceMs.minExclusive, true);
   assert.equal(l.workers.whole, true);
   // A slowdown's parts are listed only under their prefix: alone they are no option.
@@ -196,4 +196,110 @@ test("the largest fleets the limits allow are made and run, or refused with an e
     sim.free();
   }
   alive();
+});
+
+// ---- On the engine: what the options do, the views against the metrics, the golden run ----
+
+/** A run with every path of the queueing model: two servers (one crashes), a queue, a fail
+ *  rate, timeouts with late answers, a slowdown. */
+const BUSY = { scenario: "steady", clients: 400, ratePerClient: 0.5, durationMs: 10_000, servers: 2, workers: 3, serviceMs: 20,
+  serviceDist: "exponential", queue: 20, timeoutMs: 150, latencyMs: 10, latencyDist: "exponential", failRate: 0.05,
+  outageStartMs: 3000, outageMs: 1000, outageServers: 1, slowdown: { startMs: 6000, lengthMs: 1000, factor: 3 },
+  policy: { strategy: "full", baseMs: 20, capMs: 500, maxAttempts: 4 }, seed: 21 };
+
+test("the views add up to the metrics: goodput to successes, timedOut to timeouts, wasted to wasted", () => {
+  const { sim, m } = run(BUSY);
+  assert.ok(m.timeouts > 0 && m.wasted > 0 && m.maxQueue > 0 && m.successes > m.requests / 2, JSON.stringify(m));
+  const views = { offered: sim.offered(), served: sim.served(), rejected: sim.rejected(), failed: sim.failed(), blocked: sim.blocked(),
+    goodput: sim.goodput(), timedOut: sim.timedOut(), wasted: sim.wasted(), queued: sim.queued() };
+  for (const [name, v] of Object.entries(views)) {
+    assert.ok(v instanceof Uint32Array && v.buffer === wasm.memory.buffer, `${name}: a view over wasm memory`);
+    assert.equal(v.length, views.offered.length, `${name}: one value per slot`);
+  }
+  assert.equal(sum(views.goodput), m.successes);
+  assert.equal(sum(views.timedOut), m.timeouts);
+  assert.equal(sum(views.wasted), m.wasted);
+  assert.equal(sum(views.offered), m.totalAttempts);
+  assert.equal(sum(views.blocked), m.budgetRejected);
+  assert.ok(Math.max(...views.queued) <= m.maxQueue, "the slots' ends never exceed the peak");
+  // Every attempt that reached a server ended there once: served (in time or not), rejected
+  // (a full queue), or failed (the outage, the fail rate).
+  assert.equal(sum(views.served) + sum(views.rejected) + sum(views.failed), m.totalAttempts);
+  // Wasted work is work the servers did: part of the throughput.
+  assert.ok(sum(views.wasted) <= sum(views.served));
+  // Rates per second of simulated time.
+  const s = m.completionMs / 1000;
+  assert.ok(Math.abs(m.goodputRps - m.successes / s) < 1e-6 * m.goodputRps, `${m.goodputRps} vs ${m.successes / s}`);
+  assert.ok(Math.abs(m.throughputRps - sum(views.served) / s) < 1e-6 * m.throughputRps, `${m.throughputRps} vs ${sum(views.served) / s}`);
+  // Every request ends once.
+  assert.equal(m.successes + m.gaveUp + m.budgetRejected, m.requests);
+  sim.free();
+});
+
+test("timeoutMs: a timeout shorter than any answer times every attempt out, and the servers still do the work", () => {
+  const { m } = run({ ...SMALL, workers: 0, serviceMs: 100, latencyMs: 0, timeoutMs: 50, policy: { strategy: "none", maxAttempts: 3 } });
+  assert.equal(m.successes, 0);
+  assert.equal(m.timeouts, m.totalAttempts);
+  assert.equal(m.totalAttempts, 3 * m.requests, "each timeout retried, as a transport error");
+  assert.equal(m.wasted, m.totalAttempts, "every answer came after its client had gone");
+  assert.equal(m.goodputRps, 0);
+  assert.ok(m.throughputRps > 0);
+});
+
+test("failRate p with 4 immediate attempts: amplification 1 + p + p² + p³, success 1 − p⁴", () => {
+  const p = 0.3;
+  // 20,000 requests on ample capacity: the amplification's standard error is about 0.006.
+  const { m } = run({ scenario: "steady", clients: 1000, ratePerClient: 1, durationMs: 20_000, outageMs: 0, workers: 0, failRate: p,
+    policy: { strategy: "none", maxAttempts: 4 }, seed: 8 });
+  const amp = 1 + p + p ** 2 + p ** 3;
+  assert.ok(Math.abs(m.amplification - amp) < 0.03, `${m.amplification} vs ${amp}`);
+  assert.ok(Math.abs(m.successes / m.requests - (1 - p ** 4)) < 0.005, `${m.successes / m.requests}`);
+});
+
+test("each new option changes the run it is given to", () => {
+  const base = { ...BUSY, outageServers: null, slowdown: null };
+  const key = (m) => JSON.stringify(m);
+  const at = key(run(base).m);
+  const variants = {
+    servers: 3, balance: "least-loaded", workers: 4, queue: 5, queueOrder: "lifo", queueTimeoutMs: 10, serviceMs: 25,
+    serviceDist: "lognormal", serviceSlopeMs: 5, failRate: 0.2, outageServers: 1, slowdown: { startMs: 2000, lengthMs: 2000, factor: 5 },
+    timeoutMs: 40, latencyDist: "normal",
+  };
+  for (const [k, v] of Object.entries(variants)) {
+    assert.notEqual(key(run({ ...base, [k]: v }).m), at, k);
+  }
+  assert.notEqual(key(run({ ...base, serviceDist: "lognormal", serviceSpread: 2 }).m), key(run({ ...base, serviceDist: "lognormal" }).m), "serviceSpread");
+  // Spike: the offered load during the spike is about spikeFactor times the load before it.
+  const spike = new Simulation({ scenario: "spike", clients: 1000, ratePerClient: 0.1, durationMs: 6000, spikeStartMs: 2000, spikeLengthMs: 2000,
+    spikeFactor: 4, outageMs: 0, workers: 0, slotMs: 1000, seed: 4 });
+  spike.run();
+  const o = spike.offered();
+  const before = o[0] + o[1];
+  const during = o[2] + o[3];
+  assert.ok(during > 3 * before && during < 5 * before, `${before} then ${during}`);
+  // Closed loop: each client has one request at a time, so requests ≈ clients × duration / cycle.
+  const closed = (thinkMs) => run({ scenario: "closed", clients: 100, durationMs: 10_000, thinkMs, outageMs: 0, seed: 4 }).m.requests;
+  assert.ok(closed(100) > 3 * closed(1000), `${closed(100)} vs ${closed(1000)}`);
+});
+
+/** A golden run's four pinned numbers, natively, from crates/stampede/tests/golden/values.rs. */
+function nativeGolden(name) {
+  const src = readFileSync(new URL("../../crates/stampede/tests/golden/values.rs", import.meta.url), "utf8");
+  const m = src.match(new RegExp(`${name}: \\[u64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
+  assert.ok(m, `${name} not found in values.rs`);
+  const bits = new BigUint64Array(m[1].split(",").filter((x) => x.trim()).map((x) => BigInt(x.trim())));
+  return Array.from(new Float64Array(bits.buffer));
+}
+
+test("determinism: the golden queueing run (timeouts, late answers) gives the native bits in wasm", () => {
+  // crates/stampede/tests/golden/values.rs, queue_settings(), through the JS options.
+  const opts = { scenario: "spike", clients: 200, ratePerClient: 0.5, durationMs: 6000, spikeStartMs: 2000, spikeLengthMs: 1000, spikeFactor: 4,
+    outageMs: 0, servers: 3, balance: "random", workers: 2, queue: 20, queueOrder: "lifo", serviceMs: 30, serviceDist: "lognormal",
+    serviceSpread: 0.8, serviceSlopeMs: 2, slowdown: { startMs: 4000, lengthMs: 500, factor: 3 }, failRate: 0.02, latencyMs: 20,
+    latencyDist: "exponential", timeoutMs: 400, policy: { strategy: "full", baseMs: 50, capMs: 1000, maxAttempts: 4 }, seed: 5 };
+  const { m } = run(opts);
+  assert.ok(m.timeouts > 0 && m.wasted > 0, "the run exercises timeouts and late answers");
+  assert.deepEqual([m.totalAttempts, m.successes, m.completionMs, m.p99Ms], nativeGolden("QUEUE_TOTAL_SUCCESS_COMPLETION_P99"));
+  // And again: the same seed, the same bits, within one module too.
+  assert.deepEqual(run(opts).m, m);
 });

@@ -70,7 +70,7 @@ export function queueing(): number {
   const sim = new Simulation(opts);
   sim.run();
   const m: Metrics = sim.metrics();
-  const rates: number = m.goodputRps + m.throughputRps;
+  const rates: number = m.goodputRps + m.throughputRps + (m.meanMs ?? 0);
   const counts: number = m.timeouts + m.wasted + m.maxQueue;
   const views: Uint32Array[] = [sim.goodput(), sim.timedOut(), sim.wasted(), sim.queued()];
   const fleet: Fleet = sim.fleet();

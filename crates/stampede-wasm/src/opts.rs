@@ -5,10 +5,8 @@
 //! by the core (bad value: `RangeError`); the message names the field as JavaScript spells
 //! it (`baseMs`, `budget.capacity`). Nothing here can panic.
 
-use core::str::FromStr;
-
 use js_sys::{Object, Reflect};
-use stampede::{ConfigError, Field, MAX_TEXT_CHARS};
+use stampede::{Field, MAX_TEXT_CHARS};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{Shape, settings_error_js};
@@ -152,15 +150,30 @@ impl<'a> Opts<'a> {
             .ok_or_else(|| wrong_type(self.prefix, key, "a number", &JsValue::UNDEFINED))
     }
 
-    /// A choice by name (a scenario, a queue order, …): the core's parser, whose error
-    /// lists the allowed names. One body for every named enum but the parse itself.
-    pub(crate) fn choice<T: FromStr<Err = ConfigError>>(
+    /// A choice by name (a scenario, a queue order, …): `all[i]` for the name at `names[i]`
+    /// (the enum's `ALL` and `NAMES`), read by the core's own rule; its error lists the
+    /// names.
+    pub(crate) fn choice<T: Copy>(
         &self,
         field: Field,
+        names: &'static [&'static str],
+        all: &[T],
     ) -> Result<Option<T>, JsValue> {
+        Ok(self
+            .choice_index(field, names)?
+            .and_then(|i| all.get(i).copied()))
+    }
+
+    /// The one body of every [`choice`](Self::choice): a copy of the parse and its error
+    /// per enum (each a `FromStr`) cost about 450 bytes of wasm apiece.
+    #[inline(never)]
+    fn choice_index(
+        &self,
+        field: Field,
+        names: &'static [&'static str],
+    ) -> Result<Option<usize>, JsValue> {
         match self.text(field)? {
-            Some(v) => v
-                .parse::<T>()
+            Some(v) => stampede::lookup(field, names, &v)
                 .map(Some)
                 .map_err(|e| config_error(self.prefix, &e)),
             None => Ok(None),

@@ -26,7 +26,7 @@ pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue
     let p = opts.prefix();
     let mut settings = PolicySettings::default();
     let backoff = &mut settings.backoff;
-    if let Some(s) = opts.choice::<Strategy>(Field::Strategy)? {
+    if let Some(s) = opts.choice(Field::Strategy, &Strategy::NAMES, &Strategy::ALL)? {
         backoff.strategy = s;
     }
     if let Some(v) = opts.number(Field::Base)? {

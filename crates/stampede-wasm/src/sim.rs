@@ -27,6 +27,7 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     set(&o, "recoveryMs", m.recovery_ms);
     set(&o, "p50Ms", opt(m.p50_ms));
     set(&o, "p99Ms", opt(m.p99_ms));
+    set(&o, "meanMs", opt(m.mean_ms));
     set(&o, "calls", m.calls);
     set(&o, "timeouts", m.timeouts);
     set(&o, "wasted", m.wasted);

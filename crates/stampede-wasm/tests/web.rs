@@ -95,3 +95,28 @@ fn settings_given_reconfigure_a_call_site_keeping_its_tokens() {
     b.reset().unwrap();
     assert_eq!(b.tokens(JsValue::UNDEFINED).unwrap(), 10.0);
 }
+
+#[wasm_bindgen_test]
+fn the_queueing_options_reach_the_core_and_bad_ones_name_their_field() {
+    let sim = Simulation::new(options(
+        r#"{"servers":2,"workers":5,"serviceMs":100,"queue":1000,"queueOrder":"lifo"}"#,
+    ))
+    .unwrap();
+    let fleet = sim.fleet();
+    let get = |o: &js_sys::Object, k: &str| js_sys::Reflect::get(o, &JsValue::from(k)).unwrap();
+    assert_eq!(get(&fleet, "capacityRps"), 100);
+    assert_eq!(get(&fleet, "queue"), 1000);
+    for (bad, field) in [
+        (
+            r#"{"slowdown":{"startMs":0,"lengthMs":10,"factor":0.5}}"#,
+            "slowdown.factor",
+        ),
+        (r#"{"servers":2,"outageServers":3}"#, "outageServers"),
+        (r#"{"balance":"fastest"}"#, "balance"),
+        (r#"{"workers":2.5}"#, "workers"),
+    ] {
+        let err = Simulation::new(options(bad)).err().unwrap();
+        assert!(err.is_instance_of::<js_sys::RangeError>(), "{bad}");
+        assert_eq!(get(err.unchecked_ref(), "field"), field, "{bad}");
+    }
+}

@@ -411,12 +411,20 @@ pub const MAX_TEXT_CHARS: u32 = 4096;
 /// The index of `s` (trimmed, compared case-insensitively) in `names`, or the error of
 /// `field` listing them. One copy for every enum parsed from its names: inlined into
 /// each, the loop over the names was kilobytes of WebAssembly.
+///
+/// Public so that a front end parsing many named options can share this one body too
+/// (with the enum's `ALL` for the value), instead of one `FromStr` copy per enum: the
+/// same rule, since every `FromStr` of a named enum is this call.
+///
+/// ```
+/// use stampede::{Field, lookup};
+/// use stampede::sim::QueueOrder;
+/// assert_eq!(lookup(Field::QueueOrder, QueueOrder::NAMES, " LIFO "), Ok(1));
+/// assert_eq!(QueueOrder::ALL[1], QueueOrder::Lifo);
+/// assert!(lookup(Field::QueueOrder, QueueOrder::NAMES, "random").is_err());
+/// ```
 #[inline(never)]
-pub(crate) fn lookup(
-    field: Field,
-    names: &'static [&'static str],
-    s: &str,
-) -> Result<usize, ConfigError> {
+pub fn lookup(field: Field, names: &'static [&'static str], s: &str) -> Result<usize, ConfigError> {
     find_name(names, s.trim()).ok_or_else(|| ConfigError::one_of(field, names, s))
 }
 

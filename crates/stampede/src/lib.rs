@@ -43,7 +43,7 @@ pub mod sim;
 
 pub use error::{
     Code, ConfigError, Expected, Field, Got, Limit, MAX_DURATION_MS, MAX_TEXT_CHARS, Unit,
-    WorkBound,
+    WorkBound, lookup,
 };
 
 /// The largest seed a JavaScript number (an `f64`) carries exactly: 2^53 − 1, the range

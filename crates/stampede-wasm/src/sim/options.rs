@@ -3,10 +3,13 @@
 //! field, thrown by `Simulation::new`). Missing options take the core's defaults.
 
 use stampede::Field;
-use stampede::sim::{SimSettings, Slowdown};
+use stampede::sim::{
+    Balance, BudgetScope, LatencyDist, QueueOrder, Scenario, ServiceDist, SimSettings, Slowdown,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::budget::budget_settings;
+use crate::errors::config_error;
 use crate::fields::{Group, prefix_of};
 use crate::opts::Opts;
 use crate::policy::policy_settings;
@@ -15,7 +18,7 @@ use crate::policy::policy_settings;
 /// missing fields take the core's defaults (`SimSettings::default()`).
 pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     let mut s = SimSettings::default();
-    if let Some(v) = opts.choice(Field::Scenario)? {
+    if let Some(v) = opts.choice(Field::Scenario, &Scenario::NAMES, &Scenario::ALL)? {
         s.scenario = v;
     }
     if let Some(v) = opts.whole(Field::Clients)? {
@@ -69,20 +72,21 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     if let Some(v) = opts.whole(Field::LogClients)? {
         s.log_clients = v;
     }
-    if let Some(v) = opts.choice(Field::Balance)? {
+    if let Some(v) = opts.choice(Field::Balance, Balance::NAMES, Balance::ALL)? {
         s.balance = v;
     }
-    if let Some(v) = opts.choice(Field::QueueOrder)? {
+    if let Some(v) = opts.choice(Field::QueueOrder, QueueOrder::NAMES, QueueOrder::ALL)? {
         s.queue_order = v;
     }
-    if let Some(v) = opts.choice(Field::ServiceDist)? {
+    if let Some(v) = opts.choice(Field::ServiceDist, ServiceDist::NAMES, ServiceDist::ALL)? {
         s.service_dist = v;
     }
-    if let Some(v) = opts.choice(Field::LatencyDist)? {
+    if let Some(v) = opts.choice(Field::LatencyDist, LatencyDist::NAMES, LatencyDist::ALL)? {
         s.latency_dist = v;
     }
-    if let Some(v) = opts.choice(Field::BudgetScope)? {
-        s.budget_scope = v;
+    // The core keeps no public list of scopes to pick from: its own parser.
+    if let Some(v) = opts.text(Field::BudgetScope)? {
+        s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
     }
     if let Some(b) = opts.raw("budget")? {
         let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
