@@ -66,13 +66,21 @@ export class GoodputFigure {
     return { chart: this.chart, queueChart: this.queueChart };
   }
 
-  /** Draws a run, `bins` bins of `binMs` up to `tEndMs`, the trigger (an outage, a spike) shaded. */
-  draw(r: GoodputSeries, view: View, binMs: number, bins: number, tEndMs: number, outage: [number, number] | null): void {
+  /**
+   * Draws a run, `bins` bins of `binMs` up to `tEndMs`, the trigger (an outage, a spike)
+   * shaded; the rate axis reaches at least `yFloor` (figures side by side share a scale).
+   * Returns the highest rate drawn.
+   */
+  draw(r: GoodputSeries, view: View, binMs: number, bins: number, tEndMs: number, outage: [number, number] | null, yFloor = 0): number {
     const { chart, queueChart } = this.ensure(view);
     const b = rebinGoodput(r, this.buf, binMs, bins);
     const x = b.x.subarray(0, bins);
+    let peak = 0;
+    for (let i = 0; i < bins; i++) peak = Math.max(peak, b.throughput[i] ?? 0, b.goodput[i] ?? 0);
+    chart.setYFloor(yFloor);
     chart.setData(x, [b.throughput.subarray(0, bins), b.goodput.subarray(0, bins), b.wasted.subarray(0, bins)], outage, tEndMs);
     queueChart?.setData(x, [b.queue.subarray(0, bins)], outage, tEndMs);
+    return peak;
   }
 
   setPlayhead(tMs: number): void {

@@ -28,6 +28,8 @@ interface StoryFig {
   figure: GoodputFigure;
   keep: ResultKeeper;
   result: SimResult | null;
+  /** The highest rate its figure drew. */
+  peak: number;
 }
 
 export class StoryPanel {
@@ -81,6 +83,7 @@ export class StoryPanel {
       figure: new GoodputFigure({ goodput, queue, mini: true }),
       keep: new ResultKeeper((r) => this.runner.recycle(r)),
       result: null,
+      peak: 0,
     };
   }
 
@@ -104,31 +107,36 @@ export class StoryPanel {
         return;
       }
       fig.result = fig.keep.keep(o.result);
-      // The pictures share one time axis: a longer run redraws the others.
-      const span = this.span();
-      if (span !== this.spanMs) {
-        this.spanMs = span;
-        for (const other of this.figs) if (other !== fig) this.draw(other);
-      }
-      this.draw(fig);
+      this.spanMs = this.span();
+      // The pictures share one time axis and one rate axis: each arrival redraws them all.
+      this.drawAll();
       measure("stampede:story", started);
     });
   }
 
-  private draw(fig: StoryFig): void {
+  /** Draws every picture that has its run, on a shared rate axis (the highest peak). */
+  private drawAll(): void {
+    let top = 0;
+    for (const fig of this.figs) top = Math.max(top, this.draw(fig, 0));
+    for (const fig of this.figs) if (fig.peak < top) this.draw(fig, top);
+  }
+
+  /** Draws one picture, its rate axis at least `yFloor`; returns its peak rate. */
+  private draw(fig: StoryFig, yFloor: number): number {
     const r = fig.result;
-    if (!r) return;
+    if (!r) return 0;
     const s = fig.variant.state;
     const { lang, t } = this.ctx.view();
     const tEnd = Math.max(this.spanMs, timeDomain(s, r));
     const binMs = smoothBinMs(displayBinMs(r.slotMs, Math.ceil(tEnd / r.slotMs)), tEnd, 60);
-    fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s) ?? spikeWindow(s));
+    fig.peak = fig.figure.draw(r, this.ctx.view(), binMs, Math.ceil(tEnd / binMs), tEnd, outageWindow(s) ?? spikeWindow(s), yFloor);
     // What is left once the trigger is over: the story's measure.
     const end = isOngoing(s.scenario) ? s.durationMs : r.goodput.length * r.slotMs;
     const after = meanRateAfter(r.goodput, r.slotMs, triggerEnd(s), end);
     fig.num.dataset["storyGoodput"] = String(Math.round(after * 10) / 10);
     fig.num.textContent = t("story.goodput", { n: formatNumber(after, lang, 1) });
     fig.root.setAttribute("aria-label", t("story.aria", { label: t(fig.variant.label) }));
+    return fig.peak;
   }
 
   private span(): number {
@@ -148,9 +156,7 @@ export class StoryPanel {
 
   /** Redraws the kept runs (resize, language, colours). */
   redraw(): void {
-    for (const fig of this.figs) {
-      fig.figure.resize();
-      this.draw(fig);
-    }
+    for (const fig of this.figs) fig.figure.resize();
+    this.drawAll();
   }
 }
