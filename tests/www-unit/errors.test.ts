@@ -9,7 +9,8 @@ import { ADVANCED_FIELDS, ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_F
 import { formatNumber } from "../../www/src/logic/format.js";
 import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang, type Scenario } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, LANGS, cloneState, type Lang, type Scenario } from "../../www/src/logic/state.js";
+import { simOptions } from "../../www/src/logic/run.js";
 import { limitOf, pkg } from "./package.js";
 
 /** A control's label as the page shows it. */

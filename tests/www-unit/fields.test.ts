@@ -17,7 +17,8 @@ import {
   type NumberField,
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, cloneState, simOptions, type State } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, cloneState, type State } from "../../www/src/logic/state.js";
+import { simOptions } from "../../www/src/logic/run.js";
 import type { Unit as PackageUnit } from "stampede";
 import { limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";

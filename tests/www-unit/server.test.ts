@@ -9,17 +9,8 @@ import { localizeError, locateError, errorData } from "../../www/src/logic/error
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
 import { meanRateAfter, newGoodputBuffers, rebinGoodput } from "../../www/src/logic/rates.js";
 import { rebinLevel, smoothBinMs } from "../../www/src/logic/series.js";
-import {
-  DEFAULT_STATE,
-  adoptFleet,
-  cloneState,
-  fleetCapacity,
-  outageWindow,
-  simOptions,
-  triggerEnd,
-  workEstimate,
-  type State,
-} from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, cloneState, type State } from "../../www/src/logic/state.js";
+import { adoptFleet, fleetCapacity, outageWindow, simOptions, triggerEnd, workEstimate } from "../../www/src/logic/run.js";
 import { decodeState, encodeState } from "../../www/src/logic/url.js";
 import { pkg } from "./package.js";
 

@@ -1,20 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  BALANCES,
-  BUDGET_SCOPES,
-  DEFAULT_STATE,
-  LATENCY_DISTS,
-  QUEUE_ORDERS,
-  SERVICE_DISTS,
-  MAIN_THREAD_WORK,
-  SCENARIOS,
-  STRATEGIES,
-  cloneState,
-  outageWindow,
-  simOptions,
-  workEstimate,
-} from "../../www/src/logic/state.js";
+import { BALANCES, BUDGET_SCOPES, DEFAULT_STATE, LATENCY_DISTS, QUEUE_ORDERS, SERVICE_DISTS, SCENARIOS, STRATEGIES, cloneState } from "../../www/src/logic/state.js";
+import { MAIN_THREAD_WORK, outageWindow, simOptions, workEstimate } from "../../www/src/logic/run.js";
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
 import { pkg } from "./package.js";
 

@@ -15,7 +15,8 @@
 import { localizeError, locateError } from "./logic/errors.js";
 import { formatNumber } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
-import { adoptFleet, cloneState, simOptions, type Lang, type State } from "./logic/state.js";
+import { cloneState, type Lang, type State } from "./logic/state.js";
+import { adoptFleet, simOptions } from "./logic/run.js";
 import { readPalette, type Palette } from "./figures/palette.js";
 import { ResultKeeper } from "./wasm/keep.js";
 import { SimRunner, type Outcome } from "./wasm/runner.js";

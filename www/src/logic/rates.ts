@@ -4,7 +4,8 @@
 // Presentation only: the counts themselves come from the simulator.
 
 import { ensureCapacity, rebinLevel, rebinRate } from "./series.js";
-import { outageWindow, type State } from "./state.js";
+import type { State } from "./state.js";
+import { outageWindow } from "./run.js";
 
 /** The parts of a run (a SimResult) that the charts read. */
 export interface RunSeries {

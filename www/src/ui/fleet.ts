@@ -2,7 +2,8 @@
 // what sized them (the capacity, or the workers and queue the reader gave).
 
 import { formatDuration, formatNumber } from "../logic/format.js";
-import { fleetCapacity, type FleetShape, type Lang, type Sizing } from "../logic/state.js";
+import { type Lang, type Sizing } from "../logic/state.js";
+import { fleetCapacity, type FleetShape } from "../logic/run.js";
 import type { T } from "./i18n-dom.js";
 
 export type FleetView = FleetShape;

@@ -4,7 +4,7 @@
 
 import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "stampede";
 import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
-import type { PolicyOptions, SimOptions } from "../logic/state.js";
+import type { PolicyOptions, SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };

@@ -10,7 +10,7 @@
 
 import { errorData, type SettingsErrorData } from "../logic/error-data.js";
 import { abandonAt, RunCost } from "../logic/latest.js";
-import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/state.js";
+import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 import { SERIES, simulate, type SimResult } from "./bridge.js";
 import type { WorkerReply, WorkerRequest } from "./sim.worker.js";

@@ -2,7 +2,7 @@
 // the series and log (their buffers transferred, not cloned).
 
 import { errorData, type SettingsErrorData } from "../logic/error-data.js";
-import type { SimOptions } from "../logic/state.js";
+import type { SimOptions } from "../logic/run.js";
 import { SERIES, ready, simulate, type SimResult } from "./bridge.js";
 
 export type WorkerRequest =
