@@ -1,45 +1,130 @@
-// After wasm-pack: name the package "stampede" (wasm-pack names it after the crate), replace
-// the generated .d.ts with the hand-written one, whose option and result types are precise
-// instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError) from
-// stampede.js, and check the size bar: stampede_bg.wasm at most 150 KB (150,000 bytes),
-// printed raw and gzipped. Exits non-zero past the bar, so `make wasm` (and with it every
-// target that builds the package) fails.
-import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync } from "node:fs";
-import { join, dirname } from "node:path";
+// After wasm-pack: make its output the npm package `stampede`.
+//
+//   node scripts/finish-pkg.mjs PKG                  # one build (the --target bundler test)
+//   node scripts/finish-pkg.mjs PKG --slim SLIM      # the npm package (`make wasm`)
+//
+// For PKG (the full build): name the package "stampede" (wasm-pack names it after the crate),
+// replace the generated .d.ts with the hand-written one, whose option and result types are
+// precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError)
+// from stampede.js, and check the size bar: stampede_bg.wasm at most 180 KB (180,000 bytes:
+// it was 150 KB before the queueing model, which adds about 28 KB).
+//
+// With --slim SLIM (the same crate built with --no-default-features and --out-name
+// stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
+// and the types of crates/stampede-wasm/npm/, write the manifest (crates/stampede-wasm/npm/
+// package.json, with the crate's version) and check the slim bar: wasm and the JS a browser
+// loads for it (the glue and its snippets) gzipped, each file as `gzip -9 -c FILE | wc -c`
+// counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not met yet: see below).
+//
+// Prints every figure; exits non-zero past a bar, so `make wasm` (and with it every target
+// that builds the package) fails.
+import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, rmSync, mkdirSync, cpSync } from "node:fs";
+import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 150_000;
+const MAX_WASM_BYTES = 180_000;
+// The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
+// (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
+// reach it: 56.5 KB measured. Until it does, this bar only stops it from growing.
+const SLIM_GOAL_GZIP_BYTES = 25_000;
+const MAX_SLIM_GZIP_BYTES = 60_000;
 
-const pkg = process.argv[2];
 const here = dirname(fileURLToPath(import.meta.url));
-const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.name = "stampede";
-manifest.types = "stampede.d.ts";
-manifest.files = [...new Set([...(manifest.files ?? []), "stampede.d.ts"])];
-writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
-copyFileSync(join(here, "..", "crates", "stampede-wasm", "stampede.d.ts"), join(pkg, "stampede.d.ts"));
+const crate = join(here, "..", "crates", "stampede-wasm");
+const npm = join(crate, "npm");
+const [pkg, flag, slim] = process.argv.slice(2);
+if (!pkg || (flag !== undefined && (flag !== "--slim" || !slim))) {
+  fail("usage: node scripts/finish-pkg.mjs PKG [--slim SLIM]");
+}
 
-// wasm-bindgen copies crates/stampede-wasm/js/errors.js to snippets/stampede-wasm-<hash>/js/.
-const snippets = join(pkg, "snippets");
-const dir = existsSync(snippets) && readdirSync(snippets).find((d) => existsSync(join(snippets, d, "js", "errors.js")));
-if (!dir) {
-  console.error(`finish-pkg: ${snippets}/*/js/errors.js not found: the error classes cannot be exported`);
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+function fail(message) {
+  console.error(`finish-pkg: ${message}`);
   process.exit(1);
 }
-const entry = join(pkg, "stampede.js");
-const marker = "// finish-pkg: the error classes";
-const js = readFileSync(entry, "utf8");
-if (!js.includes(marker)) {
-  writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError } from "./snippets/${dir}/js/errors.js";\n`);
+
+/** Size bars are checked last, so that every figure is printed and the package is whole. */
+const overBars = [];
+function finish() {
+  for (const message of overBars) console.error(`finish-pkg: ${message}`);
+  process.exit(overBars.length ? 1 : 0);
 }
+
+/** Re-exports the error classes from `glue` (a wasm-bindgen output in `dir`), once.
+ *  wasm-bindgen copies crates/stampede-wasm/js/errors.js to snippets/stampede-wasm-<hash>/js/. */
+function exportErrorClasses(dir, glue) {
+  const snippets = join(dir, "snippets");
+  const found = existsSync(snippets) && readdirSync(snippets).find((d) => existsSync(join(snippets, d, "js", "errors.js")));
+  if (!found) fail(`${snippets}/*/js/errors.js not found: the error classes cannot be exported`);
+  const entry = join(dir, glue);
+  const marker = "// finish-pkg: the error classes";
+  const js = readFileSync(entry, "utf8");
+  if (!js.includes(marker)) {
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError } from "./snippets/${found}/js/errors.js";\n`);
+  }
+}
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+// ---- The full build ----------------------------------------------------------------------
+const built = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+copyFileSync(join(crate, "stampede.d.ts"), join(pkg, "stampede.d.ts"));
+exportErrorClasses(pkg, "stampede.js");
 
 const wasm = readFileSync(join(pkg, "stampede_bg.wasm"));
 const gz = gzipSync(wasm, { level: 9 }).length;
-const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
-console.log(`finish-pkg: ${pkg} is "stampede" ${manifest.version} with typed stampede.d.ts and exported error classes`);
 console.log(`finish-pkg: stampede_bg.wasm ${wasm.length} bytes (${kb(wasm.length)}), gzip -9 ${gz} bytes (${kb(gz)}); bar ${kb(MAX_WASM_BYTES)}`);
-if (wasm.length > MAX_WASM_BYTES) {
-  console.error(`finish-pkg: stampede_bg.wasm is ${kb(wasm.length)}, over the ${kb(MAX_WASM_BYTES)} bar`);
-  process.exit(1);
+if (wasm.length > MAX_WASM_BYTES) overBars.push(`stampede_bg.wasm is ${kb(wasm.length)}, over the ${kb(MAX_WASM_BYTES)} bar`);
+
+if (!slim) {
+  // A single build (the bundler test's): wasm-pack's manifest, renamed and typed.
+  built.name = "stampede";
+  built.types = "stampede.d.ts";
+  built.files = [...new Set([...(built.files ?? []), "stampede.d.ts"])];
+  writeFileSync(join(pkg, "package.json"), JSON.stringify(built, null, 2) + "\n");
+  console.log(`finish-pkg: ${pkg} is "stampede" ${built.version} with typed stampede.d.ts and exported error classes`);
+  finish();
 }
+
+// ---- The slim entry, stampede/fetch ------------------------------------------------------
+const fetchDir = join(pkg, "fetch");
+rmSync(fetchDir, { recursive: true, force: true });
+mkdirSync(fetchDir);
+for (const file of ["stampede_fetch.js", "stampede_fetch_bg.wasm"]) copyFileSync(join(slim, file), join(fetchDir, file));
+cpSync(join(slim, "snippets"), join(fetchDir, "snippets"), { recursive: true });
+exportErrorClasses(fetchDir, "stampede_fetch.js");
+for (const file of ["node.js", "stampede_fetch.d.ts"]) copyFileSync(join(npm, "fetch", file), join(fetchDir, file));
+copyFileSync(join(npm, "node.js"), join(pkg, "node.js"));
+
+// What a browser loads for `stampede/fetch`: the glue, its snippets and the wasm.
+const loaded = ["stampede_fetch.js", "stampede_fetch_bg.wasm", ...filesUnder(join(fetchDir, "snippets")).map((f) => join("snippets", f))];
+let slimTotal = 0;
+for (const file of loaded) {
+  const n = gzip(join(fetchDir, file));
+  slimTotal += n;
+  console.log(`finish-pkg: fetch/${file} gzip -9 ${n} bytes`);
+}
+const slimRaw = readFileSync(join(fetchDir, "stampede_fetch_bg.wasm")).length;
+console.log(`finish-pkg: stampede/fetch: wasm ${slimRaw} bytes raw; wasm + JS gzip -9 ${slimTotal} bytes (${kb(slimTotal)}); bar ${kb(MAX_SLIM_GZIP_BYTES)}, goal ${kb(SLIM_GOAL_GZIP_BYTES)}${slimTotal > SLIM_GOAL_GZIP_BYTES ? " (not met)" : ""}`);
+if (slimTotal > MAX_SLIM_GZIP_BYTES) overBars.push(`stampede/fetch is ${kb(slimTotal)} gzipped, over the ${kb(MAX_SLIM_GZIP_BYTES)} bar`);
+
+// ---- The manifest --------------------------------------------------------------------------
+// wasm-pack's own manifest is replaced whole: it knows one build and no `exports`. Every path
+// the manifest names must exist, so a renamed output fails here and not in a user's bundler.
+const manifest = { ...JSON.parse(readFileSync(join(npm, "package.json"), "utf8")), version: built.version };
+const paths = new Set();
+const walk = (v) => (typeof v === "string" ? v.startsWith("./") && paths.add(v) : v && Object.values(v).forEach(walk));
+walk(manifest.exports);
+for (const p of paths) if (!p.includes("*") && !existsSync(join(pkg, p))) fail(`package.json names ${p}, which the build did not make`);
+writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+if (!existsSync(join(pkg, "README.md"))) fail(`${pkg}/README.md is missing (wasm-pack copies crates/stampede-wasm/README.md)`);
+console.log(`finish-pkg: ${pkg} is "stampede" ${manifest.version}: entries ${Object.keys(manifest.exports).join(", ")}`);
+finish();

@@ -2,8 +2,9 @@
  * Hand-written (scripts/finish-pkg.mjs installs it over wasm-bindgen's generated file) so
  * that every option and result is typed precisely, not `any`. */
 
-/** Loads the wasm module. In browsers and workers call it with no argument; in Node pass
- *  the bytes: `await init({ module_or_path: readFileSync(".../stampede_bg.wasm") })`. */
+/** Loads the wasm module: with no argument, the `.wasm` beside the module (browsers, workers,
+ *  bundlers, Deno). In Node (the package's `node` entry) the module is loaded on import and
+ *  this resolves at once. Also takes a URL, a Response, the bytes or a compiled module. */
 export default function init(
   input?: { module_or_path: BufferSource | WebAssembly.Module | URL | string | Response | Promise<Response> } | BufferSource | URL | string,
 ): Promise<unknown>;

@@ -115,6 +115,26 @@ pub fn flag_for(field: Field) -> &'static str {
         Field::RetryAfter => "--retry-after",
         Field::BudgetScope => "--budget-scope",
         Field::Runs => "--runs",
+        Field::Servers => "--servers",
+        Field::Balance => "--balance",
+        Field::Workers => "--workers",
+        Field::Queue => "--queue",
+        Field::QueueOrder => "--queue-order",
+        Field::QueueTimeout => "--queue-timeout",
+        Field::Service => "--service",
+        Field::ServiceDist => "--service-dist",
+        Field::ServiceSpread => "--service-spread",
+        Field::ServiceSlope => "--service-slope",
+        Field::FailRate => "--fail-rate",
+        Field::OutageServers => "--outage-servers",
+        // One flag, START:LENGTH:FACTOR, sets all three.
+        Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => "--slowdown",
+        Field::Timeout => "--timeout",
+        Field::LatencyDist => "--latency-dist",
+        Field::SpikeStart => "--spike-start",
+        Field::SpikeLength => "--spike-length",
+        Field::SpikeFactor => "--spike-factor",
+        Field::Think => "--think",
         // Not flags of any command.
         Field::MaxElapsed
         | Field::CallSite
@@ -187,6 +207,14 @@ mod tests {
         for &f in Field::ALL {
             let flag = flag_for(f);
             assert!(flag.starts_with("--") || flag == f.name(), "{f:?}");
+        }
+        // One flag sets a slowdown's three parts, so each part's error names it.
+        for f in [
+            Field::SlowdownStart,
+            Field::SlowdownLength,
+            Field::SlowdownFactor,
+        ] {
+            assert_eq!(flag_for(f), "--slowdown");
         }
         let e = Field::MaxAttempts.check(0.0).unwrap_err();
         assert_eq!(

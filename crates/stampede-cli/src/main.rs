@@ -14,9 +14,11 @@ use crate::output::Failure;
 
 mod classify_cmd;
 mod delays_cmd;
+mod model_flags;
 mod non_utf8;
 mod output;
 mod serve_cmd;
+mod sim_output;
 mod simulate_cmd;
 
 /// Retry strategies that do not stampede: backoff and jitter, what to retry,

@@ -1,32 +1,33 @@
 //! `stampede simulate` and `stampede sweep`: the simulator on the command line.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
-use stampede::sim::{
-    BudgetScope, MAX_CLIENTS, Metrics, Scenario, SimSettings, Simulation, run_many,
-};
+use stampede::sim::{BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation, run_many};
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
-use stampede_cli::json::num;
 
 use crate::UsageError;
+use crate::model_flags::{Model, or_list};
 use crate::output::Failure;
+use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
 
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct Common {
-    /// burst, steady or aws-occ. aws-occ, the AWS contention experiment, reads only
-    /// --clients, --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and
-    /// --runs: its clients retry until their write wins, with no attempt limit and no budget,
-    /// so it rejects --attempts and --budget and ignores the rest.
+    /// burst, steady, spike, closed or aws-occ. spike is steady with the rate multiplied by
+    /// --spike-factor for a while; closed gives each client one request at a time, with
+    /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
+    /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
+    /// its clients retry until their write wins, with no attempt limit and no budget, so it
+    /// rejects --attempts and --budget (and the Servers and Clients flags, which it does not
+    /// model) and ignores the rest.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -48,7 +49,8 @@ pub struct Common {
     /// When the outage starts.
     #[arg(long, default_value_t = defaults().outage_start_ms, value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: f64,
-    /// Requests per second the server serves when up (more than 0).
+    /// Requests per second the fleet serves when up: sets the workers at --service. With
+    /// --workers, capacity follows from --workers and --service instead.
     #[arg(long, default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
     capacity: f64,
     /// What a rejection costs, as a fraction of serving a request (0 to 1).
@@ -58,13 +60,13 @@ pub struct Common {
     #[arg(long, default_value_t = defaults().latency_ms, value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
-    /// aws-occ of each message.
+    /// aws-occ of each message (not with --latency-dist exponential).
     #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
-    /// steady: new requests per client per second.
+    /// steady, spike: new requests per client per second.
     #[arg(long, default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: f64,
-    /// steady: how long new requests keep coming.
+    /// steady, spike, closed: how long new requests keep coming.
     #[arg(long, default_value_t = defaults().duration_ms, value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
     duration: f64,
     /// burst: spread the first requests over this window.
@@ -86,6 +88,8 @@ pub struct Common {
     /// Runs to average (1 to 100000).
     #[arg(long, default_value_t = 1, value_parser = whole(Field::Runs), allow_hyphen_values = true)]
     runs: u32,
+    #[command(flatten)]
+    model: Model,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -219,21 +223,27 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
 impl Common {
     /// Rejects the flags `aws-occ` has no use for and that a reader would expect to matter:
     /// its clients drive the backoff directly and retry until their write wins, so an
-    /// attempt limit or a budget would be silently ignored.
+    /// attempt limit or a budget would be silently ignored, and it models no servers,
+    /// queues or timeouts, so neither would the [`Model`] flags be.
     fn check_scenario(&self) -> Result<(), UsageError> {
         if self.scenario != Scenario::AwsOcc {
             return Ok(());
         }
-        let unused = if self.attempts.is_some() {
-            "--attempts"
+        let (flag, why) = if self.attempts.is_some() {
+            ("--attempts", "whose clients retry until their write wins")
         } else if self.budget.is_some() {
-            "--budget"
+            ("--budget", "whose clients retry until their write wins")
+        } else if let Some(flag) = self.model.first_given() {
+            (
+                flag,
+                "which models contending writes, not servers, queues or timeouts",
+            )
         } else {
             return Ok(());
         };
         Err(UsageError(format!(
-            "{unused}: not used by --scenario aws-occ, whose clients retry until their write wins; \
-             drop {unused} or pick burst or steady"
+            "{flag}: not used by --scenario aws-occ, {why}; drop {flag} or pick {}",
+            modelled_scenarios()
         )))
     }
 
@@ -252,7 +262,7 @@ impl Common {
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
         let (base, cap) = self.base_cap();
         let backoff = BackoffSettings::new(strategy, base, cap).with_multiplier(self.multiplier);
-        SimSettings {
+        self.model.apply(SimSettings {
             scenario: self.scenario,
             clients,
             policy: PolicySettings::new(backoff, self.attempts()),
@@ -270,61 +280,45 @@ impl Common {
             budget_scope: self.budget_scope,
             seed: self.seed,
             ..SimSettings::default()
-        }
+        })
     }
+}
+
+/// The scenarios that model servers and clients: all but `aws-occ`, as `a, b or c`.
+fn modelled_scenarios() -> String {
+    let names: Vec<&str> = Scenario::ALL
+        .iter()
+        .filter(|&&s| s != Scenario::AwsOcc)
+        .map(|s| s.name())
+        .collect();
+    or_list(&names)
+}
+
+/// The servers as sized from the flags (capacity follows from workers and service time
+/// when `--workers` is given), for the text output.
+fn fleet_line(s: &SimSettings) -> String {
+    let f = s.fleet();
+    let servers = if f.servers == 1 { "server" } else { "servers" };
+    let workers = match f.workers {
+        0 => "unlimited workers".to_owned(),
+        1 => "1 worker".to_owned(),
+        w => format!("{w} workers"),
+    };
+    let capacity = if f.capacity_rps.is_finite() {
+        format!("{} requests/s", stampede_cli::json::num(f.capacity_rps))
+    } else {
+        "no capacity limit".to_owned()
+    };
+    format!(
+        "{} {servers} × {workers} of {} ms, {} waiting at most each · {capacity}",
+        f.servers,
+        stampede_cli::json::num(f.service_ms),
+        f.queue
+    )
 }
 
 fn usage(e: stampede::ConfigError) -> UsageError {
     UsageError(config_error(&e))
-}
-
-/// The metrics under the CLI's JSON names.
-fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String, Value> {
-    let opt = |v: Option<f64>| v.map_or(Value::Null, num);
-    let Value::Object(map) = json!({
-        "scenario": scenario.name(),
-        "clients": clients,
-        "requests": num(m.requests),
-        "total_attempts": num(m.total_attempts),
-        "successes": num(m.successes),
-        "gave_up": num(m.gave_up),
-        "budget_rejected": num(m.budget_rejected),
-        "amplification": num(m.amplification),
-        "peak_rps": num(m.peak_rps),
-        "peak_recovery_rps": num(m.peak_recovery_rps),
-        "completion_ms": num(m.completion_ms),
-        "recovery_ms": num(m.recovery_ms),
-        "p50_ms": opt(m.p50_ms),
-        "p99_ms": opt(m.p99_ms),
-        "calls": num(m.calls),
-    }) else {
-        unreachable!("json! of an object literal is an object")
-    };
-    map
-}
-
-const METRIC_COLUMNS: [&str; 13] = [
-    "requests",
-    "total_attempts",
-    "successes",
-    "gave_up",
-    "budget_rejected",
-    "amplification",
-    "peak_rps",
-    "peak_recovery_rps",
-    "completion_ms",
-    "recovery_ms",
-    "p50_ms",
-    "p99_ms",
-    "calls",
-];
-
-fn csv_cell(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -354,31 +348,14 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             a.common.runs,
             a.common.seed
         )?;
+        if a.common.scenario != Scenario::AwsOcc {
+            writeln!(out, "{}", fleet_line(&settings))?;
+        }
         for k in METRIC_COLUMNS {
             writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;
         }
     }
     Ok(())
-}
-
-/// The run's per-slot series as CSV, streamed to `path`.
-fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
-    let s = sim.series();
-    let mut csv = BufWriter::new(File::create(path)?);
-    writeln!(csv, "t_ms,offered,served,rejected,failed,blocked")?;
-    for i in 0..s.offered.len() {
-        writeln!(
-            csv,
-            "{},{},{},{},{},{}",
-            i as f64 * s.slot_ms,
-            s.offered[i],
-            s.served[i],
-            s.rejected[i],
-            s.failed[i],
-            s.blocked[i]
-        )?;
-    }
-    csv.flush()
 }
 
 pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {

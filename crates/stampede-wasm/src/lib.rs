@@ -13,6 +13,9 @@
 //! ```
 
 #![deny(missing_docs)]
+// Without the `sim` feature (the slim `stampede/fetch` build) some helpers shared with the
+// simulator's glue go unused; the default build still checks them all.
+#![cfg_attr(not(feature = "sim"), allow(dead_code))]
 
 mod budget;
 mod clock;
@@ -21,7 +24,9 @@ mod fetch;
 mod fields;
 mod opts;
 mod policy;
+#[cfg(feature = "sim")]
 mod settings;
+#[cfg(feature = "sim")]
 mod sim;
 
 /// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
@@ -34,5 +39,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 pub use budget::Budget;
 pub use fetch::retry_fetch;
 pub use policy::{RetryPolicy, classify, parse_retry_after};
+#[cfg(feature = "sim")]
 pub use settings::{choices, defaults, limits, scenarios, strategies};
+#[cfg(feature = "sim")]
 pub use sim::Simulation;

@@ -127,7 +127,7 @@ fn aws_occ_rejects_the_flags_it_would_ignore() {
             let args = [cmd, "--scenario", "aws-occ", "--clients", "10", flag, value];
             let want = format!(
                 "stampede: {flag}: not used by --scenario aws-occ, whose clients retry until \
-                 their write wins; drop {flag} or pick burst or steady"
+                 their write wins; drop {flag} or pick burst, steady, spike or closed"
             );
             rejected(&stampede(&args), &want, &args);
             // The other scenarios use them.

@@ -167,6 +167,12 @@ impl Occ {
     pub(crate) fn metrics(&mut self) -> Metrics {
         let (p50, p99) = self.rec.percentiles();
         let n = self.clients.len() as f64;
+        // Every successful write is both goodput and the server's useful work.
+        let per_s = if self.last_event > 0.0 {
+            self.done as f64 * 1000.0 / self.last_event
+        } else {
+            0.0
+        };
         Metrics {
             requests: n,
             total_attempts: self.writes as f64,
@@ -181,7 +187,12 @@ impl Occ {
             p50_ms: p50,
             p99_ms: p99,
             calls: self.writes as f64,
-            ..Metrics::default()
+            mean_ms: self.rec.mean_latency(),
+            goodput_rps: per_s,
+            throughput_rps: per_s,
+            timeouts: 0.0,
+            wasted: 0.0,
+            max_queue: 0.0,
         }
     }
 }

@@ -258,6 +258,14 @@ fn aws_occ_steps_like_it_runs() {
     }
     assert_eq!(sim.metrics(), whole.metrics());
     assert_eq!(sim.attempt_log(), whole.attempt_log());
+    // Its rates are those of its wins: every client wins once by the last event.
+    let m = whole.metrics();
+    assert_eq!(m.goodput_rps, 60.0 * 1000.0 / m.completion_ms);
+    assert_eq!(m.throughput_rps, m.goodput_rps);
+    assert!(
+        m.mean_ms
+            .is_some_and(|mean| mean > 0.0 && mean <= m.completion_ms)
+    );
 }
 
 #[test]
