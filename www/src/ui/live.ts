@@ -8,7 +8,8 @@
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../logic/live.js";
-import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
+import type { Lang } from "../logic/state.js";
+import type { BudgetOptions, PolicyOptions } from "../logic/run.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
 import { byId } from "./dom.js";
