@@ -239,7 +239,7 @@ test("the story presets: the core's stories (sim/stories.rs), every variant acce
   assert.deepEqual([crash.timeoutMs, crash.a.maxAttempts, crash.a.strategy, crash.outageServers, crash.outageMs, crash.outageStartMs], [1000, 4, "none", 1, 5000, 10_000]);
   assert.deepEqual(outageWindow(crash), [10_000, 15_000]);
   assert.deepEqual([crash.b.strategy, crash.b.baseMs, crash.b.capMs, crash.b.budget, crash.budgetScope], ["full", 100, 5000, true, "client"]);
-  assert.deepEqual([crash.budgetCapacity, crash.budgetRefill], [3, 0.1]);
+  assert.deepEqual([crash.budgetCapacity, crash.budgetRefill], [1, 0.04]);
   const lifo = story("lifo");
   assert.equal(lifo.queueOrder, "lifo");
   for (const p of PRESETS) {

@@ -108,7 +108,8 @@ function collapse(s: State): void {
  * Story 2: 70 requests a second on 2 servers of 5 workers (exponential service, mean
  * 100 ms: 70% busy); clients time out after 1 s and retry at once (4 attempts); one server
  * fails fast for 5 s from 10 s. B: full jitter (100 ms to 5 s) with a retry budget per
- * client (3 tokens, 0.1 a second).
+ * client (1 token, 0.04 a second: the fleet's refill, 40 a second, stays inside the spare
+ * capacity).
  */
 function crash(s: State): void {
   queueing(s);
@@ -129,10 +130,10 @@ function crash(s: State): void {
   s.timeoutMs = 1000;
   s.a = immediate(4);
   s.b = { strategy: "full", baseMs: 100, capMs: 5000, maxAttempts: 4, multiplier: 2, budget: true };
-  // Each client's own bucket: 3 retries in hand, then one per 10 s.
+  // Each client's own bucket: 1 retry in hand, then one per 25 s.
   s.budgetScope = "client";
-  s.budgetCapacity = 3;
-  s.budgetRefill = 0.1;
+  s.budgetCapacity = 1;
+  s.budgetRefill = 0.04;
   s.speed = 5;
 }
 
