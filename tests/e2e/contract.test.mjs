@@ -1,6 +1,6 @@
 // End-to-end tests of the page's outside contract and of its edges: every stable hook with
 // the element type the issue promises, each typed number and its slider following each other
-// both ways, the ten metrics holding numbers; a bad shared link still drawing; controls
+// both ways, the fourteen metrics holding numbers; a bad shared link still drawing; controls
 // waiting for the wasm module; the herd's one-row-per-client view; the live panel's method,
 // budget and embed snippet.
 // Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
@@ -16,7 +16,22 @@ const T = { timeout: 90_000 };
 /** The issue's stable hooks. */
 const SELECTS = ["scenario", "strategy"];
 const NUMBERS = ["base", "cap", "attempts", "multiplier", "clients", "outage", "capacity", "retry-after", "budget-capacity", "budget-refill", "seed"];
-const METRICS = ["peakRps", "peakRecoveryRps", "totalAttempts", "amplification", "recoveryMs", "completionMs", "successes", "gaveUp", "budgetRejected", "p99Ms"];
+const METRICS = [
+  "peakRps",
+  "peakRecoveryRps",
+  "totalAttempts",
+  "amplification",
+  "recoveryMs",
+  "completionMs",
+  "successes",
+  "gaveUp",
+  "budgetRejected",
+  "p99Ms",
+  "goodputRps",
+  "timeouts",
+  "wasted",
+  "maxQueue",
+];
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** A value to type into each number, different from the default (and its slider position). */
@@ -79,7 +94,7 @@ describe("the page's contract", () => {
     assert.deepEqual(await kind("#live-send"), ["button"]);
     assert.deepEqual(await kind("#live-cancel"), ["button"]);
     assert.deepEqual(await kind("#live-log"), ["ol"]);
-    // Exactly the ten metrics, once each, every one a number after a run.
+    // Exactly the fourteen metrics, once each, every one a number after a run.
     const names = await page.$$eval("[data-metric]", (els) => els.map((e) => e.getAttribute("data-metric")));
     assert.deepEqual([...names].sort(), [...METRICS].sort());
     const m = await readMetrics(page);

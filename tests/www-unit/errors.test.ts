@@ -5,11 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { errorData, errorMessage, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
-import { ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS } from "../../www/src/logic/fields.js";
+import { ADVANCED_FIELDS, ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS, SERVER_FIELDS } from "../../www/src/logic/fields.js";
 import { formatNumber } from "../../www/src/logic/format.js";
 import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, LANGS, cloneState, simOptions, type Lang } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, LANGS, cloneState, type Lang, type Scenario } from "../../www/src/logic/state.js";
+import { simOptions } from "../../www/src/logic/run.js";
 import { limitOf, pkg } from "./package.js";
 
 /** A control's label as the page shows it. */
@@ -22,12 +23,30 @@ function boundText(v: number, lang: Lang): string {
   return formatNumber(v, lang, 20);
 }
 
-/** Options of a steady run that uses every control of the main panel (budget on). */
-function everyOption(): Record<string, unknown> {
+/**
+ * Options of a run that uses every control of the main panel (budget on, the servers sized
+ * by their workers, a slowdown, a timeout): steady, or the scenario a control belongs to.
+ */
+function everyOption(scenario: Scenario = "steady"): Record<string, unknown> {
   const s = cloneState(DEFAULT_STATE);
-  s.scenario = "steady";
+  s.scenario = scenario;
   s.a.budget = true;
+  s.sizing = "workers";
+  s.workers = 5;
+  s.queue = 50;
+  s.timeoutMs = 1000;
+  s.queueTimeoutMs = 500;
+  s.outageServers = 1;
+  s.serviceDist = "lognormal";
+  s.slowdownStartMs = 1000;
+  s.slowdownLengthMs = 1000;
   return JSON.parse(JSON.stringify(simOptions(s, "a"))) as Record<string, unknown>;
+}
+
+/** The scenario in which a control's option is read. */
+function scenarioOf(control: string): Scenario {
+  if (control.startsWith("spike-")) return "spike";
+  return control === "think" ? "closed" : "steady";
 }
 
 function setPath(o: Record<string, unknown>, path: string, v: unknown): void {
@@ -37,8 +56,8 @@ function setPath(o: Record<string, unknown>, path: string, v: unknown): void {
 }
 
 /** What the package throws for a simulation whose option `path` is `v` (fails if it throws nothing). */
-function refusal(path: string, v: unknown): Error {
-  const o = everyOption();
+function refusal(path: string, v: unknown, scenario: Scenario = "steady"): Error {
+  const o = everyOption(scenario);
   setPath(o, path, v);
   try {
     new pkg.Simulation(o).free();
@@ -51,14 +70,14 @@ function refusal(path: string, v: unknown): Error {
 
 test("every control of the main panel: the package's refusal is placed at it and worded from its bounds", () => {
   const limits = pkg.limits();
-  for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS]) {
+  for (const f of [...SCENARIO_FIELDS, ...SERVER_FIELDS, ...ADVANCED_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS]) {
     const found = limitOf(f.id, limits);
     assert.ok(found, `#${f.id}: none of ${optionsFor(f.id).join(", ")} is in limits()`);
     const { name, limit: lim } = found;
     const tries: [number, "min" | "max"][] = [[lim.min - 1, "min"]];
     if (Number.isFinite(lim.max)) tries.push([lim.max * 2 + 1, "max"]);
     for (const [value, side] of tries) {
-      const e = refusal(name, value);
+      const e = refusal(name, value, scenarioOf(f.id));
       const d = errorData(e);
       assert.equal(e.name, "RangeError", `${name}=${value}`);
       assert.equal(d.field, name, `${name}=${value}: field`);
@@ -254,7 +273,8 @@ test("what the page has no words for keeps the package's message", () => {
 });
 
 test("every package option the page has a control for maps to a control that exists, has a label, and maps back", () => {
-  const controls = new Set([...ALL_FIELDS.map((f) => f.id), "strategy", "b-strategy", "scenario", "budget-scope", "live-timeout"]);
+  const selects = ["strategy", "b-strategy", "scenario", "budget-scope", "queue-order", "service-dist", "balance", "latency-dist"];
+  const controls = new Set([...ALL_FIELDS.map((f) => f.id), ...selects, "live-timeout"]);
   assert.deepEqual(new Set(mappedControls()), controls);
   for (const id of controls) {
     const key = id === "live-timeout" ? "live.timeout" : `field.${id}`;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { en, isKey, placeholders, ru, translate, type Key } from "../../www/src/logic/i18n.js";
 import { ALL_FIELDS } from "../../www/src/logic/fields.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
-import { SCENARIOS, STRATEGIES, BUDGET_SCOPES } from "../../www/src/logic/state.js";
+import { BALANCES, BUDGET_SCOPES, LATENCY_DISTS, QUEUE_ORDERS, SCENARIOS, SERVICE_DISTS, STRATEGIES } from "../../www/src/logic/state.js";
 
 const keys = Object.keys(en) as Key[];
 
@@ -45,9 +45,15 @@ test("every control, option and preset has its label", () => {
   for (const s of STRATEGIES) assert.ok(isKey(`strategy.${s}`), s);
   for (const s of BUDGET_SCOPES) assert.ok(isKey(`scope.${s}`), s);
   for (const f of ALL_FIELDS) assert.ok(isKey(`unit.${f.unit}`), f.unit);
+  for (const id of ["queue-order", "service-dist", "balance", "latency-dist"]) assert.ok(isKey(`field.${id}`), id);
+  for (const v of QUEUE_ORDERS) assert.ok(isKey(`order.${v}`), v);
+  for (const v of SERVICE_DISTS) assert.ok(isKey(`dist.${v}`), v);
+  for (const v of BALANCES) assert.ok(isKey(`balance.${v}`), v);
+  for (const v of LATENCY_DISTS) assert.ok(isKey(`latencyDist.${v}`), v);
   for (const p of PRESETS) {
     assert.ok(isKey(p.title), p.title);
     assert.ok(isKey(p.blurb), p.blurb);
+    for (const v of p.variants ?? []) assert.ok(isKey(v.label), v.label);
   }
 });
 

@@ -16,18 +16,21 @@ import {
 const palette: HerdPalette = {
   background: packHex("#ffffff"),
   outage: packHex("#eeeeee"),
-  marks: [0, 0, 0, 0],
+  marks: [0, 0, 0, 0, 0],
 };
 palette.marks[CAT.rejected] = packHex("#e69f00");
 palette.marks[CAT.failed] = packHex("#d55e00");
 palette.marks[CAT.blocked] = packHex("#cc79a7");
 palette.marks[CAT.served] = packHex("#0072b2");
+palette.marks[CAT.timedOut] = packHex("#3b3f46");
 
 /** Log outcome codes. */
 const SERVED = 0;
 const FAILED = 1;
 const REJECTED = 2;
 const BLOCKED = 3;
+const ERROR = 5;
+const TIMEOUT = 6;
 
 test("packing is little-endian RGBA", () => {
   const v = packRgb(1, 2, 3);
@@ -96,14 +99,19 @@ test("row mapping: fit folds 10,000 clients into 400 rows, 25 each, in order", (
 });
 
 test("a pixel shows the rare outcomes first, else the majority", () => {
-  const counts = (served: number, failed: number, rejected: number, blocked: number) => {
-    const c = [0, 0, 0, 0];
+  const counts = (served: number, failed: number, rejected: number, blocked: number, timedOut = 0) => {
+    const c = [0, 0, 0, 0, 0];
     c[CAT.served] = served;
     c[CAT.failed] = failed;
     c[CAT.rejected] = rejected;
     c[CAT.blocked] = blocked;
+    c[CAT.timedOut] = timedOut;
     return c;
   };
+  // A timeout shows among many successes and rejections, after a block or a failure.
+  assert.equal(pickCategory(counts(20, 0, 5, 0, 1)), CAT.timedOut);
+  assert.equal(pickCategory(counts(20, 1, 5, 0, 3)), CAT.failed);
+  assert.equal(pickCategory(counts(20, 0, 5, 1, 3)), CAT.blocked);
   assert.equal(pickCategory(counts(24, 0, 0, 1)), CAT.blocked);
   assert.equal(pickCategory(counts(0, 1, 10, 0)), CAT.failed);
   assert.equal(pickCategory(counts(3, 1, 10, 1)), CAT.blocked);
@@ -129,6 +137,17 @@ test("background, outage shading and one mark per client band", () => {
   assert.equal(pixels[35 * W + 50], palette.marks[CAT.served]);
   // The gap between bands stays background.
   assert.equal(pixels[39 * W + 50], palette.background);
+});
+
+test("a timed-out attempt and a 500 from the fail rate are marked as such, not as served", () => {
+  const W = 40;
+  const H = 20;
+  const pixels = new Uint32Array(W * H);
+  // 2 clients (10 px bands): client 0 timed out at x 10, client 1 got a 500 at x 20.
+  const log = new Float32Array([10, 0, 1, TIMEOUT, 20, 1, 1, ERROR]);
+  rasterHerd(pixels, { log, logRows: 2, logStride: 1 }, { width: W, height: H, tEndMs: W, outage: null }, palette, new HerdScratch());
+  assert.equal(pixels[2 * W + 10], palette.marks[CAT.timedOut]);
+  assert.equal(pixels[12 * W + 20], palette.marks[CAT.failed]);
 });
 
 test("rejections are striped and blocks checkered, so they read apart from failures without hue", () => {

@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain, type RunSeries } from "../../www/src/logic/rates.js";
-import { DEFAULT_STATE, cloneState, outageWindow } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, cloneState } from "../../www/src/logic/state.js";
+import { outageWindow } from "../../www/src/logic/run.js";
 
 /** 10 slots of 50 ms: offered 1..10 per slot, served 1 each, rejected 2 each. */
 function run(completionMs = 0): RunSeries {

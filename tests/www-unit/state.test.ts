@@ -1,20 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  BUDGET_SCOPES,
-  DEFAULT_STATE,
-  MAIN_THREAD_WORK,
-  SCENARIOS,
-  STRATEGIES,
-  cloneState,
-  outageWindow,
-  simOptions,
-  workEstimate,
-} from "../../www/src/logic/state.js";
+import { BALANCES, BUDGET_SCOPES, DEFAULT_STATE, LATENCY_DISTS, QUEUE_ORDERS, SERVICE_DISTS, SCENARIOS, STRATEGIES, cloneState } from "../../www/src/logic/state.js";
+import { MAIN_THREAD_WORK, outageWindow, simOptions, workEstimate } from "../../www/src/logic/run.js";
 import { PRESETS, presetById } from "../../www/src/logic/presets.js";
 import { pkg } from "./package.js";
 
-test("burst options carry the outage, capacity and policy", () => {
+test("burst options carry the outage, capacity, servers and policy (the core's defaults)", () => {
   const o = simOptions(DEFAULT_STATE, "a");
   assert.deepEqual(o, {
     scenario: "burst",
@@ -24,6 +15,16 @@ test("burst options carry the outage, capacity and policy", () => {
     outageMs: 2000,
     capacityRps: 500,
     retryAfterMs: null,
+    // Sized by the capacity: no workers or queue; no timeout, queue timeout or slowdown.
+    servers: 1,
+    balance: "round-robin",
+    queueOrder: "fifo",
+    serviceMs: 10,
+    serviceDist: "constant",
+    serviceSlopeMs: 0,
+    failRate: 0,
+    latencyMs: 10,
+    latencyDist: "normal",
   });
 });
 
@@ -99,9 +100,15 @@ test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => 
   assert.equal(presetById("jitter")?.state.a.strategy, "full");
 });
 
-test("the page's menus list exactly the package's strategies, scenarios and budget scopes", () => {
+test("the page's menus list exactly the package's strategies, scenarios, budget scopes and server choices", () => {
   assert.deepEqual([...STRATEGIES].sort(), [...pkg.strategies()].sort());
   assert.deepEqual([...SCENARIOS].sort(), [...pkg.scenarios()].sort());
+  const choices = pkg.choices();
+  assert.deepEqual([...BUDGET_SCOPES].sort(), [...choices.budgetScope].sort());
+  assert.deepEqual([...BALANCES].sort(), [...choices.balance].sort());
+  assert.deepEqual([...QUEUE_ORDERS].sort(), [...choices.queueOrder].sort());
+  assert.deepEqual([...SERVICE_DISTS].sort(), [...choices.serviceDist].sort());
+  assert.deepEqual([...LATENCY_DISTS].sort(), [...choices.latencyDist].sort());
   // Each strategy is one the package builds a policy from.
   for (const strategy of STRATEGIES) assert.doesNotThrow(() => new pkg.RetryPolicy({ strategy }).free(), strategy);
   for (const budgetScope of BUDGET_SCOPES) {

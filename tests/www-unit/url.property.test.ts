@@ -9,26 +9,31 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { decodeState, encodeState, type Decoded } from "../../www/src/logic/url.js";
 import {
+  BALANCES,
   BUDGET_SCOPES,
   DEFAULT_STATE,
   LANGS,
+  LATENCY_DISTS,
+  QUEUE_ORDERS,
   ROW_MODES,
   SCENARIOS,
+  SERVICE_DISTS,
+  SIZINGS,
   SPEEDS,
   STRATEGIES,
   cloneState,
   type Scenario,
   type State,
 } from "../../www/src/logic/state.js";
-import { ALL_FIELDS, MAX_STEADY_REQUESTS, OCC_MAX_CLIENTS, parseField, steadyRequests, type NumberField } from "../../www/src/logic/fields.js";
+import { ALL_FIELDS, MAX_STEADY_REQUESTS, OCC_MAX_CLIENTS, isRated, parseField, steadyRequests, type NumberField } from "../../www/src/logic/fields.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
 /** Pinned, so a failure reproduces; fast-check prints the seed and path of any counterexample. */
 const RUNS = { seed: 20261203, numRuns: 2000 } as const;
 
-const TEXT_KEYS = ["scenario", "strategy", "b-strategy", "budget-scope", "budget", "b-budget", "rows", "lang"];
+const TEXT_KEYS = ["scenario", "strategy", "b-strategy", "budget-scope", "budget", "b-budget", "rows", "lang", "sizing", "balance", "queue-order", "service-dist", "latency-dist"];
 const KEYS = [...TEXT_KEYS, ...ALL_FIELDS.map((f) => f.id), "speed"];
-const WORDS = [...SCENARIOS, ...STRATEGIES, ...BUDGET_SCOPES, ...ROW_MODES, ...LANGS, "0", "1", "yes", "true"];
+const WORDS = [...SCENARIOS, ...STRATEGIES, ...BUDGET_SCOPES, ...ROW_MODES, ...LANGS, ...SIZINGS, ...BALANCES, ...QUEUE_ORDERS, ...SERVICE_DISTS, ...LATENCY_DISTS, "0", "1", "yes", "true"];
 /** Text that Number() reads in surprising ways, and the edges of the envelopes. */
 const NUMBER_TEXTS = ["", " ", "NaN", "Infinity", "-Infinity", "-0", "1e999", "0x10", "0b11", "1_000", " 5 ", "+7",
   "100", "99", "100000", "100001", "2000", "2001", "0.000001", "1e-7", "600000", "600001", "20", "21", "2.5"];
@@ -62,6 +67,8 @@ function checkDecoded(s: string, b: State, d: Decoded): void {
   assert.ok(SCENARIOS.includes(st.scenario));
   assert.ok(STRATEGIES.includes(st.a.strategy) && STRATEGIES.includes(st.b.strategy));
   assert.ok(BUDGET_SCOPES.includes(st.budgetScope) && ROW_MODES.includes(st.rows));
+  assert.ok(SIZINGS.includes(st.sizing) && BALANCES.includes(st.balance) && QUEUE_ORDERS.includes(st.queueOrder));
+  assert.ok(SERVICE_DISTS.includes(st.serviceDist) && LATENCY_DISTS.includes(st.latencyDist));
   assert.ok((SPEEDS as readonly number[]).includes(st.speed));
   assert.equal(typeof st.a.budget, "boolean");
   assert.ok(d.lang === undefined || LANGS.includes(d.lang));
@@ -77,8 +84,9 @@ function checkDecoded(s: string, b: State, d: Decoded): void {
       assert.ok(Object.is(v, f.get(b)), `${f.id} not in the link, yet ${v}`);
     } else if (d.ignored.includes(f.id)) {
       assert.ok(Object.is(v, f.get(b)), `${shown} reported, yet ${v}`);
-      // Refused as a typed value would be, or steady traffic past the page's limit.
-      const steadyTraffic = st.scenario === "steady" && ["clients", "rate", "duration"].includes(f.id);
+      // Refused as a typed value would be, or steady (or spike) traffic past the page's limit.
+      const traffic = st.scenario === "spike" ? ["clients", "rate", "duration", "spike-length", "spike-factor"] : ["clients", "rate", "duration"];
+      const steadyTraffic = isRated(st.scenario) && traffic.includes(f.id);
       assert.ok(steadyTraffic || !parseField(f, text, false, st.scenario).ok, `${shown} reported`);
     } else {
       // Taken exactly as written, and only what the page would take typed.
@@ -86,7 +94,7 @@ function checkDecoded(s: string, b: State, d: Decoded): void {
       assert.ok(parseField(f, text, false, st.scenario).ok, `${shown} taken`);
     }
   }
-  if (st.scenario === "steady") assert.ok(steadyRequests(st) <= MAX_STEADY_REQUESTS, "steady traffic within the limit");
+  if (isRated(st.scenario)) assert.ok(steadyRequests(st) <= MAX_STEADY_REQUESTS, "steady traffic within the limit");
 }
 
 test("any link decodes without throwing, to a state the page can show", () => {
@@ -130,6 +138,11 @@ const state = fc
     budgetScope: fc.constantFrom(...BUDGET_SCOPES),
     speed: fc.constantFrom(...SPEEDS),
     rows: fc.constantFrom(...ROW_MODES),
+    sizing: fc.constantFrom(...SIZINGS),
+    balance: fc.constantFrom(...BALANCES),
+    queueOrder: fc.constantFrom(...QUEUE_ORDERS),
+    serviceDist: fc.constantFrom(...SERVICE_DISTS),
+    latencyDist: fc.constantFrom(...LATENCY_DISTS),
   })
   .chain((r) =>
     fc.tuple(...ALL_FIELDS.map((f) => fieldValue(f, r.scenario))).map((values) => {
@@ -142,11 +155,16 @@ const state = fc
       s.budgetScope = r.budgetScope;
       s.speed = r.speed;
       s.rows = r.rows;
+      s.sizing = r.sizing;
+      s.balance = r.balance;
+      s.queueOrder = r.queueOrder;
+      s.serviceDist = r.serviceDist;
+      s.latencyDist = r.latencyDist;
       ALL_FIELDS.forEach((f, i) => f.set(s, values[i] as number));
       return s;
     }),
   )
-  .filter((s) => s.scenario !== "steady" || steadyRequests(s) <= MAX_STEADY_REQUESTS);
+  .filter((s) => !isRated(s.scenario) || steadyRequests(s) <= MAX_STEADY_REQUESTS);
 
 test("every state the page can show survives a round trip through a link", () => {
   fc.assert(

@@ -15,7 +15,8 @@
 import { localizeError, locateError } from "./logic/errors.js";
 import { formatNumber } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
-import { cloneState, simOptions, type Lang, type State } from "./logic/state.js";
+import { cloneState, type Lang, type State } from "./logic/state.js";
+import { adoptFleet, simOptions } from "./logic/run.js";
 import { readPalette, type Palette } from "./figures/palette.js";
 import { ResultKeeper } from "./wasm/keep.js";
 import { SimRunner, type Outcome } from "./wasm/runner.js";
@@ -29,6 +30,7 @@ import { ComparePanel, type RunError } from "./panels/compare.js";
 import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
+import { StoryPanel } from "./panels/story.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 
 export type { LinkProblems } from "./app/link.js";
@@ -51,6 +53,7 @@ export class App {
   private readonly compare: ComparePanel;
   private readonly delays: DelaysPanel;
   private readonly live: LiveSection;
+  private readonly story: StoryPanel;
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
   private runs = 0;
@@ -83,6 +86,7 @@ export class App {
     );
     this.controls = new Controls(this.t, lang, () => {
       this.presetId = null;
+      this.story.show(null);
       this.link.end();
       this.markPreset();
       this.scheduler.request(false);
@@ -98,6 +102,7 @@ export class App {
         this.herd.resize();
         this.compare.resize();
         this.redrawKept();
+        this.story.redraw();
       }),
       frames: this.scheduler,
     };
@@ -118,6 +123,7 @@ export class App {
       this.reducedMotion,
     );
     this.delays = new DelaysPanel(ctx);
+    this.story = new StoryPanel(ctx, this.runner);
     this.live = new LiveSection(ctx);
     this.wire(ctx);
     this.relabel();
@@ -171,7 +177,9 @@ export class App {
       this.herd.invalidate();
       this.compare.invalidate();
       this.delays.invalidate();
+      this.story.relabel();
       this.redrawKept();
+      this.story.redraw();
       this.scheduler.followUp();
     });
   }
@@ -207,6 +215,10 @@ export class App {
     this.errA = null;
     // The row layout is a view setting changed outside the form: the latest choice stands.
     state.rows = this.good.rows;
+    // What the core sized (workers and queue from the capacity, or the capacity from them)
+    // shows in the form and goes into the link.
+    adoptFleet(state, o.result.fleet);
+    this.controls.showFleet(o.result.fleet, state);
     this.good = state;
     this.herd.draw(o.result, restart);
     this.keepA.keep(o.result);
@@ -293,7 +305,7 @@ export class App {
       title.className = "preset-title";
       title.dataset["i18n"] = p.title;
       const blurb = document.createElement("span");
-      blurb.className = "preset-blurb";
+      blurb.className = "preset-blurb visually-hidden";
       blurb.dataset["i18n"] = p.blurb;
       b.append(title, blurb);
       b.addEventListener("click", () => this.applyPreset(p));
@@ -314,6 +326,7 @@ export class App {
     this.good = s;
     this.markPreset();
     this.scheduler.request(true);
+    this.story.show(p);
     document.getElementById("herd")?.scrollIntoView({ block: "nearest", behavior: this.reducedMotion ? "auto" : "smooth" });
   }
 
@@ -321,6 +334,13 @@ export class App {
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-preset]")) {
       b.setAttribute("aria-pressed", String(b.dataset["preset"] === this.presetId));
     }
+    // The chosen story's one-line lesson, under the strip (each button carries its own for
+    // screen readers; the strip stays one line of titles, so the figure stays near the top).
+    const lesson = byId("preset-lesson");
+    const p = PRESETS.find((x) => x.id === this.presetId);
+    const text = p ? this.t(p.blurb) : "";
+    if (lesson.textContent !== text) lesson.textContent = text;
+    lesson.hidden = text === "";
   }
 
   private setLang(lang: Lang): void {
@@ -328,10 +348,13 @@ export class App {
     this.lang = lang;
     this.t = translator(lang);
     this.relabel();
+    this.markPreset();
     this.herd.invalidate();
     this.compare.invalidate();
     this.delays.invalidate();
+    this.story.relabel();
     this.redrawKept();
+    this.story.redraw();
     this.showErrors();
     this.scheduler.followUp();
     this.shareLink.follow();

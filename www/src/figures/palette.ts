@@ -18,6 +18,11 @@ export interface Palette {
   text: string;
   outageFill: string;
   histogram: string;
+  goodput: string;
+  wasted: string;
+  wastedFill: string;
+  queue: string;
+  queueFill: string;
 }
 
 function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
@@ -28,11 +33,12 @@ function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): str
 export function readPalette(root: Element = document.documentElement): Palette {
   const s = getComputedStyle(root);
   const v = (n: string, f: string) => cssVar(s, n, f);
-  const marks: [number, number, number, number] = [0, 0, 0, 0];
+  const marks: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   marks[CAT.rejected] = packHex(v("--c-rejected", "#e69f00"));
   marks[CAT.failed] = packHex(v("--c-failed", "#d55e00"));
   marks[CAT.blocked] = packHex(v("--c-blocked", "#cc79a7"));
   marks[CAT.served] = packHex(v("--c-served", "#0072b2"));
+  marks[CAT.timedOut] = packHex(v("--c-timeout", "#3b3f46"));
   return {
     herd: {
       background: packHex(v("--herd-bg", "#ffffff")),
@@ -50,5 +56,10 @@ export function readPalette(root: Element = document.documentElement): Palette {
     text: v("--text-muted", "#555555"),
     outageFill: v("--outage-fill", "rgba(0,0,0,0.06)"),
     histogram: v("--c-histogram", "#009e73"),
+    goodput: v("--c-goodput", "#009e73"),
+    wasted: v("--c-wasted", "#d55e00"),
+    wastedFill: v("--c-wasted-fill", "rgba(213,94,0,0.2)"),
+    queue: v("--c-queue", "#5c626c"),
+    queueFill: v("--c-queue-fill", "rgba(92,98,108,0.18)"),
   };
 }

@@ -16,21 +16,28 @@
 // a faint mark, not as a wall of them.
 //
 // Outcomes are told apart without hue too: failures are solid, rejections striped,
-// budget blocks checkered (the legend draws the same patterns).
+// budget blocks checkered (the legend draws the same patterns); a timeout is solid and
+// far darker (or lighter, in the dark theme) than a failure.
+//
+// A timeout is promoted after a failure: an attempt the client gave up on is the story of
+// a collapse, and one among many successes must show.
 
 /** Colour categories. */
-export const CAT = { rejected: 0, failed: 1, blocked: 2, served: 3 } as const;
-const CATS = 4;
+export const CAT = { rejected: 0, failed: 1, blocked: 2, served: 3, timedOut: 4 } as const;
+const CATS = 5;
 
-/** Log outcome code (0 served, 1 failed, 2 rejected, 3 blocked, 4 conflict) → category. */
-const OUTCOME_TO_CAT = [CAT.served, CAT.failed, CAT.rejected, CAT.blocked, CAT.rejected];
+/**
+ * Log outcome code (0 served, 1 failed in the outage, 2 rejected, 3 blocked, 4 conflict,
+ * 5 a 500 from the fail rate, 6 timed out) → category.
+ */
+const OUTCOME_TO_CAT = [CAT.served, CAT.failed, CAT.rejected, CAT.blocked, CAT.rejected, CAT.failed, CAT.timedOut];
 
 export interface HerdPalette {
   /** Packed RGBA as a little-endian Uint32 (ImageData byte order r, g, b, a). */
   background: number;
   outage: number;
   /** Indexed by CAT. */
-  marks: [number, number, number, number];
+  marks: [number, number, number, number, number];
 }
 
 /** "client": one pixel row (at least) per client, scrolling when they do not fit; "fit": all in view. */
@@ -109,13 +116,14 @@ export function cellRows(m: RowMap, c: number): [number, number] {
 }
 
 /**
- * The category a pixel shows, given its counts per category: a budget block or an outage
- * failure if there is one, else the commoner of rejection and success (a tie shows the
- * rejection).
+ * The category a pixel shows, given its counts per category: a budget block, a failure or
+ * a timeout if there is one (in that order), else the commoner of rejection and success (a
+ * tie shows the rejection).
  */
 export function pickCategory(counts: ArrayLike<number>, base = 0): number {
   if ((counts[base + CAT.blocked] ?? 0) > 0) return CAT.blocked;
   if ((counts[base + CAT.failed] ?? 0) > 0) return CAT.failed;
+  if ((counts[base + CAT.timedOut] ?? 0) > 0) return CAT.timedOut;
   return (counts[base + CAT.rejected] ?? 0) >= (counts[base + CAT.served] ?? 0) && (counts[base + CAT.rejected] ?? 0) > 0
     ? CAT.rejected
     : CAT.served;
@@ -256,7 +264,7 @@ export function rasterHerd(
     const cat = OUTCOME_TO_CAT[log[i * 4 + 3] ?? 0] ?? CAT.served;
     const cell = cy * W + x;
     const base = cell * CATS;
-    if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0 && counts[base + 3] === 0) {
+    if (counts[base] === 0 && counts[base + 1] === 0 && counts[base + 2] === 0 && counts[base + 3] === 0 && counts[base + 4] === 0) {
       touched[nTouched++] = cell;
     }
     const k = base + cat;
@@ -278,7 +286,7 @@ export function rasterHerd(
     const best = pickCategory(counts, base);
     let total = 0;
     for (let c = 0; c < CATS; c++) total += counts[base + c] ?? 0;
-    const promoted = best === CAT.blocked || best === CAT.failed;
+    const promoted = best === CAT.blocked || best === CAT.failed || best === CAT.timedOut;
     const own = counts[base + best] ?? 0;
     for (let c = 0; c < CATS; c++) counts[base + c] = 0; // cleared for the next draw
     let alpha = 1;

@@ -33,6 +33,10 @@ export interface RateChartOptions {
   outageFill: string;
   /** The least right padding (CSS px): room for something beside the plot area. */
   minPadRight?: number;
+  /** Areas filled between two series (1-based, as in `series`): the upper one first. */
+  bands?: { upper: number; lower: number; fill: string }[];
+  /** Whether the legend is shown (default true). */
+  legend?: boolean;
 }
 
 export class RateChart {
@@ -43,6 +47,8 @@ export class RateChart {
   private readonly playhead: HTMLDivElement;
   private playheadS = Infinity;
   private xMaxS = 1;
+  /** The least top of the y axis (linear scale): figures side by side share one. */
+  private yFloor = 0;
 
   constructor(host: HTMLElement, opts: RateChartOptions) {
     this.host = host;
@@ -77,7 +83,7 @@ export class RateChart {
         x: { time: false, range: () => [0, this.xMaxS] },
         y: {
           distr: o.log ? 3 : 1,
-          range: (_u, _min, max) => (o.log ? [1, Math.max(10, max * 1.3)] : [0, Math.max(1, max * 1.05)]),
+          range: (_u, _min, max) => (o.log ? [1, Math.max(10, max * 1.3)] : [0, Math.max(1, max * 1.05, this.yFloor)]),
         },
       },
       axes: [
@@ -98,8 +104,9 @@ export class RateChart {
           }),
         ),
       ],
+      ...(o.bands ? { bands: o.bands.map((b): uPlot.Band => ({ series: [b.upper, b.lower], fill: b.fill })) } : {}),
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      legend: { show: true, live: true },
+      legend: { show: o.legend ?? true, live: true },
       hooks: {
         drawClear: [(u) => this.shadeOutage(u)],
       },
@@ -131,6 +138,11 @@ export class RateChart {
     // Drawn now, inside the caller's measured update; the playhead then reads the new scale.
     this.plot.batch(() => this.plot.setData([x, ...ys]));
     this.placePlayhead();
+  }
+
+  /** The y axis reaches at least `v` (linear scale), from the next `setData` on. */
+  setYFloor(v: number): void {
+    this.yFloor = Number.isFinite(v) ? Math.max(0, v) : 0;
   }
 
   /** The playhead at `tMs`; Infinity hides it. */

@@ -11,7 +11,7 @@
 // The sliders' ranges and the envelopes are the page's choices, narrower than the core's:
 // a unit test holds every one inside the package's `limits()` (tests/www-unit/fields.test.ts).
 
-import type { PolicyState, Scenario, State } from "./state.js";
+import { SCENARIOS as SCENARIO_LIST, hasServer, isOngoing, type PolicyState, type Scenario, type State } from "./state.js";
 
 export type Unit = "ms" | "rps" | "count" | "clients" | "tokens" | "perSec" | "factor" | "none";
 
@@ -33,6 +33,10 @@ export interface NumberField {
   limit?: { min: number; max: number };
   /** Shown only for these scenarios. */
   scenarios?: readonly Scenario[];
+  /** Shown only when this holds of the settings (besides `scenarios`). */
+  when?: (s: State) => boolean;
+  /** The value that means "none" (not sent to the package): its label says so. */
+  none?: number;
   /** A compare-panel field (policy B). */
   side?: "b";
 }
@@ -69,11 +73,10 @@ function policyFields(side: "a" | "b"): NumberField[] {
   ];
 }
 
-function stateField(
-  id: string,
-  key: "clients" | "outageMs" | "outageStartMs" | "capacityRps" | "retryAfterMs" | "ratePerClient" | "durationMs" | "budgetCapacity" | "budgetRefill" | "seed",
-  rest: Omit<NumberField, "id" | "get" | "set">,
-): NumberField {
+/** The state's number settings (outside the policies). */
+type NumberKey = { [K in keyof State]: State[K] extends number ? K : never }[keyof State];
+
+function stateField(id: string, key: NumberKey, rest: Omit<NumberField, "id" | "get" | "set">): NumberField {
   return {
     id,
     get: (s) => s[key],
@@ -83,6 +86,9 @@ function stateField(
     ...rest,
   };
 }
+
+const SERVED = SCENARIO_LIST.filter(hasServer);
+const ONGOING = SCENARIO_LIST.filter(isOngoing);
 
 /** Client and server controls, then policy A. */
 export const SCENARIO_FIELDS: NumberField[] = [
@@ -101,7 +107,7 @@ export const SCENARIO_FIELDS: NumberField[] = [
     max: 60_000,
     scale: "linear",
     step: 100,
-    scenarios: ["burst", "steady"],
+    scenarios: SERVED,
   }),
   stateField("outage-start", "outageStartMs", {
     unit: "ms",
@@ -109,7 +115,7 @@ export const SCENARIO_FIELDS: NumberField[] = [
     max: 60_000,
     scale: "linear",
     step: 500,
-    scenarios: ["steady"],
+    scenarios: ONGOING,
   }),
   stateField("capacity", "capacityRps", {
     unit: "rps",
@@ -117,7 +123,7 @@ export const SCENARIO_FIELDS: NumberField[] = [
     max: 100_000,
     scale: "log",
     step: 1,
-    scenarios: ["burst", "steady"],
+    scenarios: SERVED,
   }),
   stateField("retry-after", "retryAfterMs", {
     unit: "ms",
@@ -125,7 +131,8 @@ export const SCENARIO_FIELDS: NumberField[] = [
     max: 30_000,
     scale: "linear",
     step: 1000,
-    scenarios: ["burst", "steady"],
+    none: 0,
+    scenarios: SERVED,
   }),
   stateField("rate", "ratePerClient", {
     unit: "perSec",
@@ -134,7 +141,7 @@ export const SCENARIO_FIELDS: NumberField[] = [
     scale: "log",
     step: 0.01,
     limit: { min: 0.000001, max: 10 },
-    scenarios: ["steady"],
+    scenarios: ["steady", "spike"],
   }),
   stateField("duration", "durationMs", {
     unit: "ms",
@@ -143,8 +150,12 @@ export const SCENARIO_FIELDS: NumberField[] = [
     scale: "log",
     step: 1000,
     limit: { min: 1, max: 600_000 },
-    scenarios: ["steady"],
+    scenarios: ONGOING,
   }),
+  stateField("spike-start", "spikeStartMs", { unit: "ms", min: 0, max: 120_000, scale: "linear", step: 500, scenarios: ["spike"] }),
+  stateField("spike-length", "spikeLengthMs", { unit: "ms", min: 0, max: 60_000, scale: "linear", step: 500, scenarios: ["spike"] }),
+  stateField("spike-factor", "spikeFactor", { unit: "factor", min: 0, max: 20, scale: "linear", step: 0.1, scenarios: ["spike"] }),
+  stateField("think", "thinkMs", { unit: "ms", min: 0, max: 30_000, scale: "linear", step: 100, scenarios: ["closed"] }),
   stateField("seed", "seed", {
     unit: "none",
     min: 0,
@@ -153,6 +164,39 @@ export const SCENARIO_FIELDS: NumberField[] = [
     step: 1,
     integer: true,
   }),
+];
+
+/**
+ * The "Server" group: the servers, their queue and service time, and the clients'
+ * timeout (stable hooks `#servers #workers #queue #service #timeout`).
+ */
+export const SERVER_FIELDS: NumberField[] = [
+  stateField("servers", "servers", { unit: "count", min: 1, max: 1000, scale: "log", step: 1, integer: true, scenarios: SERVED }),
+  stateField("workers", "workers", { unit: "count", min: 0, max: 200, scale: "linear", step: 1, integer: true, scenarios: SERVED }),
+  stateField("queue", "queue", { unit: "count", min: 0, max: 10_000, scale: "linear", step: 10, integer: true, scenarios: SERVED }),
+  stateField("service", "serviceMs", { unit: "ms", min: 1, max: 5000, scale: "log", step: 1, scenarios: SERVED }),
+  stateField("timeout", "timeoutMs", { unit: "ms", min: 0, max: 30_000, scale: "linear", step: 100, none: 0, scenarios: SERVED }),
+];
+
+/** The Server group's folded part: what most pictures leave alone (hook `#fail-rate`). */
+export const ADVANCED_FIELDS: NumberField[] = [
+  stateField("queue-timeout", "queueTimeoutMs", { unit: "ms", min: 0, max: 10_000, scale: "linear", step: 100, none: 0, scenarios: SERVED }),
+  stateField("service-spread", "serviceSpread", {
+    unit: "none",
+    min: 0,
+    max: 3,
+    scale: "linear",
+    step: 0.1,
+    scenarios: SERVED,
+    when: (s) => s.serviceDist === "lognormal",
+  }),
+  stateField("service-slope", "serviceSlopeMs", { unit: "ms", min: 0, max: 100, scale: "linear", step: 1, scenarios: SERVED }),
+  stateField("fail-rate", "failRate", { unit: "none", min: 0, max: 1, scale: "linear", step: 0.01, scenarios: SERVED }),
+  stateField("outage-servers", "outageServers", { unit: "count", min: 0, max: 100, scale: "linear", step: 1, integer: true, none: 0, scenarios: SERVED }),
+  stateField("slowdown-start", "slowdownStartMs", { unit: "ms", min: 0, max: 120_000, scale: "linear", step: 500, scenarios: SERVED }),
+  stateField("slowdown-length", "slowdownLengthMs", { unit: "ms", min: 0, max: 60_000, scale: "linear", step: 500, none: 0, scenarios: SERVED }),
+  stateField("slowdown-factor", "slowdownFactor", { unit: "factor", min: 1, max: 100, scale: "log", step: 0.1, scenarios: SERVED }),
+  stateField("latency", "latencyMs", { unit: "ms", min: 0, max: 2000, scale: "linear", step: 10, scenarios: SERVED }),
 ];
 
 export const POLICY_A_FIELDS: NumberField[] = policyFields("a");
@@ -164,7 +208,14 @@ export const BUDGET_FIELDS: NumberField[] = [
 
 export const POLICY_B_FIELDS: NumberField[] = policyFields("b");
 
-export const ALL_FIELDS: NumberField[] = [...SCENARIO_FIELDS, ...POLICY_A_FIELDS, ...BUDGET_FIELDS, ...POLICY_B_FIELDS];
+export const ALL_FIELDS: NumberField[] = [
+  ...SCENARIO_FIELDS,
+  ...SERVER_FIELDS,
+  ...ADVANCED_FIELDS,
+  ...POLICY_A_FIELDS,
+  ...BUDGET_FIELDS,
+  ...POLICY_B_FIELDS,
+];
 
 export function fieldById(id: string): NumberField | undefined {
   return ALL_FIELDS.find((f) => f.id === id);
@@ -264,10 +315,27 @@ function envelope(f: NumberField, scenario?: Scenario): { min: number; max: numb
  */
 export const MAX_STEADY_REQUESTS = 1_000_000;
 
+/**
+ * The requests of a steady or spike run: clients × rate × duration, the spike's part of the
+ * duration counted `spikeFactor` times (the page's envelope; the package checks its own).
+ */
 export function steadyRequests(s: State): number {
-  return (s.clients * s.ratePerClient * s.durationMs) / 1000;
+  let ms = s.durationMs;
+  if (s.scenario === "spike") {
+    const from = Math.min(s.spikeStartMs, s.durationMs);
+    const to = Math.min(s.spikeStartMs + s.spikeLengthMs, s.durationMs);
+    ms += Math.max(0, to - from) * (s.spikeFactor - 1);
+  }
+  return (s.clients * s.ratePerClient * ms) / 1000;
 }
 
-export function visibleFor(f: NumberField, scenario: Scenario): boolean {
-  return !f.scenarios || f.scenarios.includes(scenario);
+/** Whether the page bounds a scenario's requests (clients × rate × duration). */
+export function isRated(scenario: Scenario): boolean {
+  return scenario === "steady" || scenario === "spike";
+}
+
+/** Whether field `f` is shown for these settings (the scenario alone when no state is given). */
+export function visibleFor(f: NumberField, scenario: Scenario, s?: State): boolean {
+  if (f.scenarios && !f.scenarios.includes(scenario)) return false;
+  return !f.when || !s || f.when(s);
 }

@@ -16,15 +16,25 @@ export type MetricName =
   | "p50Ms"
   | "p99Ms"
   | "requests"
-  | "calls";
+  | "calls"
+  | "goodputRps"
+  | "throughputRps"
+  | "timeouts"
+  | "wasted"
+  | "maxQueue"
+  | "meanMs";
 
 /** Shown when a metric has no value (no request succeeded, so no latency). */
 export const NO_VALUE = "—";
 
-/** The plain number text of a metric: integers for counts, rates and times; 2 decimals for ratios. */
+/**
+ * The plain number text of a metric: integers for counts, peaks and times; 2 decimals for
+ * ratios; 1 for goodput and throughput (a collapse's few requests per second must not read 0).
+ */
 export function metricText(name: MetricName, v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
   if (name === "amplification") return String(Math.round(v * 100) / 100);
+  if (name === "goodputRps" || name === "throughputRps") return String(Math.round(v * 10) / 10);
   return String(Math.round(v));
 }
 

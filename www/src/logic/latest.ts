@@ -12,7 +12,7 @@
 // included, with some slack). A run that is about to finish is never killed; one that is
 // far slower than its estimate (a huge setting dragged past on the way) is.
 //
-// The estimate is a measured cost per unit of work (logic/state.ts workEstimate) plus a
+// The estimate is a measured cost per unit of work (logic/run.ts workEstimate) plus a
 // fixed overhead. A killed run took at least as long as it ran, so an abandon raises the
 // cost, and the same kind of run gets more time next — repeated kills cannot starve a drag.
 

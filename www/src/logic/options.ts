@@ -32,14 +32,32 @@ const BUDGET: Record<keyof BudgetOptions, Control> = {
   successRefund: null,
 };
 
-const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget">, Control> = {
+const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown">, Control> = {
   scenario: "scenario",
   clients: "clients",
   outageMs: "outage",
   outageStartMs: "outage-start",
   capacityRps: "capacity",
   rejectCost: null,
-  latencyMs: null,
+  servers: "servers",
+  balance: "balance",
+  workers: "workers",
+  queue: "queue",
+  queueOrder: "queue-order",
+  queueTimeoutMs: "queue-timeout",
+  serviceMs: "service",
+  serviceDist: "service-dist",
+  serviceSpread: "service-spread",
+  serviceSlopeMs: "service-slope",
+  failRate: "fail-rate",
+  outageServers: "outage-servers",
+  timeoutMs: "timeout",
+  latencyDist: "latency-dist",
+  spikeStartMs: "spike-start",
+  spikeLengthMs: "spike-length",
+  spikeFactor: "spike-factor",
+  thinkMs: "think",
+  latencyMs: "latency",
   latencySdMs: null,
   ratePerClient: "rate",
   durationMs: "duration",
@@ -49,6 +67,13 @@ const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget">, Control
   seed: "seed",
   slotMs: null,
   logClients: null,
+};
+
+/** The slowdown window's parts (errors name them "slowdown.startMs" …). */
+const SLOWDOWN: Record<keyof NonNullable<SimOptions["slowdown"]>, Control> = {
+  startMs: "slowdown-start",
+  lengthMs: "slowdown-length",
+  factor: "slowdown-factor",
 };
 
 const FETCH: Record<Exclude<keyof RetryFetchOptions, "policy" | "budget">, Control> = {
@@ -78,6 +103,7 @@ export function controlFor(field: string, side: Side = "a"): string | null {
   let id: Control;
   if (scope === "policy") id = lookup(POLICY, name);
   else if (scope === "budget") id = lookup(BUDGET, name);
+  else if (scope === "slowdown") id = lookup(SLOWDOWN, name);
   else if (scope !== "") id = null;
   // Unprefixed: a simulation's or retryFetch's own option, or a RetryPolicy's / Budget's
   // (their constructors take the options at the top level).
@@ -100,6 +126,7 @@ export function optionsFor(control: string): string[] {
   add(SIMULATION, "");
   add(POLICY, "policy.");
   add(BUDGET, "budget.");
+  add(SLOWDOWN, "slowdown.");
   add(FETCH, "");
   return names;
 }
@@ -107,7 +134,7 @@ export function optionsFor(control: string): string[] {
 /** Every control some package option belongs to, policy B's included. */
 export function mappedControls(): string[] {
   const ids = new Set<string>();
-  for (const table of [SIMULATION, POLICY, BUDGET, FETCH] as Record<string, Control>[]) {
+  for (const table of [SIMULATION, POLICY, BUDGET, SLOWDOWN, FETCH] as Record<string, Control>[]) {
     for (const id of Object.values(table)) {
       if (id === null) continue;
       ids.add(id);

@@ -1,15 +1,32 @@
 // Presets that tell the story, in order. Each replaces the whole state (seed pinned), so
 // the picture a preset shows never changes. Policy B is the counterpoint the compare panel
 // shows next to it.
+//
+// The last three are the queueing stories (a spike that collapses, a short crash that keeps
+// a fleet down, what LIFO and a queue timeout buy). Each also has variants: the same
+// servers and traffic with one thing changed, drawn side by side under the goodput figure.
+// The numbers are the core's stories (crates/stampede/src/sim/stories.rs: collapse,
+// collapse_jittered, crash, crash_without_retries, crash_with_jitter_and_budget, crash_lifo,
+// crash_queue_timeout); the package does not export them, so the page keeps its copy here,
+// in this one place, and the unit tests pin it to the same numbers.
 
-import { DEFAULT_STATE, cloneState, type State } from "./state.js";
+import type { Key } from "./i18n.js";
+import { DEFAULT_STATE, cloneState, type PolicyState, type State } from "./state.js";
+
+/** One of a story's side-by-side pictures: its label and its whole state. */
+export interface Variant {
+  label: Key;
+  state: State;
+}
 
 export interface Preset {
   id: string;
-  /** i18n keys of the button's title and the sentence under it. */
-  title: string;
-  blurb: string;
+  /** i18n keys of the button's title and the one-line lesson under it. */
+  title: Key;
+  blurb: Key;
   state: State;
+  /** A story's side-by-side pictures (the first is the preset's own state). */
+  variants?: Variant[];
 }
 
 function make(edit: (s: State) => void): State {
@@ -35,6 +52,103 @@ function storm(s: State): void {
   s.seed = 1;
   s.speed = 10;
 }
+
+/** Policy A of the queueing stories: retry at once, `attempts` attempts in all. */
+function immediate(attempts: number): PolicyState {
+  // The strategy "none" waits nothing; base and cap are only kept valid.
+  return { strategy: "none", baseMs: 100, capMs: 1000, maxAttempts: attempts, multiplier: 2, budget: false };
+}
+
+/** Servers that queue and clients that time out; the rest of `s` as the story sets it. */
+function queueing(s: State): void {
+  s.sizing = "workers";
+  s.servers = 1;
+  s.balance = "round-robin";
+  s.queueOrder = "fifo";
+  s.queueTimeoutMs = 0;
+  s.serviceSpread = 1;
+  s.serviceSlopeMs = 0;
+  s.failRate = 0;
+  s.outageServers = 0;
+  s.slowdownLengthMs = 0;
+  s.retryAfterMs = 0;
+  s.seed = 1;
+}
+
+/**
+ * Story 1 (Brooker's simple_collapse_sim): 40 requests a second, doubled for 5 s from
+ * 20 s; unlimited workers whose service time is 1 s plus 10 ms per request in service;
+ * 100 ms each way; clients give up after 3 s and retry at once, 3 attempts in all. After
+ * the spike the server stays busy with work nobody waits for. B: full jitter from 20 s.
+ */
+function collapse(s: State): void {
+  queueing(s);
+  s.scenario = "spike";
+  s.clients = 1000;
+  s.ratePerClient = 0.04;
+  s.durationMs = 80_000;
+  s.spikeStartMs = 20_000;
+  s.spikeLengthMs = 5_000;
+  s.spikeFactor = 2;
+  s.outageMs = 0;
+  s.workers = 0;
+  s.queue = 1000;
+  s.serviceMs = 1000;
+  s.serviceDist = "constant";
+  s.serviceSlopeMs = 10;
+  s.latencyMs = 200;
+  s.latencyDist = "exponential";
+  s.timeoutMs = 3000;
+  s.a = immediate(3);
+  s.b = { strategy: "full", baseMs: 20_000, capMs: 60_000, maxAttempts: 3, multiplier: 2, budget: false };
+  s.speed = 5;
+}
+
+/**
+ * Story 2: 70 requests a second on 2 servers of 5 workers (exponential service, mean
+ * 100 ms: 70% busy); clients time out after 1 s and retry at once (4 attempts); one server
+ * fails fast for 5 s from 10 s. B: full jitter (100 ms to 5 s) with a retry budget per
+ * client (1 token, 0.04 a second: the fleet's refill, 40 a second, stays inside the spare
+ * capacity).
+ */
+function crash(s: State): void {
+  queueing(s);
+  s.scenario = "steady";
+  s.clients = 1000;
+  s.ratePerClient = 0.07;
+  s.durationMs = 60_000;
+  s.outageMs = 5000;
+  s.outageStartMs = 10_000;
+  s.outageServers = 1;
+  s.servers = 2;
+  s.workers = 5;
+  s.queue = 1000;
+  s.serviceMs = 100;
+  s.serviceDist = "exponential";
+  s.latencyMs = DEFAULT_STATE.latencyMs;
+  s.latencyDist = DEFAULT_STATE.latencyDist;
+  s.timeoutMs = 1000;
+  s.a = immediate(4);
+  s.b = { strategy: "full", baseMs: 100, capMs: 5000, maxAttempts: 4, multiplier: 2, budget: true };
+  // Each client's own bucket: 1 retry in hand, then one per 25 s.
+  s.budgetScope = "client";
+  s.budgetCapacity = 1;
+  s.budgetRefill = 0.04;
+  s.speed = 5;
+}
+
+/** `base` with `edit` applied, as a new state. */
+function variant(base: State, edit: (s: State) => void): State {
+  const s = cloneState(base);
+  edit(s);
+  return s;
+}
+
+const COLLAPSE = make(collapse);
+const CRASH = make(crash);
+const LIFO = variant(CRASH, (s) => {
+  s.queueOrder = "lifo";
+});
 
 export const PRESETS: Preset[] = [
   {
@@ -86,6 +200,40 @@ export const PRESETS: Preset[] = [
       s.seed = 1;
       s.speed = 0.5;
     }),
+  },
+  {
+    id: "collapse",
+    title: "preset.collapse.title",
+    blurb: "preset.collapse.blurb",
+    state: COLLAPSE,
+    variants: [
+      { label: "variant.immediate", state: COLLAPSE },
+      { label: "variant.jitter", state: variant(COLLAPSE, (s) => (s.a = { ...s.b })) },
+    ],
+  },
+  {
+    id: "crash",
+    title: "preset.crash.title",
+    blurb: "preset.crash.blurb",
+    state: CRASH,
+    variants: [
+      { label: "variant.immediate", state: CRASH },
+      { label: "variant.noRetries", state: variant(CRASH, (s) => (s.a = { ...s.a, maxAttempts: 1 })) },
+      { label: "variant.jitterBudget", state: variant(CRASH, (s) => (s.a = { ...s.b })) },
+    ],
+  },
+  {
+    id: "lifo",
+    title: "preset.lifo.title",
+    blurb: "preset.lifo.blurb",
+    state: LIFO,
+    variants: [
+      { label: "variant.fifo", state: CRASH },
+      { label: "variant.lifo", state: LIFO },
+      // Well inside the clients' 1 s timeout: at or past it, a queue timeout drops only
+      // requests whose clients have given up anyway.
+      { label: "variant.queueTimeout", state: variant(CRASH, (s) => (s.queueTimeoutMs = 300)) },
+    ],
   },
 ];
 

@@ -3,8 +3,9 @@
 // from run to run, and the running total of attempts behind the playhead's counter.
 // Presentation only: the counts themselves come from the simulator.
 
-import { ensureCapacity, rebinRate } from "./series.js";
-import { outageWindow, type State } from "./state.js";
+import { ensureCapacity, rebinLevel, rebinRate } from "./series.js";
+import type { State } from "./state.js";
+import { outageWindow } from "./run.js";
 
 /** The parts of a run (a SimResult) that the charts read. */
 export interface RunSeries {
@@ -65,4 +66,60 @@ export function runningTotal(buf: RateBuffers, binMs: number, bins: number): voi
 export function attemptsBy(buf: RateBuffers, binMs: number, bins: number, tMs: number): number {
   const bin = Math.min(bins - 1, Math.floor(tMs / binMs));
   return bin >= 0 ? (buf.cum[bin] ?? 0) : 0;
+}
+
+/** The parts of a run the goodput figure reads. */
+export interface GoodputSeries {
+  slotMs: number;
+  served: ArrayLike<number>;
+  goodput: ArrayLike<number>;
+  wasted: ArrayLike<number>;
+  queued: ArrayLike<number>;
+}
+
+/** The goodput figure's columns, grown once and reused. */
+export interface GoodputBuffers {
+  x: Float64Array;
+  throughput: Float64Array;
+  goodput: Float64Array;
+  wasted: Float64Array;
+  queue: Float64Array;
+}
+
+export function newGoodputBuffers(): GoodputBuffers {
+  const e = () => new Float64Array(0);
+  return { x: e(), throughput: e(), goodput: e(), wasted: e(), queue: e() };
+}
+
+/**
+ * Rebins a run for the goodput figure, `bins` bins of `binMs`: throughput (what servers
+ * finished), goodput (answers that reached their client in time) and wasted work (finished
+ * for a client that had given up) as requests per second; the queue as its highest length
+ * in each bin.
+ */
+export function rebinGoodput(r: GoodputSeries, buf: GoodputBuffers, binMs: number, bins: number): GoodputBuffers {
+  buf.x = ensureCapacity(buf.x, bins);
+  buf.throughput = ensureCapacity(buf.throughput, bins);
+  buf.goodput = ensureCapacity(buf.goodput, bins);
+  buf.wasted = ensureCapacity(buf.wasted, bins);
+  buf.queue = ensureCapacity(buf.queue, bins);
+  for (let b = 0; b < bins; b++) buf.x[b] = (b * binMs) / 1000;
+  rebinRate(r.served, r.slotMs, binMs, buf.throughput, bins);
+  rebinRate(r.goodput, r.slotMs, binMs, buf.goodput, bins);
+  rebinRate(r.wasted, r.slotMs, binMs, buf.wasted, bins);
+  rebinLevel(r.queued, r.slotMs, binMs, buf.queue, bins);
+  return buf;
+}
+
+/**
+ * The mean rate (per second) of a count series between `fromMs` and `toMs`, whole slots
+ * from the one `fromMs` falls in; 0 for an empty span.
+ */
+export function meanRateAfter(counts: ArrayLike<number>, slotMs: number, fromMs: number, toMs: number): number {
+  const first = Math.max(0, Math.floor(fromMs / slotMs));
+  const end = Math.min(counts.length, Math.ceil(toMs / slotMs));
+  if (end <= first) return 0;
+  let sum = 0;
+  for (let i = first; i < end; i++) sum += counts[i] ?? 0;
+  return (sum * 1000) / ((end - first) * slotMs);
 }

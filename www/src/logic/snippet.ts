@@ -2,7 +2,8 @@
 // package, under the policy on screen — the same URL, method, headers, per-attempt timeout,
 // idempotency and budget, under the same call site name.
 
-import type { BudgetOptions, PolicyState } from "./state.js";
+import type { PolicyState } from "./state.js";
+import type { BudgetOptions } from "./run.js";
 
 export interface SnippetInput {
   policy: PolicyState;

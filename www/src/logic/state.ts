@@ -1,5 +1,5 @@
 // The page's state: every control's value, as one plain object that the URL encodes,
-// presets replace, and the simulator bridge turns into package options.
+// presets replace, and run.ts turns into package options.
 //
 // Nothing here knows a retry rule. Names and defaults only; what a setting *means* is the
 // Rust core's business (see wasm/bridge.ts).
@@ -16,7 +16,7 @@ import { CORE_DEFAULTS } from "../generated/core.js";
 type Names<U, L extends readonly U[]> = [Exclude<U, L[number]>] extends [never] ? L : { missing: Exclude<U, L[number]> };
 
 /** The scenarios, in the menu's order. */
-export const SCENARIOS = ["burst", "steady", "aws-occ"] as const satisfies readonly PackageScenario[];
+export const SCENARIOS = ["burst", "steady", "spike", "closed", "aws-occ"] as const satisfies readonly PackageScenario[];
 export type Scenario = (typeof SCENARIOS)[number];
 SCENARIOS satisfies Names<PackageScenario, typeof SCENARIOS>;
 
@@ -37,6 +37,36 @@ type PackageBudgetScope = NonNullable<PackageSimOptions["budgetScope"]>;
 export const BUDGET_SCOPES = ["shared", "client"] as const satisfies readonly PackageBudgetScope[];
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 BUDGET_SCOPES satisfies Names<PackageBudgetScope, typeof BUDGET_SCOPES>;
+
+// The server's choices (named by the package's option types, so the lists stay exact).
+type PackageBalance = NonNullable<PackageSimOptions["balance"]>;
+export const BALANCES = ["round-robin", "random", "least-loaded"] as const satisfies readonly PackageBalance[];
+export type Balance = (typeof BALANCES)[number];
+BALANCES satisfies Names<PackageBalance, typeof BALANCES>;
+
+type PackageQueueOrder = NonNullable<PackageSimOptions["queueOrder"]>;
+export const QUEUE_ORDERS = ["fifo", "lifo"] as const satisfies readonly PackageQueueOrder[];
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+QUEUE_ORDERS satisfies Names<PackageQueueOrder, typeof QUEUE_ORDERS>;
+
+type PackageServiceDist = NonNullable<PackageSimOptions["serviceDist"]>;
+export const SERVICE_DISTS = ["constant", "exponential", "lognormal"] as const satisfies readonly PackageServiceDist[];
+export type ServiceDist = (typeof SERVICE_DISTS)[number];
+SERVICE_DISTS satisfies Names<PackageServiceDist, typeof SERVICE_DISTS>;
+
+type PackageLatencyDist = NonNullable<PackageSimOptions["latencyDist"]>;
+export const LATENCY_DISTS = ["normal", "exponential"] as const satisfies readonly PackageLatencyDist[];
+export type LatencyDist = (typeof LATENCY_DISTS)[number];
+LATENCY_DISTS satisfies Names<PackageLatencyDist, typeof LATENCY_DISTS>;
+
+/**
+ * What sizes the servers. "capacity": the capacity field does, and the core picks the
+ * workers per server and the queue (the page then shows what it picked); "workers": the
+ * workers and queue fields do, and the capacity follows from them. Editing one of those
+ * fields makes it lead.
+ */
+export const SIZINGS = ["capacity", "workers"] as const;
+export type Sizing = (typeof SIZINGS)[number];
 
 export const LANGS = ["en", "ru"] as const;
 export type Lang = (typeof LANGS)[number];
@@ -77,6 +107,42 @@ export interface State {
   budgetRefill: number;
   budgetScope: BudgetScope;
   seed: number;
+
+  // --- The servers and the clients' timeout. A 0 marked "none" is not sent (the core's
+  // default: never, all, none).
+  servers: number;
+  balance: Balance;
+  sizing: Sizing;
+  /** Workers per server (0: unlimited); the core's choice when `sizing` is "capacity". */
+  workers: number;
+  /** Requests waiting per server; the core's choice when `sizing` is "capacity". */
+  queue: number;
+  queueOrder: QueueOrder;
+  /** 0: none. */
+  queueTimeoutMs: number;
+  serviceMs: number;
+  serviceDist: ServiceDist;
+  serviceSpread: number;
+  serviceSlopeMs: number;
+  failRate: number;
+  /** Servers the outage takes down; 0: all. */
+  outageServers: number;
+  slowdownStartMs: number;
+  /** 0: no slowdown. */
+  slowdownLengthMs: number;
+  slowdownFactor: number;
+  /** The clients' per-attempt timeout; 0: none. */
+  timeoutMs: number;
+  /** Mean round trip. */
+  latencyMs: number;
+  latencyDist: LatencyDist;
+  /** spike: when, how long, how much the arrival rate jumps. */
+  spikeStartMs: number;
+  spikeLengthMs: number;
+  spikeFactor: number;
+  /** closed: a client's mean pause between requests. */
+  thinkMs: number;
+
   /** Playback speed: simulated seconds per real second. */
   speed: number;
   /** The herd's rows (a view setting: presets keep the reader's choice). */
@@ -125,6 +191,32 @@ export const DEFAULT_STATE: State = {
   budgetRefill: 100,
   budgetScope: "shared",
   seed: CORE_SIM.seed,
+  servers: CORE_SIM.servers,
+  balance: CORE_SIM.balance,
+  // The core sizes the servers from the capacity unless told the workers.
+  sizing: CORE_SIM.workers === null ? "capacity" : "workers",
+  // Until the first run says what the core picked (it then shows here): the page's own.
+  workers: CORE_SIM.workers ?? 0,
+  queue: CORE_SIM.queue ?? 0,
+  queueOrder: CORE_SIM.queueOrder,
+  queueTimeoutMs: CORE_SIM.queueTimeoutMs ?? 0,
+  serviceMs: CORE_SIM.serviceMs,
+  serviceDist: CORE_SIM.serviceDist,
+  serviceSpread: CORE_SIM.serviceSpread,
+  serviceSlopeMs: CORE_SIM.serviceSlopeMs,
+  failRate: CORE_SIM.failRate,
+  outageServers: CORE_SIM.outageServers ?? 0,
+  slowdownStartMs: CORE_SIM.slowdown?.startMs ?? 0,
+  slowdownLengthMs: CORE_SIM.slowdown?.lengthMs ?? 0,
+  // The page's own: a slowdown, once given a length, doubles service times.
+  slowdownFactor: CORE_SIM.slowdown?.factor ?? 2,
+  timeoutMs: CORE_SIM.timeoutMs ?? 0,
+  latencyMs: CORE_SIM.latencyMs,
+  latencyDist: CORE_SIM.latencyDist,
+  spikeStartMs: CORE_SIM.spikeStartMs,
+  spikeLengthMs: CORE_SIM.spikeLengthMs,
+  spikeFactor: CORE_SIM.spikeFactor,
+  thinkMs: CORE_SIM.thinkMs,
   speed: 1,
   rows: "client",
 };
@@ -146,6 +238,21 @@ export function isStrategy(v: string): v is Strategy {
 export function isBudgetScope(v: string): v is BudgetScope {
   return (BUDGET_SCOPES as readonly string[]).includes(v);
 }
+export function isBalance(v: string): v is Balance {
+  return (BALANCES as readonly string[]).includes(v);
+}
+export function isQueueOrder(v: string): v is QueueOrder {
+  return (QUEUE_ORDERS as readonly string[]).includes(v);
+}
+export function isServiceDist(v: string): v is ServiceDist {
+  return (SERVICE_DISTS as readonly string[]).includes(v);
+}
+export function isLatencyDist(v: string): v is LatencyDist {
+  return (LATENCY_DISTS as readonly string[]).includes(v);
+}
+export function isSizing(v: string): v is Sizing {
+  return (SIZINGS as readonly string[]).includes(v);
+}
 export function isRowMode(v: string): v is RowMode {
   return (ROW_MODES as readonly string[]).includes(v);
 }
@@ -159,104 +266,12 @@ export function isLang(v: string): v is Lang {
 /** Which policy a simulation runs. */
 export type Side = "a" | "b";
 
-// --- Package options ----------------------------------------------------------------------
-// Plain objects shaped like the package's PolicyOptions / SimOptions (names exact).
-
-export interface PolicyOptions {
-  strategy: Strategy;
-  baseMs: number;
-  capMs: number;
-  maxAttempts: number;
-  multiplier: number;
-  seed?: number;
+/** Scenarios with a server (all but the AWS contention experiment). */
+export function hasServer(scenario: Scenario): boolean {
+  return scenario !== "aws-occ";
 }
 
-export interface BudgetOptions {
-  capacity: number;
-  refillPerSec: number;
+/** Scenarios whose traffic runs for a duration with an outage midway. */
+export function isOngoing(scenario: Scenario): boolean {
+  return scenario === "steady" || scenario === "spike" || scenario === "closed";
 }
-
-export interface SimOptions {
-  scenario: Scenario;
-  clients: number;
-  policy: PolicyOptions;
-  seed: number;
-  outageMs?: number;
-  outageStartMs?: number;
-  capacityRps?: number;
-  ratePerClient?: number;
-  durationMs?: number;
-  retryAfterMs?: number | null;
-  budget?: BudgetOptions | null;
-  budgetScope?: BudgetScope;
-}
-
-export function policyOptions(p: PolicyState, seed?: number): PolicyOptions {
-  const o: PolicyOptions = {
-    strategy: p.strategy,
-    baseMs: p.baseMs,
-    capMs: p.capMs,
-    maxAttempts: p.maxAttempts,
-    multiplier: p.multiplier,
-  };
-  if (seed !== undefined) o.seed = seed;
-  return o;
-}
-
-export function budgetOptions(s: State): BudgetOptions {
-  return { capacity: s.budgetCapacity, refillPerSec: s.budgetRefill };
-}
-
-/** The package's SimOptions for one side, passing only what the scenario uses. */
-export function simOptions(s: State, side: Side): SimOptions {
-  const p = side === "a" ? s.a : s.b;
-  const o: SimOptions = {
-    scenario: s.scenario,
-    clients: s.clients,
-    policy: policyOptions(p),
-    seed: s.seed,
-  };
-  if (s.scenario !== "aws-occ") {
-    o.outageMs = s.outageMs;
-    o.capacityRps = s.capacityRps;
-    // 0 means the server sends none; anything else (a negative too) is the package's to judge.
-    o.retryAfterMs = s.retryAfterMs === 0 ? null : s.retryAfterMs;
-  }
-  if (s.scenario === "steady") {
-    o.outageStartMs = s.outageStartMs;
-    o.ratePerClient = s.ratePerClient;
-    o.durationMs = s.durationMs;
-  }
-  if (p.budget) {
-    o.budget = budgetOptions(s);
-    o.budgetScope = s.budgetScope;
-  }
-  return o;
-}
-
-/** The outage window a figure shades, ms; null when the scenario has none. */
-export function outageWindow(s: State): [number, number] | null {
-  if (s.scenario === "aws-occ" || s.outageMs <= 0) return null;
-  const start = s.scenario === "steady" ? s.outageStartMs : 0;
-  return [start, start + s.outageMs];
-}
-
-/**
- * A rough size of a run (attempts it may make), to decide whether it can run on the main
- * thread within a frame or goes to the worker. Only an order of magnitude matters.
- */
-export function workEstimate(o: SimOptions): number {
-  const attempts = Math.max(1, o.policy.maxAttempts);
-  switch (o.scenario) {
-    case "burst":
-      return o.clients * attempts;
-    case "steady":
-      return ((o.clients * (o.ratePerClient ?? 1) * (o.durationMs ?? 60_000)) / 1000) * attempts;
-    case "aws-occ":
-      // Every client retries until it wins: contention grows with the square of clients.
-      return o.clients * o.clients * 2;
-  }
-}
-
-/** Runs above this many estimated attempts go to the Web Worker. */
-export const MAIN_THREAD_WORK = 80_000;

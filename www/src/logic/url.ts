@@ -9,14 +9,19 @@
 // picture. (What only the package can judge, such as a cap below the base, is repaired
 // after the first run: see App.repairFromLink.)
 
-import { ALL_FIELDS, MAX_STEADY_REQUESTS, parseField, steadyRequests } from "./fields.js";
+import { ALL_FIELDS, MAX_STEADY_REQUESTS, isRated, parseField, steadyRequests } from "./fields.js";
 import {
   DEFAULT_STATE,
   cloneState,
+  isBalance,
   isBudgetScope,
   isLang,
+  isLatencyDist,
+  isQueueOrder,
   isRowMode,
   isScenario,
+  isServiceDist,
+  isSizing,
   isSpeed,
   isStrategy,
   type Lang,
@@ -33,6 +38,11 @@ export function encodeState(s: State, lang?: Lang): string {
   q.set("budget-scope", s.budgetScope);
   q.set("b-strategy", s.b.strategy);
   q.set("b-budget", s.b.budget ? BOOL.on : BOOL.off);
+  q.set("sizing", s.sizing);
+  q.set("balance", s.balance);
+  q.set("queue-order", s.queueOrder);
+  q.set("service-dist", s.serviceDist);
+  q.set("latency-dist", s.latencyDist);
   for (const f of ALL_FIELDS) q.set(f.id, numberText(f.get(s)));
   q.set("speed", numberText(s.speed));
   q.set("rows", s.rows);
@@ -75,6 +85,11 @@ export function decodeState(search: string, base: State = DEFAULT_STATE): Decode
   text("budget-scope", isBudgetScope, (v) => (s.budgetScope = v as State["budgetScope"]));
   text("budget", isBool, (v) => (s.a.budget = v === BOOL.on));
   text("b-budget", isBool, (v) => (s.b.budget = v === BOOL.on));
+  text("sizing", isSizing, (v) => (s.sizing = v as State["sizing"]));
+  text("balance", isBalance, (v) => (s.balance = v as State["balance"]));
+  text("queue-order", isQueueOrder, (v) => (s.queueOrder = v as State["queueOrder"]));
+  text("service-dist", isServiceDist, (v) => (s.serviceDist = v as State["serviceDist"]));
+  text("latency-dist", isLatencyDist, (v) => (s.latencyDist = v as State["latencyDist"]));
   for (const f of ALL_FIELDS) {
     // The same check as a typed value; the scenario (decoded above) sets the envelope.
     text(f.id, (v) => parseField(f, v, false, s.scenario).ok, (v) => f.set(s, Number(v)));
@@ -82,13 +97,16 @@ export function decodeState(search: string, base: State = DEFAULT_STATE): Decode
   text("speed", (v) => isNumber(v) && isSpeed(Number(v)), (v) => (s.speed = Number(v)));
   text("rows", isRowMode, (v) => (s.rows = v as State["rows"]));
   // Steady traffic the page refuses as a whole: the link's traffic settings give way.
-  if (s.scenario === "steady" && steadyRequests(s) > MAX_STEADY_REQUESTS) {
-    const traffic: [string, "clients" | "ratePerClient" | "durationMs"][] = [
+  if (isRated(s.scenario) && steadyRequests(s) > MAX_STEADY_REQUESTS) {
+    const traffic: [string, "clients" | "ratePerClient" | "durationMs" | "spikeLengthMs" | "spikeFactor"][] = [
       ["clients", "clients"],
       ["rate", "ratePerClient"],
       ["duration", "durationMs"],
+      ["spike-length", "spikeLengthMs"],
+      ["spike-factor", "spikeFactor"],
     ];
     for (const [k, field] of traffic) {
+      if (k.startsWith("spike-") && s.scenario !== "spike") continue;
       const v = q.get(k);
       if (v !== null && s[field] !== base[field]) {
         s[field] = base[field];

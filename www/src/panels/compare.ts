@@ -8,8 +8,9 @@ import { HerdFigure } from "../figures/herd.js";
 import { RateChart } from "../figures/rates.js";
 import type { Key } from "../logic/i18n.js";
 import { newRateBuffers, rebinRun, timeDomain } from "../logic/rates.js";
-import { displayBinMs, rebinRate } from "../logic/series.js";
-import { outageWindow, simOptions, type State } from "../logic/state.js";
+import { displayBinMs, rebinRate, smoothBinMs } from "../logic/series.js";
+import { type State } from "../logic/state.js";
+import { fleetCapacity, outageWindow, simOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 import { CompareTable } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
@@ -137,18 +138,22 @@ export class ComparePanel {
     const outage = outageWindow(s);
     const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
     this.drawMinis();
-    this.table.show(a.metrics, b.metrics, s.capacityRps, s.scenario, lang);
+    const capacity = fleetCapacity(a.fleet);
+    this.table.show(a.metrics, b.metrics, capacity, s.scenario, lang);
     byId("compare-a-title").textContent = t(`strategy.${s.a.strategy}` as Key) + (s.a.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
     byId("compare-b-title").textContent = t(`strategy.${s.b.strategy}` as Key) + (s.b.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
 
     const occ = s.scenario === "aws-occ";
-    const key = `${occ}|${logScale}|${lang}|${p.policyA}`;
+    const capped = !occ && Number.isFinite(capacity);
+    // With a client timeout the question is how much got through: goodput, A against B.
+    const good = !occ && s.timeoutMs > 0;
+    const key = `${capped}|${good}|${logScale}|${lang}|${p.policyA}`;
     if (!this.chart || key !== this.chartKey) {
       this.chart?.destroy();
       this.chartKey = key;
       this.chart = new RateChart(byId("compare-chart"), {
         height: 180,
-        ariaLabel: t("compare.loadAria"),
+        ariaLabel: t(good ? "compare.goodputAria" : "compare.loadAria"),
         timeLabel: t("load.time"),
         log: logScale,
         lang,
@@ -156,19 +161,23 @@ export class ComparePanel {
         text: p.text,
         outageFill: p.outageFill,
         series: [
-          { label: t("compare.offeredA"), stroke: p.policyA, width: 1.5 },
-          { label: t("compare.offeredB"), stroke: p.policyB, width: 1.5, dash: [5, 3] },
-          ...(occ ? [] : [{ label: t("load.capacity"), stroke: p.capacity, dash: [2, 3], width: 1 }]),
+          { label: t(good ? "compare.goodputA" : "compare.offeredA"), stroke: p.policyA, width: 1.5 },
+          { label: t(good ? "compare.goodputB" : "compare.offeredB"), stroke: p.policyB, width: 1.5, dash: [5, 3] },
+          ...(capped ? [{ label: t("load.capacity"), stroke: p.capacity, dash: [2, 3], width: 1 }] : []),
         ],
       });
     }
-    const binMs = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
+    const herdBin = displayBinMs(a.slotMs, Math.ceil(tEnd / a.slotMs));
+    // Goodput is noisy at the herd's resolution: coarser bins for it.
+    const binMs = good ? smoothBinMs(herdBin, tEnd) : herdBin;
     const bins = Math.ceil(tEnd / binMs);
-    const ba = rebinRun(a, this.buf, occ, binMs, bins, s.capacityRps);
-    // B's offered into y2 (A's second series is not needed here).
-    rebinRate(b.offered, b.slotMs, binMs, ba.y2, bins);
+    const ba = rebinRun(a, this.buf, occ, binMs, bins, capped ? capacity : 0);
+    // A's goodput into y1 when it is goodput that is compared; B's into y2 (A's second
+    // series is not needed here).
+    if (good) rebinRate(a.goodput, a.slotMs, binMs, ba.y1, bins);
+    rebinRate(good ? b.goodput : b.offered, b.slotMs, binMs, ba.y2, bins);
     const ys = [ba.y1.subarray(0, bins), ba.y2.subarray(0, bins)];
-    if (!occ) ys.push(ba.y3.subarray(0, bins));
+    if (capped) ys.push(ba.y3.subarray(0, bins));
     this.chart.setData(ba.x.subarray(0, bins), ys, outage, tEnd);
   }
 }

@@ -6,7 +6,8 @@
 import { DelayFigure, MAX_PANELS } from "../figures/delays.js";
 import { errorData, localizeError } from "../logic/errors.js";
 import { delayHistograms } from "../logic/histogram.js";
-import { policyOptions, type State } from "../logic/state.js";
+import { type State } from "../logic/state.js";
+import { policyOptions } from "../logic/run.js";
 import { sampleDelays } from "../wasm/bridge.js";
 import { byId, type PanelContext } from "./panel.js";
 

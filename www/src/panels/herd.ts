@@ -3,14 +3,16 @@
 // It draws policy A's run when the app hands it one and redraws from the kept run on a
 // scroll, a resize or a change of language, colours or scale; it never simulates.
 
+import { GoodputFigure } from "../figures/goodput.js";
 import { HerdFigure } from "../figures/herd.js";
 import { Playback } from "../figures/playback.js";
 import type { RowMap } from "../figures/raster.js";
 import { RateChart } from "../figures/rates.js";
 import { formatClock, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
-import { displayBinMs } from "../logic/series.js";
-import { SPEEDS, isRowMode, outageWindow, type RowMode } from "../logic/state.js";
+import { displayBinMs, smoothBinMs } from "../logic/series.js";
+import { SPEEDS, hasServer, isRowMode, type RowMode } from "../logic/state.js";
+import { fleetCapacity, outageWindow, spikeWindow } from "../logic/run.js";
 import { measure } from "../timing.js";
 import { showMetrics } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
@@ -31,6 +33,7 @@ export class HerdPanel {
   private readonly rows = byId<HTMLSelectElement>("herd-rows");
   private readonly figure = byId("herd-figure");
   private loadChart: RateChart | null = null;
+  private readonly goodput: GoodputFigure;
   /** What the load chart was built for (series, scale, language, colours). */
   private loadKey = "";
   private readonly buf = newRateBuffers();
@@ -61,6 +64,7 @@ export class HerdPanel {
       onScroll: redrawHerd,
       onResize: () => ctx.resized(),
     });
+    this.goodput = new GoodputFigure({ goodput: byId("goodput-chart"), queue: byId("queue-chart"), minPadRight: this.herd.gutter });
     this.playback = new Playback(
       {
         render: (t, end) => this.renderPlayhead(t, end),
@@ -117,7 +121,15 @@ export class HerdPanel {
     const stats = this.herd.draw(r, this.tEndMs, outage, palette.herd, lang, s.rows);
     measure("stampede:draw-herd", t1);
     this.renderRowsLabel(r, stats.map);
-    showMetrics(r.metrics, s.capacityRps, s.scenario, t, lang);
+    if (hasServer(s.scenario)) {
+      const t2 = performance.now();
+      const binMs = smoothBinMs(this.binMs, this.tEndMs);
+      // The trigger shaded: the outage, or else the spike.
+      this.goodput.draw(r, this.ctx.view(), binMs, Math.ceil(this.tEndMs / binMs), this.tEndMs, outage ?? spikeWindow(s));
+      this.goodput.setPlayhead(this.playback.time);
+      measure("stampede:draw-goodput", t2);
+    }
+    showMetrics(r.metrics, fleetCapacity(r.fleet), s.scenario, t, lang);
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);
@@ -137,11 +149,13 @@ export class HerdPanel {
   /** The load chart is rebuilt at its next draw (its scale, language or colours changed). */
   invalidate(): void {
     this.loadKey = "";
+    this.goodput.invalidate();
   }
 
   /** The figures' size may have changed: the chart measures itself again. */
   resize(): void {
     this.loadChart?.resize();
+    this.goodput.resize();
   }
 
   relabel(): void {
@@ -184,9 +198,9 @@ export class HerdPanel {
     if (legendConflict) legendConflict.textContent = t(s.scenario === "aws-occ" ? "legend.conflict" : "legend.rejected");
   }
 
-  private ensureLoadChart(occ: boolean): RateChart {
+  private ensureLoadChart(occ: boolean, capped: boolean): RateChart {
     const { t, lang, palette: p, logScale } = this.ctx.view();
-    const key = `${occ}|${logScale}|${lang}|${p.offered}`;
+    const key = `${occ}|${capped}|${logScale}|${lang}|${p.offered}`;
     if (this.loadChart && key === this.loadKey) return this.loadChart;
     this.loadChart?.destroy();
     this.loadKey = key;
@@ -211,7 +225,8 @@ export class HerdPanel {
         : [
             { label: t("load.offered"), stroke: p.offered, width: 1.5 },
             { label: t("load.served"), stroke: p.served, fill: p.servedFill, width: 1 },
-            { label: t("load.capacity"), stroke: p.capacity, dash: [6, 4], width: 1.5 },
+            // Unlimited workers have no capacity line.
+            ...(capped ? [{ label: t("load.capacity"), stroke: p.capacity, dash: [6, 4], width: 1.5 }] : []),
           ],
     });
     return this.loadChart;
@@ -220,14 +235,17 @@ export class HerdPanel {
   private drawLoad(r: SimResult, outage: [number, number] | null): void {
     const s = this.ctx.state();
     const occ = s.scenario === "aws-occ";
-    const chart = this.ensureLoadChart(occ);
+    const capacity = fleetCapacity(r.fleet);
+    const capped = !occ && Number.isFinite(capacity);
+    const chart = this.ensureLoadChart(occ, capped);
     this.binMs = displayBinMs(r.slotMs, Math.ceil(this.tEndMs / r.slotMs));
     const bins = Math.ceil(this.tEndMs / this.binMs);
-    const b = rebinRun(r, this.buf, occ, this.binMs, bins, s.capacityRps);
+    const b = rebinRun(r, this.buf, occ, this.binMs, bins, capped ? capacity : 0);
     // The running total of attempts, for the playhead's counter.
     runningTotal(b, this.binMs, bins);
     this.cumBins = bins;
-    const ys = occ ? [b.y1.subarray(0, bins), b.y2.subarray(0, bins)] : [b.y1.subarray(0, bins), b.y2.subarray(0, bins), b.y3.subarray(0, bins)];
+    const ys = [b.y1.subarray(0, bins), b.y2.subarray(0, bins)];
+    if (capped) ys.push(b.y3.subarray(0, bins));
     chart.setData(b.x.subarray(0, bins), ys, outage, this.tEndMs);
     chart.setPlayhead(this.playback.time);
     // The herd above shares the chart's time axis: line their plot areas up.
@@ -242,6 +260,7 @@ export class HerdPanel {
     const { t, lang } = this.ctx.view();
     this.herd.setPlayhead(tMs);
     this.loadChart?.setPlayhead(tMs >= endMs ? Infinity : tMs);
+    this.goodput.setPlayhead(tMs >= endMs ? Infinity : tMs);
     byId("clock").textContent = formatClock(Math.min(tMs, endMs), lang);
     const pos = String(Math.round((1000 * tMs) / endMs));
     if (this.scrub.value !== pos) this.scrub.value = pos;

@@ -5,7 +5,8 @@
 import type { Key } from "../logic/i18n.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import { embedSnippet } from "../logic/snippet.js";
-import { budgetOptions, policyOptions, type State } from "../logic/state.js";
+import { type State } from "../logic/state.js";
+import { budgetOptions, policyOptions } from "../logic/run.js";
 import { LivePanel } from "../ui/live.js";
 import { byId, type PanelContext, type View } from "./panel.js";
 

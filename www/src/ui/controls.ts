@@ -3,13 +3,16 @@
 // draft state and reports what it could not read; the app decides what to run.
 
 import {
+  ADVANCED_FIELDS,
   BUDGET_FIELDS,
   MAX_STEADY_REQUESTS,
   POLICY_A_FIELDS,
   POLICY_B_FIELDS,
   SCENARIO_FIELDS,
+  SERVER_FIELDS,
   SLIDER_STEPS,
   fromSlider,
+  isRated,
   parseField,
   steadyRequests,
   toSlider,
@@ -21,16 +24,27 @@ import { localizeError, type FieldError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import {
+  BALANCES,
   BUDGET_SCOPES,
+  LATENCY_DISTS,
+  QUEUE_ORDERS,
   SCENARIOS,
+  SERVICE_DISTS,
   STRATEGIES,
   cloneState,
+  hasServer,
+  isBalance,
   isBudgetScope,
+  isLatencyDist,
+  isQueueOrder,
   isScenario,
+  isServiceDist,
   isStrategy,
   type Lang,
+  type Sizing,
   type State,
 } from "../logic/state.js";
+import { fleetText, type FleetView } from "./fleet.js";
 import type { T } from "./i18n-dom.js";
 import { byId } from "./dom.js";
 
@@ -46,7 +60,16 @@ interface FieldEls {
 /** A package error placed at its control (see logic/errors.ts). */
 export type PackageError = FieldError;
 
-const SELECTS = ["scenario", "strategy", "b-strategy", "budget-scope"] as const;
+const SELECTS = [
+  "scenario",
+  "strategy",
+  "b-strategy",
+  "budget-scope",
+  "queue-order",
+  "service-dist",
+  "balance",
+  "latency-dist",
+] as const;
 type SelectId = (typeof SELECTS)[number];
 const CHECKS = ["budget", "b-budget"] as const;
 type CheckId = (typeof CHECKS)[number];
@@ -64,6 +87,11 @@ export class Controls {
   /** Notes beside a field that are not problems with it (a link's value it replaced). */
   private readonly notices = new Map<string, (t: T, lang: Lang) => string>();
   private lastEdited = "";
+  /** Which fields size the servers: the capacity, or the workers and queue (the last edited leads). */
+  private sizing: Sizing = "capacity";
+  /** The servers of the picture on show, for the line under the Server group. */
+  private fleet: FleetView | null = null;
+  private readonly fleetLine: HTMLElement;
   private t: T;
   private lang: Lang;
 
@@ -76,6 +104,31 @@ export class Controls {
     occNote.dataset["i18n"] = "scenario.occNote";
     scenario.append(occNote);
     for (const f of SCENARIO_FIELDS) scenario.append(this.numberField(f));
+
+    // The Server group: what most pictures need in view, the rest folded away.
+    const server = byId("group-server");
+    for (const f of SERVER_FIELDS.slice(0, 3)) server.append(this.numberField(f));
+    const pair = el("div", { className: "field-pair" });
+    pair.append(
+      this.select("queue-order", QUEUE_ORDERS, (v) => `order.${v}` as Key),
+      this.select("service-dist", SERVICE_DISTS, (v) => `dist.${v}` as Key),
+    );
+    server.append(pair);
+    for (const f of SERVER_FIELDS.slice(3)) server.append(this.numberField(f));
+    this.fleetLine = el("p", { className: "note fleet-line", id: "fleet-line" });
+    server.append(this.fleetLine);
+    const more = el("details", { className: "advanced", id: "server-advanced" });
+    const summary = el("summary");
+    summary.dataset["i18n"] = "group.advanced";
+    more.append(summary);
+    const pair2 = el("div", { className: "field-pair" });
+    pair2.append(
+      this.select("balance", BALANCES, (v) => `balance.${v}` as Key),
+      this.select("latency-dist", LATENCY_DISTS, (v) => `latencyDist.${v}` as Key),
+    );
+    more.append(pair2);
+    for (const f of ADVANCED_FIELDS) more.append(this.numberField(f));
+    server.append(more);
 
     const policy = byId("group-policy");
     policy.append(this.select("strategy", STRATEGIES, (v) => `strategy.${v}` as Key));
@@ -164,6 +217,9 @@ export class Controls {
 
   private edited(id: string): void {
     this.lastEdited = id;
+    // The field edited last sizes the servers.
+    if (id === "capacity") this.sizing = "capacity";
+    else if (id === "workers" || id === "queue") this.sizing = "workers";
     this.notices.delete(id);
     this.onEdit(id);
   }
@@ -196,6 +252,11 @@ export class Controls {
     this.sel("strategy").value = s.a.strategy;
     this.sel("b-strategy").value = s.b.strategy;
     this.sel("budget-scope").value = s.budgetScope;
+    this.sel("queue-order").value = s.queueOrder;
+    this.sel("service-dist").value = s.serviceDist;
+    this.sel("balance").value = s.balance;
+    this.sel("latency-dist").value = s.latencyDist;
+    this.sizing = s.sizing;
     this.box("budget").checked = s.a.budget;
     this.box("b-budget").checked = s.b.budget;
     this.problems.clear();
@@ -215,17 +276,52 @@ export class Controls {
 
   /** Shows only the fields the scenario uses; updates readouts. */
   private refreshLayout(s: State): void {
-    for (const { f, wrap } of this.fields.values()) wrap.hidden = !visibleFor(f, s.scenario);
+    for (const { f, wrap } of this.fields.values()) wrap.hidden = !visibleFor(f, s.scenario, s);
     const note = document.getElementById("occ-note");
     if (note) note.hidden = s.scenario !== "aws-occ";
+    const server = byId("group-server");
+    if (server.hidden === hasServer(s.scenario)) server.hidden = !hasServer(s.scenario);
     this.refreshReadouts(s);
+  }
+
+  /**
+   * The servers of the run on show: what the core sized from the capacity goes into the
+   * workers and queue fields (or the capacity that follows from them into its field), and
+   * the line under the group says what ran. `s` is the state that ran, its fleet adopted.
+   */
+  showFleet(fleet: FleetView, s: State): void {
+    this.fleet = fleet;
+    // A field the reader now leads with is theirs: a run from before the change does not write it.
+    if (s.sizing === this.sizing) {
+      const ids = this.sizing === "capacity" ? ["workers", "queue"] : ["capacity"];
+      for (const id of ids) {
+        const e = this.fields.get(id);
+        if (!e || this.problems.has(id)) continue;
+        const v = e.f.get(s);
+        if (Number(e.num.value) !== v) e.num.value = String(v);
+        e.range.value = String(toSlider(e.f, v));
+      }
+      this.refreshReadouts(s);
+    }
+    this.renderFleet();
+  }
+
+  private renderFleet(): void {
+    const text = this.fleet ? fleetText(this.fleet, this.sizing, this.t, this.lang) : "";
+    if (this.fleetLine.textContent !== text) this.fleetLine.textContent = text;
   }
 
   private refreshReadouts(s: State): void {
     for (const { f, readout } of this.fields.values()) {
       const v = f.get(s);
       readout.textContent =
-        f.unit === "ms" ? `${formatDuration(v, this.lang)}` : f.unit === "clients" ? formatNumber(v, this.lang) : "";
+        v === f.none
+          ? this.t("field.none")
+          : f.unit === "ms"
+            ? `${formatDuration(v, this.lang)}`
+            : f.unit === "clients"
+              ? formatNumber(v, this.lang)
+              : "";
     }
   }
 
@@ -242,6 +338,15 @@ export class Controls {
     if (isStrategy(b)) s.b.strategy = b;
     const scope = this.sel("budget-scope").value;
     if (isBudgetScope(scope)) s.budgetScope = scope;
+    const order = this.sel("queue-order").value;
+    if (isQueueOrder(order)) s.queueOrder = order;
+    const dist = this.sel("service-dist").value;
+    if (isServiceDist(dist)) s.serviceDist = dist;
+    const balance = this.sel("balance").value;
+    if (isBalance(balance)) s.balance = balance;
+    const latencyDist = this.sel("latency-dist").value;
+    if (isLatencyDist(latencyDist)) s.latencyDist = latencyDist;
+    s.sizing = this.sizing;
     s.a.budget = this.box("budget").checked;
     s.b.budget = this.box("b-budget").checked;
 
@@ -252,12 +357,12 @@ export class Controls {
         f.set(s, parsed.value);
         // A typed value moves its slider (the slider's own moves already match).
         if (document.activeElement !== range) range.value = String(toSlider(f, parsed.value));
-      } else if (visibleFor(f, s.scenario)) {
+      } else if (visibleFor(f, s.scenario, s)) {
         this.problems.set(f.id, parsed.problem);
       }
     }
-    if (s.scenario === "steady" && steadyRequests(s) > MAX_STEADY_REQUESTS) {
-      const at = ["clients", "rate", "duration"].includes(this.lastEdited) ? this.lastEdited : "rate";
+    if (isRated(s.scenario) && steadyRequests(s) > MAX_STEADY_REQUESTS) {
+      const at = ["clients", "rate", "duration", "spike-length", "spike-factor"].includes(this.lastEdited) ? this.lastEdited : "rate";
       this.problems.set(at, { kind: "steady", n: Math.round(steadyRequests(s)) });
     }
     this.refreshLayout(s);
@@ -305,6 +410,9 @@ export class Controls {
       if (!text && note) text = note(this.t, this.lang);
       if (span.textContent !== text) span.textContent = text;
       span.hidden = text === "";
+      // A message about a folded setting unfolds it: it must be seen to be fixed.
+      const folded = text === "" ? null : span.closest("details");
+      if (folded && !folded.open) folded.open = true;
       span.classList.toggle("is-note", !invalid && text !== "");
       const control = document.getElementById(id);
       if (control) {
@@ -333,5 +441,6 @@ export class Controls {
       range.setAttribute("aria-label", t("slider.of", { label: t(`field.${f.id}` as Key) }));
     }
     this.refreshReadouts(s);
+    this.renderFleet();
   }
 }

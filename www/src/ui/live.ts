@@ -18,7 +18,8 @@ import {
   randomKey,
   type Endpoint,
 } from "../logic/live.js";
-import type { BudgetOptions, Lang, PolicyOptions } from "../logic/state.js";
+import type { Lang } from "../logic/state.js";
+import type { BudgetOptions, PolicyOptions } from "../logic/run.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
 import { byId } from "./dom.js";

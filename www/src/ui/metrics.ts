@@ -18,6 +18,10 @@ const STRIP: MetricName[] = [
   "gaveUp",
   "budgetRejected",
   "p99Ms",
+  "goodputRps",
+  "timeouts",
+  "wasted",
+  "maxQueue",
 ];
 
 let stripEls: { name: MetricName; value: HTMLElement | null; aside: HTMLElement | null }[] | null = null;
@@ -27,6 +31,7 @@ function setText(el: HTMLElement | null, text: string): void {
   if (el && el.textContent !== text) el.textContent = text;
 }
 
+/** `capacityRps`: the fleet's (Infinity with unlimited workers: no "× capacity" then). */
 export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, t: T, lang: Lang): void {
   if (!stripEls) {
     stripEls = STRIP.map((name) => ({
@@ -50,7 +55,15 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
   switch (name) {
     case "peakRps":
     case "peakRecoveryRps":
-      return scenario === "aws-occ" ? "" : t("metric.capacityMultiple", { x: formatMultiple(m[name] / cap, lang) });
+      return scenario === "aws-occ" || !Number.isFinite(cap) ? "" : t("metric.capacityMultiple", { x: formatMultiple(m[name] / cap, lang) });
+    case "goodputRps":
+      return t("metric.ofThroughput", { n: formatNumber(m.throughputRps, lang, 1) });
+    case "timeouts":
+      return m.totalAttempts > 0 ? t("metric.ofAttempts", { p: formatNumber((100 * m.timeouts) / m.totalAttempts, lang, 1) }) : "";
+    case "wasted":
+      return t("metric.wastedAside");
+    case "maxQueue":
+      return t("metric.maxQueueAside");
     case "amplification":
       return t("metric.perRequest");
     case "recoveryMs":
@@ -78,11 +91,14 @@ interface Row {
 
 const count = (v: number | null, lang: Lang) => (v === null ? "—" : formatNumber(v, lang));
 const duration = (v: number | null, lang: Lang) => (v === null ? "—" : formatDuration(v, lang));
-const NOT_OCC: Scenario[] = ["burst", "steady"];
+const NOT_OCC: Scenario[] = ["burst", "steady", "spike", "closed"];
+/** A multiple of the capacity; none with unlimited workers. */
+const ofCapacity = (v: number, cap: number) => (Number.isFinite(cap) && cap > 0 ? v / cap : null);
 
 const ROWS: Row[] = [
-  { key: "cmp.peakRecovery", value: (m, c) => m.peakRecoveryRps / c, text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
-  { key: "cmp.peak", value: (m, c) => m.peakRps / c, text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.peakRecovery", value: (m, c) => ofCapacity(m.peakRecoveryRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.peak", value: (m, c) => ofCapacity(m.peakRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.goodput", value: (m) => m.goodputRps, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 1)), better: "higher", scenarios: NOT_OCC },
   { key: "cmp.totalAttempts", value: (m) => m.totalAttempts, text: count, better: "lower", scenarios: NOT_OCC },
   { key: "cmp.calls", value: (m) => m.calls, text: count, better: "lower", scenarios: ["aws-occ"] },
   { key: "cmp.amplification", value: (m) => m.amplification, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 2)), better: "lower" },
@@ -93,6 +109,8 @@ const ROWS: Row[] = [
   { key: "cmp.successes", value: (m) => m.successes, text: count, better: "higher" },
   { key: "cmp.gaveUp", value: (m) => m.gaveUp, text: count, better: "lower" },
   { key: "cmp.blocked", value: (m) => m.budgetRejected, text: count, better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.timeouts", value: (m) => m.timeouts, text: count, better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.wasted", value: (m) => m.wasted, text: count, better: "lower", scenarios: NOT_OCC },
 ];
 
 export class CompareTable {

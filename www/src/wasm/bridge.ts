@@ -4,10 +4,17 @@
 
 import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "stampede";
 import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
-import type { PolicyOptions, SimOptions } from "../logic/state.js";
+import type { PolicyOptions, SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };
+
+/** The servers as the core sized them (`Simulation.fleet()`). */
+export type Fleet = ReturnType<Simulation["fleet"]>;
+
+/** A run's count series, one value per slot (the names of the package's views). */
+export const SERIES = ["offered", "served", "rejected", "failed", "blocked", "goodput", "timedOut", "wasted", "queued"] as const;
+export type SeriesName = (typeof SERIES)[number];
 
 /** What one run leaves for the figures. */
 export interface SimResult {
@@ -18,6 +25,16 @@ export interface SimResult {
   rejected: Uint32Array;
   failed: Uint32Array;
   blocked: Uint32Array;
+  /** Answers that reached their client in time, per slot. */
+  goodput: Uint32Array;
+  /** Attempts the client gave up on (its timeout fired), per slot. */
+  timedOut: Uint32Array;
+  /** Requests a server finished after its client had given up on them, per slot. */
+  wasted: Uint32Array;
+  /** Requests waiting in the queues at the slot's end, all servers. */
+  queued: Uint32Array;
+  /** The servers as the core sized them. */
+  fleet: Fleet;
   /** Flat `[tMs, client, attempt, outcome]` rows. */
   log: Float32Array;
   logRows: number;
@@ -59,6 +76,11 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
       rejected: sim.rejected(),
       failed: sim.failed(),
       blocked: sim.blocked(),
+      goodput: sim.goodput(),
+      timedOut: sim.timedOut(),
+      wasted: sim.wasted(),
+      queued: sim.queued(),
+      fleet: sim.fleet(),
       log: sim.attemptLog(),
       logRows: sim.logRows(),
       logStride: sim.logStride(),

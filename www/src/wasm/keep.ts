@@ -2,18 +2,10 @@
 // once and are reused by every later run, so a resize, a theme change or the compare panel
 // can redraw without simulating again and without allocating per change.
 
-import type { SimResult } from "./bridge.js";
-
-type Arrays = "offered" | "served" | "rejected" | "failed" | "blocked";
+import { SERIES, type SeriesName, type SimResult } from "./bridge.js";
 
 export class ResultKeeper {
-  private u32: Record<Arrays, Uint32Array> = {
-    offered: new Uint32Array(0),
-    served: new Uint32Array(0),
-    rejected: new Uint32Array(0),
-    failed: new Uint32Array(0),
-    blocked: new Uint32Array(0),
-  };
+  private u32 = Object.fromEntries(SERIES.map((name) => [name, new Uint32Array(0)])) as Record<SeriesName, Uint32Array>;
   private logBuf = new Float32Array(0);
   private kept: SimResult | null = null;
 
@@ -32,7 +24,7 @@ export class ResultKeeper {
       this.kept = r;
       return r;
     }
-    const copy = (name: Arrays): Uint32Array => {
+    const copy = (name: SeriesName): Uint32Array => {
       const src = r[name];
       if (this.u32[name].length < src.length) this.u32[name] = new Uint32Array(grow(src.length));
       const dst = this.u32[name].subarray(0, src.length);
@@ -50,6 +42,11 @@ export class ResultKeeper {
       rejected: copy("rejected"),
       failed: copy("failed"),
       blocked: copy("blocked"),
+      goodput: copy("goodput"),
+      timedOut: copy("timedOut"),
+      wasted: copy("wasted"),
+      queued: copy("queued"),
+      fleet: { ...r.fleet },
       log,
       logRows: r.logRows,
       logStride: r.logStride,

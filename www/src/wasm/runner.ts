@@ -10,12 +10,13 @@
 
 import { errorData, type SettingsErrorData } from "../logic/error-data.js";
 import { abandonAt, RunCost } from "../logic/latest.js";
-import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/state.js";
+import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
-import { simulate, type SimResult } from "./bridge.js";
+import { SERIES, simulate, type SimResult } from "./bridge.js";
 import type { WorkerReply, WorkerRequest } from "./sim.worker.js";
 
-export type Lane = "a" | "b";
+/** A run's lane: "a" and "b" for the two policies, others for a story's side-by-side runs. */
+export type Lane = string;
 
 export type Outcome =
   | { ok: true; result: SimResult; viaWorker: boolean }
@@ -51,10 +52,16 @@ export class SimRunner {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly cost = new RunCost();
-  private lanes: Record<Lane, LaneState> = {
-    a: { gen: 0, pending: null, inFlight: null, delivered: 0, timer: 0 },
-    b: { gen: 0, pending: null, inFlight: null, delivered: 0, timer: 0 },
-  };
+  private readonly lanes = new Map<Lane, LaneState>();
+
+  private lane(name: Lane): LaneState {
+    let l = this.lanes.get(name);
+    if (!l) {
+      l = { gen: 0, pending: null, inFlight: null, delivered: 0, timer: 0 };
+      this.lanes.set(name, l);
+    }
+    return l;
+  }
 
   /** Whether these options run on the main thread. */
   static inline(o: SimOptions): boolean {
@@ -66,7 +73,7 @@ export class SimRunner {
    * only during the call; worker runs call it later with owned arrays, unless overtaken.
    */
   run(lane: Lane, opts: SimOptions, deliver: Deliver): void {
-    const l = this.lanes[lane];
+    const l = this.lane(lane);
     const gen = ++l.gen;
     if (SimRunner.inline(opts)) {
       l.pending = null;
@@ -93,32 +100,32 @@ export class SimRunner {
    */
   recycle(r: SimResult): void {
     if (!r.recyclable || !this.worker) return;
-    const buffers = [...new Set([r.offered, r.served, r.rejected, r.failed, r.blocked, r.log].map((a) => a.buffer as ArrayBuffer))];
+    const buffers = [...new Set([...SERIES.map((name) => r[name]), r.log].map((a) => a.buffer as ArrayBuffer))];
     const msg: WorkerRequest = { kind: "recycle", buffers };
     this.worker.postMessage(msg, buffers);
   }
 
   /** Whether a lane waits for the worker. */
   busy(lane: Lane): boolean {
-    const l = this.lanes[lane];
-    return l.inFlight !== null || l.pending !== null;
+    const l = this.lanes.get(lane);
+    return !!l && (l.inFlight !== null || l.pending !== null);
   }
 
   private post(lane: Lane, opts: SimOptions, deliver: Deliver, gen: number): void {
     const id = this.nextId++;
     const now = performance.now();
     const work = workEstimate(opts);
-    // The worker runs one message at a time: the other lane's run goes first.
-    const other = this.lanes[lane === "a" ? "b" : "a"].inFlight;
-    const start = Math.max(now, other?.expectedEnd ?? 0);
-    this.lanes[lane].inFlight = { id, gen, opts, deliver, work, posted: now, expectedEnd: start + this.cost.expected(work) };
+    // The worker runs one message at a time: the other lanes' runs go first.
+    let start = now;
+    for (const [name, l] of this.lanes) if (name !== lane && l.inFlight) start = Math.max(start, l.inFlight.expectedEnd);
+    this.lane(lane).inFlight = { id, gen, opts, deliver, work, posted: now, expectedEnd: start + this.cost.expected(work) };
     const msg: WorkerRequest = { kind: "run", id, lane, opts };
     this.ensureWorker().postMessage(msg);
   }
 
   /** Arms the overdue check of a lane whose newest request waits behind a run in flight. */
   private watch(lane: Lane): void {
-    const l = this.lanes[lane];
+    const l = this.lane(lane);
     const f = l.inFlight;
     const p = l.pending;
     if (!f || !p || l.timer !== 0) return;
@@ -130,7 +137,7 @@ export class SimRunner {
   }
 
   private unwatch(lane: Lane): void {
-    const l = this.lanes[lane];
+    const l = this.lane(lane);
     if (l.timer !== 0) clearTimeout(l.timer);
     l.timer = 0;
   }
@@ -148,8 +155,9 @@ export class SimRunner {
   }
 
   private onReply(reply: WorkerReply): void {
-    const l = this.lanes[reply.lane];
-    const f = l.inFlight;
+    const l = this.lanes.get(reply.lane);
+    const f = l?.inFlight;
+    if (!l) return;
     if (!f || f.id !== reply.id) return;
     l.inFlight = null;
     this.unwatch(reply.lane);
@@ -169,7 +177,7 @@ export class SimRunner {
   }
 
   private drain(lane: Lane): void {
-    const l = this.lanes[lane];
+    const l = this.lane(lane);
     const p = l.pending;
     if (!p || l.inFlight) return;
     l.pending = null;
@@ -178,23 +186,24 @@ export class SimRunner {
 
   /**
    * The run in flight is overdue and stale: the worker is restarted (a run cannot be
-   * interrupted otherwise). The other lane's run, lost with it, goes again if it is still
-   * that lane's latest.
+   * interrupted otherwise). The other lanes' runs, lost with it, go again if they are still
+   * their lanes' latest.
    */
   private abandon(stale: InFlight): void {
     this.cost.abandoned(stale.work, performance.now() - stale.posted);
     this.worker?.terminate();
     this.worker = null;
-    const lost = (["a", "b"] as const).map((lane) => {
-      const l = this.lanes[lane];
+    // Policy A first (the main picture), then B, then the rest in the order they came.
+    const order = [...this.lanes.keys()].sort((x, y) => rank(x) - rank(y));
+    const lost = order.map((lane) => {
+      const l = this.lane(lane);
       const f = l.inFlight;
       l.inFlight = null;
       this.unwatch(lane);
       return { lane, f };
     });
-    // Policy A first: the main picture.
     for (const { lane, f } of lost) {
-      const l = this.lanes[lane];
+      const l = this.lane(lane);
       if (f && f !== stale && !l.pending && f.gen === l.gen) this.post(lane, f.opts, f.deliver, f.gen);
       else this.drain(lane);
     }
@@ -203,8 +212,7 @@ export class SimRunner {
   private failAll(message: string): void {
     this.worker?.terminate();
     this.worker = null;
-    for (const lane of ["a", "b"] as const) {
-      const l = this.lanes[lane];
+    for (const [lane, l] of this.lanes) {
       const f = l.inFlight;
       l.inFlight = null;
       l.pending = null;
@@ -212,4 +220,9 @@ export class SimRunner {
       f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
     }
   }
+}
+
+/** Policy A's lane first, then B's, then any other. */
+function rank(lane: Lane): number {
+  return lane === "a" ? 0 : lane === "b" ? 1 : 2;
 }

@@ -2,19 +2,19 @@
 // the series and log (their buffers transferred, not cloned).
 
 import { errorData, type SettingsErrorData } from "../logic/error-data.js";
-import type { SimOptions } from "../logic/state.js";
-import { ready, simulate, type SimResult } from "./bridge.js";
+import type { SimOptions } from "../logic/run.js";
+import { SERIES, ready, simulate, type SimResult } from "./bridge.js";
 
 export type WorkerRequest =
-  | { kind: "run"; id: number; lane: "a" | "b"; opts: SimOptions }
+  | { kind: "run"; id: number; lane: string; opts: SimOptions }
   /** Buffers of results the page has finished with, for the next copies. */
   | { kind: "recycle"; buffers: ArrayBuffer[] };
 
 export type WorkerReply =
-  | { id: number; lane: "a" | "b"; ok: true; result: SimResult }
+  | { id: number; lane: string; ok: true; result: SimResult }
   /** A structured clone keeps an Error's message but drops its class and own properties
    *  (field, code, min, max…): the error travels as plain data (see logic/errors.ts). */
-  | { id: number; lane: "a" | "b"; ok: false; error: SettingsErrorData };
+  | { id: number; lane: string; ok: false; error: SettingsErrorData };
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
@@ -61,20 +61,13 @@ scope.onmessage = (e) => {
   const { id, lane, opts } = msg;
   ready()
     .then(() => {
-      const result = simulate(opts, (r) => ({
-        ...r,
+      const result = simulate(opts, (r) => {
         // Copies out of wasm memory; the views die with the simulation.
-        offered: copyU32(r.offered),
-        served: copyU32(r.served),
-        rejected: copyU32(r.rejected),
-        failed: copyU32(r.failed),
-        blocked: copyU32(r.blocked),
-        log: copyF32(r.log),
-        owned: true,
-      }));
-      const transfer = [result.offered, result.served, result.rejected, result.failed, result.blocked, result.log].map(
-        (a) => a.buffer as ArrayBuffer,
-      );
+        const copy: SimResult = { ...r, fleet: { ...r.fleet }, log: copyF32(r.log), owned: true };
+        for (const name of SERIES) copy[name] = copyU32(r[name]);
+        return copy;
+      });
+      const transfer = [...SERIES.map((name) => result[name]), result.log].map((a) => a.buffer as ArrayBuffer);
       scope.postMessage({ id, lane, ok: true, result }, transfer);
     })
     .catch((err: unknown) => {

@@ -96,7 +96,7 @@ fn the_stories_run_from_the_command_line() {
                 "--attempts",
                 "4",
                 "--budget",
-                "3:0.1",
+                "1:0.04",
             ],
             stories::crash_with_jitter_and_budget(),
         ),

@@ -1,0 +1,130 @@
+//! Settings and measurements the model's integration tests share: a server seen alone
+//! (Poisson arrivals, no network, no outage, no retries), goodput over a window of the
+//! series, and the checks every run must pass.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use stampede::backoff::{BackoffSettings, Strategy};
+use stampede::policy::PolicySettings;
+use stampede::sim::{Metrics, Scenario, Series, ServiceDist, SimSettings, Simulation};
+
+/// A policy of `attempts` attempts with no wait between them.
+pub fn immediate(attempts: u32) -> PolicySettings {
+    PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), attempts)
+}
+
+/// A policy of `attempts` attempts with full jitter from `base_ms`, capped at `cap_ms`.
+pub fn full_jitter(attempts: u32, base_ms: f64, cap_ms: f64) -> PolicySettings {
+    PolicySettings::new(
+        BackoffSettings::new(Strategy::Full, base_ms, cap_ms),
+        attempts,
+    )
+}
+
+/// The server alone: `requests` Poisson arrivals (in expectation) at `lambda` per second
+/// from 100 clients, `workers` workers with exponential service of mean `service_ms`, a
+/// queue that never rejects, no network delay, no outage, no timeout, one attempt each,
+/// no attempt log. So the run is an M/M/c queue that starts empty.
+pub fn server_alone(lambda: f64, workers: u32, service_ms: f64, requests: f64) -> SimSettings {
+    const CLIENTS: u32 = 100;
+    SimSettings {
+        scenario: Scenario::Steady,
+        clients: CLIENTS,
+        rate_per_client: lambda / f64::from(CLIENTS),
+        duration_ms: requests / lambda * 1000.0,
+        outage_ms: 0.0,
+        outage_start_ms: 0.0,
+        latency_ms: 0.0,
+        policy: immediate(1),
+        servers: 1,
+        workers: Some(workers),
+        queue: Some(1_000_000),
+        service_ms,
+        service_dist: ServiceDist::Exponential,
+        timeout_ms: None,
+        log_clients: 0,
+        slot_ms: 10.0,
+        seed: 7,
+        ..SimSettings::default()
+    }
+}
+
+/// Runs `s` to the end.
+pub fn simulate(s: &SimSettings) -> Simulation {
+    let mut sim = Simulation::new(s).unwrap_or_else(|e| panic!("{e}"));
+    sim.run();
+    sim
+}
+
+/// Asserts `|got − want| ≤ tol`, naming what was measured.
+#[track_caller]
+pub fn assert_near(what: &str, got: f64, want: f64, tol: f64) {
+    assert!(
+        (got - want).abs() <= tol,
+        "{what}: got {got:.4}, want {want:.4} ± {tol:.4} (off by {:+.2}%)",
+        100.0 * (got / want - 1.0)
+    );
+}
+
+/// Every request ends exactly once.
+#[track_caller]
+pub fn assert_conserved(what: &str, m: &Metrics) {
+    assert_eq!(
+        m.successes + m.gave_up + m.budget_rejected,
+        m.requests,
+        "{what}: successes {} + gave up {} + budget rejected {} ≠ requests {}",
+        m.successes,
+        m.gave_up,
+        m.budget_rejected,
+        m.requests
+    );
+}
+
+/// Sum of a series over the slots that start in `[from_ms, to_ms)`.
+pub fn sum_over(series: &[u32], slot_ms: f64, from_ms: f64, to_ms: f64) -> f64 {
+    series
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| {
+            let t = i as f64 * slot_ms;
+            t >= from_ms && t < to_ms
+        })
+        .map(|(_, &v)| f64::from(v))
+        .sum()
+}
+
+/// Events per second of `series` over `[from_ms, to_ms)` (a multiple of the slot width).
+pub fn rate_over(series: &[u32], slot_ms: f64, from_ms: f64, to_ms: f64) -> f64 {
+    sum_over(series, slot_ms, from_ms, to_ms) * 1000.0 / (to_ms - from_ms)
+}
+
+/// Goodput, throughput and wasted work per second over `[from_ms, to_ms)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    /// Successes that reached their client, per second.
+    pub goodput: f64,
+    /// Requests a server finished, per second.
+    pub throughput: f64,
+    /// Requests a server finished for a client that had given them up, per second.
+    pub wasted: f64,
+}
+
+impl Window {
+    pub fn of(s: &Series<'_>, from_ms: f64, to_ms: f64) -> Window {
+        Window {
+            goodput: rate_over(s.goodput, s.slot_ms, from_ms, to_ms),
+            throughput: rate_over(s.served, s.slot_ms, from_ms, to_ms),
+            wasted: rate_over(s.wasted, s.slot_ms, from_ms, to_ms),
+        }
+    }
+}
+
+impl core::fmt::Display for Window {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "goodput {:.1}/s, throughput {:.1}/s, wasted {:.1}/s",
+            self.goodput, self.throughput, self.wasted
+        )
+    }
+}
