@@ -81,7 +81,7 @@ describe("at 390 px wide", () => {
       const { page, problems } = await open(`?lang=${lang}`);
       assert.equal(await page.getAttribute("html", "lang"), lang);
       const small = await page.evaluate(() => {
-        const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, header button")];
+        const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, main summary, header button")];
         return controls
           .filter((el) => el.offsetParent !== null && el.getAttribute("type") !== "hidden")
           .map((el) => {
