@@ -60,6 +60,12 @@ describe("on a static host, under a sub-path", () => {
       assert.match(m.totalAttempts ?? "", /^\d+$/, `${id}: total attempts ${m.totalAttempts}`);
       assert.ok(Number(m.totalAttempts) > 0, `${id}: no attempts`);
     }
+    // The built page keeps its strict policy: the Service Worker is allowed by worker-src
+    // 'self', not by loosening script-src (a violation would be a console error, checked below).
+    const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+    assert.match(csp ?? "", /script-src 'self' 'wasm-unsafe-eval';/);
+    assert.match(csp ?? "", /worker-src 'self'/);
+    assert.doesNotMatch(csp ?? "", /'unsafe-inline'|'unsafe-eval'/);
     // Every file came from under the sub-path; nothing asked for the origin's root.
     assert.ok(host.requests.length > 3);
     assert.deepEqual(host.requests.filter((p) => !p.startsWith(PREFIX)), []);
