@@ -92,14 +92,15 @@ export async function startServer({ timeoutMs = 15_000 } = {}) {
   return { url: `http://${addr}/`, stop, output: () => output };
 }
 
-/** Launches Chromium with a fresh, empty profile; resolves with { context, close }. */
-export async function launchBrowser({ reducedMotion = "no-preference", viewport = { width: 1280, height: 900 } } = {}) {
+/** Launches Chromium with a fresh, empty profile (a touch screen with `hasTouch`); resolves with { context, close }. */
+export async function launchBrowser({ reducedMotion = "no-preference", viewport = { width: 1280, height: 900 }, hasTouch = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "stampede-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
     viewport,
+    hasTouch,
     reducedMotion,
     colorScheme: "light",
     locale: "en-US",

@@ -1,4 +1,5 @@
-// The page on a phone: Chromium at 390 × 844 CSS pixels, served by `stampede serve`.
+// The page on a phone: Chromium at 390 × 844 CSS pixels with a touch screen, served by
+// `stampede serve`.
 // The herd figure stays in view while a slider near the bottom of the controls is dragged,
 // every control is big enough for a finger, and nothing scrolls sideways.
 // Run: node --test tests/e2e/narrow.test.mjs   (needs `make dist` and target/release/stampede)
@@ -21,7 +22,7 @@ describe("at 390 px wide", () => {
   let browser;
   before(async () => {
     server = await startServer();
-    browser = await launchBrowser({ viewport: VIEWPORT });
+    browser = await launchBrowser({ viewport: VIEWPORT, hasTouch: true });
   });
   after(async () => {
     await browser?.close();
@@ -100,15 +101,16 @@ describe("at 390 px wide", () => {
     });
   }
 
-  test("a touch on a slider's track moves it and re-simulates", T, async () => {
+  test("a tap on a slider's track moves it and re-simulates", T, async () => {
     const { page, problems } = await open();
+    assert.ok(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "a touch screen");
     const slider = page.locator("#base-range");
     await slider.scrollIntoViewIfNeeded();
     const before = await page.inputValue("#base");
     const box = await slider.boundingBox();
     assert.ok(box.height >= 44, `the slider's hit area is ${box.height} px tall`);
-    // A click near the top edge of the 44 px row still lands on the slider.
-    await afterRun(page, () => page.mouse.click(box.x + box.width * 0.2, box.y + 3));
+    // A tap near the top edge of the 44 px row still lands on the slider.
+    await afterRun(page, () => page.touchscreen.tap(box.x + box.width * 0.2, box.y + 3));
     assert.notEqual(await page.inputValue("#base"), before);
     assert.deepEqual(problems, []);
     await page.close();
