@@ -102,8 +102,10 @@ test("bad parameters are 400s naming the parameter, in stampede serve's words", 
     assert.equal(a.status, 400, `${path}?${query}`);
     assert.deepEqual(body(a), { error: message }, `${path}?${query}`);
   }
-  const method = ask("health", "", { method: "UPDATEREDIRECTREF" });
+  const method = ask("flaky", "key=k&fail=1", { method: "UPDATEREDIRECTREF" });
   assert.deepEqual(body(method), { error: 'method: expected at most 16 bytes, got 17 bytes ("UPDATEREDIRECTREF")' });
+  // Only the endpoints that record a request look at its method.
+  assert.equal(ask("health", "", { method: "UPDATEREDIRECTREF" }).status, 200);
 });
 
 test("queries are form-decoded, and the first occurrence of a name wins", () => {
@@ -176,7 +178,7 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
       child.stderr.on("data", onData);
       child.once("exit", (code) => reject(new Error(`stampede serve exited (${code}): ${out}`)));
     });
-    const requests: [string, string][] = [
+    const requests: [string, string, string?][] = [
       ["flaky", "key=d1&fail=2&retry_after=1"],
       ["flaky", "key=d1&fail=2&retry_after=1"],
       ["flaky", "key=d1&fail=2&retry_after=1"],
@@ -206,13 +208,16 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
       ["flaky", "key=d1&fail=2"],
       ["health", ""],
       ["nope", ""],
+      ["flaky", "key=m&fail=1", "PUT"],
+      ["flaky", "key=m&fail=1", "UPDATEREDIRECTREF"],
+      ["health", "", "UPDATEREDIRECTREF"],
     ];
     const store = new DemoStore();
-    for (const [path, query] of requests) {
-      const real = await fetch(`${origin}/api/${path}?${query}`);
+    for (const [path, query, method = "GET"] of requests) {
+      const real = await fetch(`${origin}/api/${path}?${query}`, { method });
       const realBody = await real.text();
-      const demo = answer(store, { method: "GET", path, query, now: 0 });
-      const what = `${path}?${query}`;
+      const demo = answer(store, { method, path, query, now: 0 });
+      const what = `${method} ${path}?${query}`;
       assert.equal(demo.status, real.status, what);
       const demoBody = demo.body ?? "";
       // The 404's message names the path, which differs (/api/ against demo-api/).
