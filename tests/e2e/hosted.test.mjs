@@ -115,6 +115,23 @@ describe("on a static host, under a sub-path", () => {
     await page.close();
   });
 
+  test("Cancel aborts a call to the in-browser slow endpoint", T, async () => {
+    const { page, problems } = await open();
+    await page.waitForSelector("#live-endpoint[data-probed]");
+    await page.fill("#live-url", "./demo-api/slow?ms=8000");
+    await page.waitForFunction(() => !document.querySelector("#live-send")?.disabled);
+    const t0 = Date.now();
+    await page.click("#live-send");
+    await page.waitForFunction(() => !document.querySelector("#live-cancel")?.disabled);
+    await page.waitForTimeout(300);
+    await page.click("#live-cancel");
+    await page.waitForFunction(() => !document.querySelector("#live-send")?.disabled, null, { timeout: 5000 });
+    assert.ok(Date.now() - t0 < 6000, "cancelled well before the 8 s answer");
+    assert.match((await page.textContent("#live-status")) ?? "", /Cancel/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("without Service Workers, the panel says why and sends nothing", T, async () => {
     const page = await browser.context.newPage();
     await page.addInitScript(() => {

@@ -69,6 +69,15 @@ test("status/{code} always answers code, with no body for 204, 205 and 304", () 
   assert.deepEqual(body(ask("flaky", "key=s&fail=1", { store })), { key: "s", attempt: 2 });
 });
 
+test("slow answers 200 after ms (at most 10 s); the Service Worker does the waiting", () => {
+  const a = ask("slow", "ms=250");
+  assert.equal(a.status, 200);
+  assert.equal(a.delayMs, 250);
+  assert.deepEqual(body(a), { slept_ms: 250 });
+  assert.deepEqual(body(ask("slow", "ms=10001")), { error: 'ms: expected a whole number from 0 to 10000, got "10001"' });
+  assert.equal(ask("flaky", "key=k&fail=1").delayMs, undefined);
+});
+
 test("reset forgets a key; health is ok; anything else is a 404", () => {
   const store = new DemoStore();
   ask("flaky", "key=r&fail=1", { store });
@@ -207,6 +216,9 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
       ["reset", "key=d1"],
       ["flaky", "key=d1&fail=2"],
       ["health", ""],
+      ["slow", "ms=5&key=d1"],
+      ["slow", "ms=x"],
+      ["flaky", "key=d1&fail=2"],
       ["nope", ""],
       ["flaky", "key=m&fail=1", "PUT"],
       ["flaky", "key=m&fail=1", "UPDATEREDIRECTREF"],

@@ -1,5 +1,5 @@
 // The flaky demo endpoints of `stampede serve` (crates/stampede-cli/src/serve/api/handlers.rs),
-// answered in the browser: `flaky`, `status/{code}`, `outage`, `reset` and `health` under the
+// answered in the browser: `flaky`, `status/{code}`, `outage`, `slow`, `reset` and `health` under the
 // page's own `demo-api/`, with the same parameters, statuses, hint headers, bodies and 400
 // messages. Pure: a request in (method, path under `demo-api/`, query, the time), a plain
 // answer out; the Service Worker (sw.ts) turns it into a Response. Tested in
@@ -14,6 +14,8 @@ export const DEMO_DIR = "demo-api/";
 export const MAX_FAIL = 1_000;
 /** Largest `down_ms` of `outage` (ten minutes). */
 export const MAX_DOWN_MS = 600_000;
+/** Largest `ms` of `slow`. */
+export const MAX_SLOW_MS = 10_000;
 /** How many keys the demo remembers; past it, the least recently created key is forgotten. */
 export const MAX_KEYS = 1_000;
 
@@ -32,6 +34,8 @@ export interface DemoAnswer {
   headers: Record<string, string>;
   /** JSON text, or null for a status without a body (204, 205, 304). */
   body: string | null;
+  /** How long to wait before answering (`slow`), in ms. */
+  delayMs?: number;
 }
 
 /** What the demo remembers about one key. */
@@ -101,7 +105,7 @@ function route(store: DemoStore, req: DemoRequest): DemoAnswer {
   const params = Params.parse(req.query);
   const path = req.path;
   // The endpoints that record a request bound its method, as the server's log does.
-  const records = path === "flaky" || path === "outage" || path.startsWith("status/");
+  const records = path === "flaky" || path === "outage" || path === "slow" || path.startsWith("status/");
   if (records) checkMethod(req.method);
   if (path === "flaky") {
     const key = params.key();
@@ -137,6 +141,12 @@ function route(store: DemoStore, req: DemoRequest): DemoAnswer {
       return { status, headers: { ...NO_STORE }, body: null };
     }
     return json(status, { status }, hints);
+  }
+  if (path === "slow") {
+    const ms = params.number("ms", MAX_SLOW_MS);
+    const key = params.optionalKey();
+    if (key !== null) store.record(key, req.now);
+    return { ...json(200, { slept_ms: ms }), delayMs: ms };
   }
   if (path === "reset") {
     const key = params.key();

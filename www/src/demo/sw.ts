@@ -44,5 +44,7 @@ sw.addEventListener("fetch", (e) => {
     now: performance.now(),
   });
   const body = e.request.method === "HEAD" ? null : a.body;
-  e.respondWith(new Response(body, { status: a.status, statusText: reasonPhrase(a.status), headers: a.headers }));
+  const respond = () => new Response(body, { status: a.status, statusText: reasonPhrase(a.status), headers: a.headers });
+  const delay = a.delayMs ?? 0;
+  e.respondWith(delay > 0 ? new Promise<Response>((resolve) => setTimeout(() => resolve(respond()), delay)) : respond());
 });
