@@ -331,8 +331,7 @@ impl Herd {
 
     /// Sends an attempt of `ev` at `t`: it reaches a server a trip later, and with a
     /// timeout its client gives it up at `t + timeout`.
-    // Inlined natively for speed; in wasm, three copies of these cost 7 KB.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn send(&mut self, mut ev: Ev, t: f64) {
         ev.kind = Kind::Arrive;
         ev.flags &= !ARMED;
@@ -456,8 +455,7 @@ impl Herd {
 
     /// A server answered `ev` at `t` with `code`; the answer reaches the client a trip
     /// later, unless the client gave the attempt up first.
-    // Inlined natively for speed; in wasm, three copies of these cost 7 KB.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
         let now = t + self.one_way();
         self.events += 1;
@@ -498,8 +496,7 @@ impl Herd {
     }
 
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
-    // Inlined natively for speed; in wasm, three copies of these cost 7 KB.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
