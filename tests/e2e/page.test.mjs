@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   afterRun,
   cliSimulate,
+  inked,
   launchBrowser,
   readMetrics,
   usePlayground,
@@ -18,26 +19,6 @@ import {
 const pg = usePlayground();
 const { open } = pg;
 const T = { timeout: 90_000 };
-
-/** How much of a canvas is drawn: the share of pixels that are neither of its two commonest colours. */
-function inked(page, id) {
-  return page.evaluate((canvasId) => {
-    const c = document.getElementById(canvasId);
-    if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return { share: 0, colours: 0 };
-    // Read through a copy, so the page's own canvas is never read back.
-    const copy = document.createElement("canvas");
-    copy.width = c.width;
-    copy.height = c.height;
-    const ctx = copy.getContext("2d", { willReadFrequently: true });
-    ctx.drawImage(c, 0, 0);
-    const data = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
-    const counts = new Map();
-    for (const p of data) counts.set(p, (counts.get(p) ?? 0) + 1);
-    const sorted = [...counts.values()].sort((a, b) => b - a);
-    const rest = data.length - (sorted[0] ?? 0) - (sorted[1] ?? 0);
-    return { share: rest / data.length, colours: counts.size };
-  }, id);
-}
 
 async function clickPreset(page, id) {
   await afterRun(page, () => page.click(`[data-preset="${id}"]`));
