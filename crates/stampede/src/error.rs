@@ -124,7 +124,7 @@ impl WorkBound {
             }
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
-                 attempts, requests × attempts, two thirds of that with a client timeout; \
+                 attempts, requests × attempts, a third of that with a client timeout; \
                  fewer requests also help)"
             }
             WorkBound::ClosedRequests => {
