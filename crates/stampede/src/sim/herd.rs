@@ -155,7 +155,7 @@ impl Herd {
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
         let mut rng = crate::seeded(s.seed);
-        let mut load = Load::new(&c, &mut rng);
+        let mut load = Load::new(&c);
         let first_ticks = load.first_ticks(&mut rng);
         let per_client_slots = load.slot_per_client();
         let mut h = Herd {
@@ -539,7 +539,7 @@ impl Herd {
     #[inline]
     fn ended(&mut self, client: u32, t: f64) {
         self.counts.completion = self.counts.completion.max(t);
-        if let Some(next) = self.load.next_of(client, t, &mut self.rng) {
+        if let Some(next) = self.load.next_of(t, &mut self.rng) {
             let mut tick = self.tick(next);
             tick.client = client;
             self.wheel.push(next, tick);

@@ -47,7 +47,7 @@ pub(crate) struct Load {
 }
 
 impl Load {
-    pub(crate) fn new(c: &Checked, _rng: &mut SeededRng) -> Self {
+    pub(crate) fn new(c: &Checked) -> Self {
         let s = &c.s;
         let shape = match s.scenario {
             Scenario::Steady | Scenario::Spike => {
@@ -131,8 +131,8 @@ impl Load {
         }
     }
 
-    /// When `client`, whose request ended at `t`, sends its next one (closed loop only).
-    pub(crate) fn next_of(&mut self, _client: u32, t: f64, rng: &mut SeededRng) -> Option<f64> {
+    /// When a client whose request ended at `t` sends its next one (closed loop only).
+    pub(crate) fn next_of(&mut self, t: f64, rng: &mut SeededRng) -> Option<f64> {
         match self.shape {
             Shape::Closed { think, until } => {
                 let next = t + pause(think, rng);
