@@ -63,6 +63,8 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::SpikeLength => "spikeLengthMs",
         Field::SpikeFactor => "spikeFactor",
         Field::Think => "thinkMs",
+        Field::HedgeDelay => "delayMs",
+        Field::HedgeMaxAttempts => "maxAttempts",
     }
 }
 
@@ -75,6 +77,8 @@ pub(crate) enum Group {
     Budget,
     /// `SlowdownOptions`: `slowdown.` inside `Simulation` options.
     Slowdown,
+    /// `HedgingOptions`: `hedging.` inside `Simulation` and `retryFetch` options.
+    Hedging,
     /// A top-level option or argument.
     Top,
     /// Not an option of the JavaScript API.
@@ -137,6 +141,7 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::SpikeFactor
         | Field::Think => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
+        Field::HedgeDelay | Field::HedgeMaxAttempts => Group::Hedging,
         Field::Runs => Group::None,
     }
 }
@@ -147,6 +152,7 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
         Group::Policy => "policy.",
         Group::Budget => "budget.",
         Group::Slowdown => "slowdown.",
+        Group::Hedging => "hedging.",
         Group::Top | Group::None => "",
     }
 }
