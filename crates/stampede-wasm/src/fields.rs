@@ -79,6 +79,8 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::BreakerMode => "mode",
         Field::K => "k",
         Field::ThrottleWindow => "windowMs",
+        Field::HedgeDelay => "delayMs",
+        Field::HedgeMaxAttempts => "maxAttempts",
     }
 }
 
@@ -95,6 +97,8 @@ pub(crate) enum Group {
     Breaker,
     /// `ThrottleOptions`: `throttle.` inside them.
     Throttle,
+    /// `HedgingOptions`: `hedging.` inside `Simulation` and `retryFetch` options.
+    Hedging,
     /// A top-level option or argument.
     Top,
     /// Not an option of the JavaScript API.
@@ -173,6 +177,7 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::SpikeFactor
         | Field::Think => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
+        Field::HedgeDelay | Field::HedgeMaxAttempts => Group::Hedging,
         Field::Runs => Group::None,
     }
 }
@@ -185,6 +190,7 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
         Group::Slowdown => "slowdown.",
         Group::Breaker => "breaker.",
         Group::Throttle => "throttle.",
+        Group::Hedging => "hedging.",
         Group::Top | Group::None => "",
     }
 }

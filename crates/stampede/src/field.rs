@@ -7,6 +7,7 @@
 use crate::backoff::{MAX_MULTIPLIER, MAX_SAMPLES};
 use crate::budget::MAX_TOKENS;
 use crate::error::{ConfigError, Expected, Got, Limit, MAX_DURATION_MS, Unit};
+use crate::hedge::{MAX_HEDGED_ATTEMPTS, MIN_HEDGED_ATTEMPTS};
 use crate::nets::grpc::MAX_GRPC_TOKENS;
 use crate::policy::MAX_ATTEMPTS;
 
@@ -193,6 +194,11 @@ fields! {
     K => "k",
     /// The window adaptive throttling counts over (ms).
     ThrottleWindow => "throttle_window",
+    // Hedging (`crate::hedge`).
+    /// Hedging: how long to wait for an answer before the next attempt (ms).
+    HedgeDelay => "hedge_delay",
+    /// Hedging: attempts in all, the first included.
+    HedgeMaxAttempts => "hedge_max_attempts",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -223,7 +229,8 @@ impl Field {
             | Field::SlowdownLength
             | Field::SpikeStart
             | Field::SpikeLength
-            | Field::Think => ms(0.0),
+            | Field::Think
+            | Field::HedgeDelay => ms(0.0),
             // A client timeout under a millisecond is shorter than any trip the simulator
             // models, and would put every timer in the bucket being handed out.
             Field::Timeout => ms(1.0),
@@ -238,6 +245,11 @@ impl Field {
             Field::Duration => ms(1.0),
             Field::Multiplier => Some(Limit::new(1.0, MAX_MULTIPLIER, Unit::None)),
             Field::MaxAttempts => Some(Limit::whole(1.0, MAX_ATTEMPTS as f64, Unit::Count)),
+            Field::HedgeMaxAttempts => Some(Limit::whole(
+                MIN_HEDGED_ATTEMPTS as f64,
+                MAX_HEDGED_ATTEMPTS as f64,
+                Unit::Count,
+            )),
             Field::Samples => Some(Limit::whole(0.0, MAX_SAMPLES as f64, Unit::Count)),
             Field::Seed => Some(Limit::whole(0.0, crate::MAX_EXACT_SEED as f64, Unit::None)),
             Field::Status => Some(Limit::whole(100.0, 599.0, Unit::None)),
