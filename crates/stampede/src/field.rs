@@ -9,8 +9,8 @@ use crate::budget::MAX_TOKENS;
 use crate::error::{ConfigError, Expected, Got, Limit, MAX_DURATION_MS, Unit};
 use crate::policy::MAX_ATTEMPTS;
 use crate::sim::{
-    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_QUEUE, MAX_RATE, MAX_RUNS,
-    MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
+    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_LAYERS, MAX_QUEUE, MAX_RATE,
+    MAX_RUNS, MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
 };
 
 /// Declares [`Field`], its `ALL` list and its names together, so the list cannot miss one.
@@ -154,6 +154,10 @@ fields! {
     SpikeFactor => "spike_factor",
     /// `closed`: a client's mean pause between requests (ms).
     Think => "think",
+    /// Services in the chain a simulated request goes through.
+    Layers => "layers",
+    /// Which layers of the chain retry.
+    RetryAt => "retry_at",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -218,6 +222,7 @@ impl Field {
             Field::Latency | Field::LatencySd => Some(Limit::new(0.0, MAX_LATENCY_MS, Unit::Ms)),
             Field::Slot => Some(Limit::new(1.0, MAX_SLOT_MS, Unit::Ms)),
             Field::Rate => Some(Limit::new(MIN_RATE, MAX_RATE, Unit::PerSecond)),
+            Field::Layers => Some(Limit::whole(1.0, MAX_LAYERS as f64, Unit::Count)),
             Field::Strategy
             | Field::Method
             | Field::Error
@@ -228,7 +233,8 @@ impl Field {
             | Field::Balance
             | Field::QueueOrder
             | Field::ServiceDist
-            | Field::LatencyDist => None,
+            | Field::LatencyDist
+            | Field::RetryAt => None,
         }
     }
 
