@@ -135,6 +135,8 @@ pub fn flag_for(field: Field) -> &'static str {
         Field::SpikeLength => "--spike-length",
         Field::SpikeFactor => "--spike-factor",
         Field::Think => "--think",
+        Field::Layers => "--layers",
+        Field::RetryAt => "--retry-at",
         // Not flags of any command.
         Field::MaxElapsed
         | Field::CallSite
