@@ -146,6 +146,8 @@ pub fn flag_for(field: Field) -> &'static str {
         Field::BudgetKind => "--budget",
         // One flag, DELAY[:MAX], sets both.
         Field::HedgeDelay | Field::HedgeMaxAttempts => "--hedge",
+        Field::Layers => "--layers",
+        Field::RetryAt => "--retry-at",
         // Not flags of any command.
         Field::MaxElapsed
         | Field::CallSite

@@ -81,6 +81,8 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::ThrottleWindow => "windowMs",
         Field::HedgeDelay => "delayMs",
         Field::HedgeMaxAttempts => "maxAttempts",
+        Field::Layers => "layers",
+        Field::RetryAt => "retryAt",
     }
 }
 
@@ -178,7 +180,8 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::Think => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
         Field::HedgeDelay | Field::HedgeMaxAttempts => Group::Hedging,
-        Field::Runs => Group::None,
+        // Not read by the wasm `SimOptions` yet (the layers work adds them).
+        Field::Runs | Field::Layers | Field::RetryAt => Group::None,
     }
 }
 

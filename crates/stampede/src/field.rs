@@ -16,8 +16,8 @@ const MAX_RATIO: f64 = 1000.0;
 /// The largest adaptive-throttling K.
 const MAX_K: f64 = 1000.0;
 use crate::sim::{
-    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_QUEUE, MAX_RATE, MAX_RUNS,
-    MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
+    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_LAYERS, MAX_QUEUE, MAX_RATE,
+    MAX_RUNS, MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
 };
 
 /// Declares [`Field`], its `ALL` list and its names together, so the list cannot miss one.
@@ -199,6 +199,10 @@ fields! {
     HedgeDelay => "hedge_delay",
     /// Hedging: attempts in all, the first included.
     HedgeMaxAttempts => "hedge_max_attempts",
+    /// Services in the chain a simulated request goes through.
+    Layers => "layers",
+    /// Which layers of the chain retry.
+    RetryAt => "retry_at",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -282,6 +286,7 @@ impl Field {
             Field::Window | Field::Sampling | Field::BreakDuration | Field::ThrottleWindow => {
                 ms(0.0)
             }
+            Field::Layers => Some(Limit::whole(1.0, MAX_LAYERS as f64, Unit::Count)),
             Field::Strategy
             | Field::BudgetKind
             | Field::BreakerMode
@@ -294,7 +299,8 @@ impl Field {
             | Field::Balance
             | Field::QueueOrder
             | Field::ServiceDist
-            | Field::LatencyDist => None,
+            | Field::LatencyDist
+            | Field::RetryAt => None,
         }
     }
 
