@@ -64,7 +64,7 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError } from "./snippets/${found}/js/errors.js";\n`);
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n`);
   }
 }
 
