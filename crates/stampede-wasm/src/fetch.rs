@@ -181,7 +181,7 @@ impl Nets {
 
     /// The budget's tokens at `now_ms`, for `onAttempt`.
     fn tokens(&mut self, now_ms: f64) -> Result<Option<f64>, JsValue> {
-        Ok(self.with(now_ms, |g| g.and_then(|g| tokens_of(g, now_ms)))?)
+        self.with(now_ms, |g| g.and_then(|g| tokens_of(g, now_ms)))
     }
 }
 
