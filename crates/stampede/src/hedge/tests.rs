@@ -353,3 +353,107 @@ fn bounds_hold_over_random_sequences() {
         assert_eq!(ends == 1, h.is_done());
     }
 }
+
+// ---- A call site's Guard (on_due_guarded, on_outcome_guarded) ----
+
+fn guard(settings: crate::nets::GuardSettings) -> Guard {
+    settings.build(0.0).unwrap()
+}
+
+#[test]
+fn a_guard_charges_hedges_and_hears_every_answer() {
+    use crate::nets::{BudgetKind, GrpcSettings, GuardSettings};
+    // gRPC throttling (4, 1): a failure takes a token; hedges only while tokens > 2.
+    let grpc = GrpcSettings {
+        max_tokens: 4.0,
+        token_ratio: 1.0,
+    };
+    let mut g = guard(GuardSettings {
+        budget: Some(BudgetKind::Grpc(grpc)),
+        ..GuardSettings::default()
+    });
+    let mut rng = crate::seeded(1);
+    let mut h = start(1000.0, 5);
+    // 4 → 3 (> 2): the next hedge at once.
+    assert_eq!(
+        h.on_outcome_guarded(&status(503), 1.0, Some(&mut g), &mut rng),
+        HedgeStep::Send
+    );
+    // 3 → 2: refused, and with nothing in flight the request stops with the budget's error.
+    assert!(matches!(
+        h.on_outcome_guarded(&status(503), 2.0, Some(&mut g), &mut rng),
+        HedgeStep::Done(StopReason::BudgetExhausted(_))
+    ));
+    let Some(crate::nets::Budget::Grpc(t)) = g.budget() else {
+        panic!("a gRPC budget")
+    };
+    assert_eq!(t.tokens(), 2.0);
+}
+
+#[test]
+fn an_open_breaker_refuses_a_hedge_with_its_own_reason() {
+    use crate::nets::{BreakerMode, BreakerSettings, GuardSettings};
+    let mut g = guard(GuardSettings {
+        breaker: Some(BreakerSettings {
+            failure_ratio: 0.5,
+            min_throughput: 1,
+            mode: BreakerMode::Retries,
+            ..BreakerSettings::default()
+        }),
+        ..GuardSettings::default()
+    });
+    let mut rng = crate::seeded(1);
+    // The timer's hedge goes while the circuit is closed.
+    let mut h = start(10.0, 3);
+    assert_eq!(
+        h.on_due_guarded(10.0, Some(&mut g), &mut rng),
+        HedgeStep::Send
+    );
+    // A failure opens it (1 of 1); the hedge it would trigger is refused, the other
+    // attempt goes on.
+    assert_eq!(
+        h.on_outcome_guarded(&status(503), 15.0, Some(&mut g), &mut rng),
+        HedgeStep::Wait
+    );
+    assert!(matches!(
+        h.on_outcome_guarded(&status(503), 16.0, Some(&mut g), &mut rng),
+        HedgeStep::Done(StopReason::CircuitOpen(_))
+    ));
+    assert_eq!(h.sent(), 2);
+}
+
+#[test]
+fn with_a_bucket_only_the_guarded_rules_are_the_bucket_rules() {
+    use crate::nets::{BudgetKind, GuardSettings};
+    let settings = BudgetSettings::new(2.0, 0.0).with_success_refund(0.5);
+    let mut bucket = settings.build(0.0).unwrap();
+    let mut g = guard(GuardSettings {
+        budget: Some(BudgetKind::Bucket(settings)),
+        ..GuardSettings::default()
+    });
+    let mut rng = crate::seeded(1);
+    let (mut a, mut b) = (start(10.0, 4), start(10.0, 4));
+    let steps = [
+        (10.0, None),
+        (12.0, Some(503)),
+        (20.0, None),
+        (25.0, Some(200)),
+    ];
+    for (t, answer) in steps {
+        let (x, y) = match answer {
+            None => (
+                a.on_due(t, Some(&mut bucket)),
+                b.on_due_guarded(t, Some(&mut g), &mut rng),
+            ),
+            Some(code) => (
+                a.on_outcome(&status(code), t, Some(&mut bucket)),
+                b.on_outcome_guarded(&status(code), t, Some(&mut g), &mut rng),
+            ),
+        };
+        assert_eq!(x, y, "at {t} ms");
+    }
+    let Some(crate::nets::Budget::Bucket(gb)) = g.budget() else {
+        panic!("a bucket")
+    };
+    assert_eq!(gb.tokens(30.0), bucket.tokens(30.0));
+}
