@@ -44,6 +44,11 @@ pub struct Metrics {
     pub throughput_rps: f64,
     /// The most requests waiting in queues at once, all servers together.
     pub max_queue: f64,
+    // Safety nets (issue #12).
+    /// Requests stopped by an open circuit breaker (before their first attempt or a retry).
+    pub breaker_rejected: f64,
+    /// Requests stopped by adaptive throttling (before their first attempt or a retry).
+    pub throttled: f64,
 }
 
 impl Metrics {
@@ -75,6 +80,8 @@ impl Metrics {
             goodput_rps: avg(|m| m.goodput_rps),
             throughput_rps: avg(|m| m.throughput_rps),
             max_queue: avg(|m| m.max_queue),
+            breaker_rejected: avg(|m| m.breaker_rejected),
+            throttled: avg(|m| m.throttled),
         }
     }
 }
@@ -94,7 +101,7 @@ pub struct Series<'a> {
     pub rejected: &'a [u32],
     /// Attempts failed by the outage or by the fail rate.
     pub failed: &'a [u32],
-    /// Requests or retries blocked by the budget.
+    /// Requests or retries blocked by a net: the budget, the breaker, the throttle.
     pub blocked: &'a [u32],
     /// Successful requests, counted when the answer reached the client (the goodput).
     pub goodput: &'a [u32],

@@ -193,6 +193,8 @@ impl Occ {
             timeouts: 0.0,
             wasted: 0.0,
             max_queue: 0.0,
+            breaker_rejected: 0.0,
+            throttled: 0.0,
         }
     }
 }
