@@ -22,14 +22,14 @@
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
 use super::model::RetryAt;
+use super::nets::Nets;
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
-use super::{BudgetScope, Checked, Metrics, log_stride};
+use super::{Checked, Metrics, log_stride};
 use crate::SeededRng;
 use crate::backoff::uniform;
-use crate::budget::TokenBucket;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
 
@@ -116,6 +116,8 @@ struct Counts {
     successes: u64,
     gave_up: u64,
     budget_rejected: u64,
+    breaker_rejected: u64,
+    throttled: u64,
     timeouts: u64,
     wasted: u64,
     served: u64,
@@ -127,8 +129,7 @@ const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
 pub(crate) struct Herd {
     policy: Policy,
-    scope: Option<BudgetScope>,
-    budgets: Vec<TokenBucket>,
+    nets: Nets,
     latency_dist: LatencyDist,
     half_latency: f64,
     /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
@@ -169,14 +170,7 @@ pub(crate) struct Herd {
 impl Herd {
     pub(crate) fn new(c: Checked) -> Self {
         let s = &c.s;
-        let budgets = match (c.budget, s.budget_scope) {
-            (None, _) => Vec::new(),
-            (Some(b), BudgetScope::Shared) => vec![TokenBucket::from_valid(b, 0.0)],
-            (Some(b), BudgetScope::Client) => {
-                vec![TokenBucket::from_valid(b, 0.0); s.clients as usize]
-            }
-        };
-        let scope = c.budget.map(|_| s.budget_scope);
+        let nets = Nets::new(c.nets, s.budget_scope, s.clients);
         let outage_end = s.outage_start_ms + s.outage_ms;
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
@@ -186,8 +180,7 @@ impl Herd {
         let per_client_slots = load.slot_per_client();
         let mut h = Herd {
             policy: c.policy,
-            scope,
-            budgets,
+            nets,
             latency_dist: s.latency_dist,
             half_latency: s.latency_ms / 2.0,
             jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
@@ -294,19 +287,6 @@ impl Herd {
         .max(0.0)
     }
 
-    #[inline]
-    fn budget(
-        budgets: &mut [TokenBucket],
-        scope: Option<BudgetScope>,
-        client: u32,
-    ) -> Option<&mut TokenBucket> {
-        match scope {
-            None => None,
-            Some(BudgetScope::Shared) => budgets.first_mut(),
-            Some(BudgetScope::Client) => budgets.get_mut(client as usize),
-        }
-    }
-
     fn is_logged(&self, client: u32) -> bool {
         client % self.log_stride == 0 && client / self.log_stride < self.log_rows
     }
@@ -331,14 +311,10 @@ impl Herd {
         self.counts.requests += 1;
         self.events += 1;
         let logged = self.is_logged(client);
-        if let Err(_e) = self
-            .policy
-            .admit(Self::budget(&mut self.budgets, self.scope, client), t)
-        {
-            self.counts.budget_rejected += 1;
-            self.rec.blocked(t);
+        if let Err(e) = self.nets.admit(&self.policy, client, t, &mut self.rng) {
+            let code = self.count_blocked(e.into(), t);
             if logged {
-                self.rec.log(t, client, 1, outcome::BUDGET_BLOCKED);
+                self.rec.log(t, client, 1, code);
             }
             self.ended(client, t);
             return;
@@ -537,10 +513,14 @@ impl Herd {
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
-        let budget = Self::budget(&mut self.budgets, self.scope, client);
-        let decision =
-            self.policy
-                .decide_verdict(&mut ev.attempt, verdict, now, budget, &mut self.rng);
+        let decision = self.nets.decide(
+            &self.policy,
+            client,
+            &mut ev.attempt,
+            verdict,
+            now,
+            &mut self.rng,
+        );
         match decision {
             Decision::Retry { delay_ms, .. } => {
                 self.events += 1;
@@ -554,12 +534,13 @@ impl Herd {
                         let started = ev.attempt.started_ms();
                         self.rec.latencies.push((now - started) as f32);
                     }
-                    StopReason::BudgetExhausted(_) => {
-                        self.counts.budget_rejected += 1;
-                        self.rec.blocked(now);
+                    StopReason::BudgetExhausted(_)
+                    | StopReason::CircuitOpen(_)
+                    | StopReason::Throttled(_) => {
+                        let code = self.count_blocked(reason, now);
                         if ev.logged() {
                             let next = ev.attempt.made() + 1;
-                            self.rec.log(now, client, next, outcome::BUDGET_BLOCKED);
+                            self.rec.log(now, client, next, code);
                         }
                     }
                     _ => self.counts.gave_up += 1,
@@ -568,6 +549,26 @@ impl Herd {
                     self.free_slots.push(ev.slot);
                 }
                 self.ended(client, now);
+            }
+        }
+    }
+
+    /// A net refused a request or a retry at `t`, for `reason` (one of the nets'): counted
+    /// apart by net; returns the log's code.
+    fn count_blocked(&mut self, reason: StopReason, t: f64) -> u8 {
+        self.rec.blocked(t);
+        match reason {
+            StopReason::CircuitOpen(_) => {
+                self.counts.breaker_rejected += 1;
+                outcome::BREAKER_BLOCKED
+            }
+            StopReason::Throttled(_) => {
+                self.counts.throttled += 1;
+                outcome::THROTTLED
+            }
+            _ => {
+                self.counts.budget_rejected += 1;
+                outcome::BUDGET_BLOCKED
             }
         }
     }
@@ -660,6 +661,8 @@ impl Herd {
             throughput_rps: per_s(c.served),
             max_queue: f64::from(self.servers.max_queued),
             bottom_attempts: c.bottom_attempts as f64,
+            breaker_rejected: c.breaker_rejected as f64,
+            throttled: c.throttled as f64,
         }
     }
 }

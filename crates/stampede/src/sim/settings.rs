@@ -4,6 +4,7 @@ use super::model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowd
 use super::{BudgetScope, Scenario, work};
 use crate::budget::BudgetSettings;
 use crate::error::{ConfigError, Field, MAX_DURATION_MS};
+use crate::nets::GuardSettings;
 use crate::policy::{Policy, PolicySettings};
 
 /// The mean service time when none is given (ms): with the default capacity of 500
@@ -93,8 +94,12 @@ pub struct SimSettings {
     pub retry_after_ms: Option<f64>,
     /// A retry budget; `None`: none.
     pub budget: Option<BudgetSettings>,
-    /// Who shares the budget.
+    /// Who shares the budget (and every other net).
     pub budget_scope: BudgetScope,
+    /// Safety nets (issue #12, [`crate::nets`]): a budget of any school, a circuit breaker,
+    /// adaptive throttling. At most one budget in all: `budget` (a bucket) or
+    /// `nets.budget`.
+    pub nets: GuardSettings,
     /// The seed.
     pub seed: u64,
     /// Width of the series' slots (ms), 1 to 60,000.
@@ -148,6 +153,7 @@ impl Default for SimSettings {
             retry_after_ms: None,
             budget: None,
             budget_scope: BudgetScope::Client,
+            nets: GuardSettings::default(),
             seed: 1,
             slot_ms: 10.0,
             log_clients: 10_000,
@@ -163,7 +169,8 @@ pub(crate) struct Checked {
     pub(crate) s: SimSettings,
     pub(crate) policy: Policy,
     pub(crate) latency_sd: f64,
-    pub(crate) budget: Option<BudgetSettings>,
+    /// Every net, the bucket included; `None`: none.
+    pub(crate) nets: Option<GuardSettings>,
     pub(crate) fleet: Fleet,
 }
 
@@ -250,10 +257,8 @@ impl SimSettings {
         }
         Field::Slot.check(s.slot_ms)?;
         Field::Layers.check(f64::from(s.layers))?;
-        let budget = match s.budget {
-            Some(b) => Some(b.validate()?),
-            None => None,
-        };
+        let nets = s.nets.with_bucket(s.budget)?.validate()?;
+        let nets = (!nets.is_empty()).then_some(nets);
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
         }
@@ -280,7 +285,7 @@ impl SimSettings {
             s: s.clone(),
             policy,
             latency_sd,
-            budget,
+            nets,
             fleet,
         };
         work::check_closed_requests(&checked)?;
