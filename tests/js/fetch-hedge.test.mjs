@@ -213,3 +213,21 @@ test("against stampede serve: hedges leave delayMs apart, the first answer wins,
     await server.stop();
   }
 });
+
+test("a fetch that breaks its contract on a hedge ends the call with a TypeError; the other attempts are aborted", async () => {
+  const signals = [];
+  globalThis.fetch = (input, init) => {
+    signals.push(init.signal);
+    return signals.length === 1 ? later(Infinity, 200, init.signal, "") : 42;
+  };
+  try {
+    await assert.rejects(
+      retryFetch(URL_, undefined, { policy, hedging: { delayMs: 5, maxAttempts: 3 } }),
+      (e) => e instanceof TypeError && /^fetch: expected a Promise/.test(e.message),
+    );
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  assert.equal(signals.length, 2);
+  assert.equal(signals[0].aborted, true, "the first attempt does not outlive the call");
+});
