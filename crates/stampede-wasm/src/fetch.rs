@@ -1,9 +1,15 @@
 //! `retryFetch`: the browser's `fetch` under the core policy.
 //!
-//! Every decision — whether to retry, how long to wait, whether the budget allows it — is
-//! `Policy::decide_verdict` from the core; this module only performs the attempts, reads
-//! what came back, and waits with `setTimeout` (no async runtime: `globalThis.fetch` and
-//! `setTimeout` exist in windows, workers and Node 20 alike).
+//! Every decision — whether to retry, how long to wait, whether the call site's nets (a
+//! budget of any kind, a circuit breaker, an adaptive throttle) allow it — is the core's:
+//! `Policy::admit_guarded` before the first attempt, `Policy::decide_verdict_guarded` after
+//! each one, or, with `hedging`, the core's `Hedge` (see [`hedged`]). This module only
+//! performs the attempts, reads what came back, and waits with `setTimeout` (no async
+//! runtime: `globalThis.fetch` and `setTimeout` exist in windows, workers and Node 20 alike).
+//!
+//! The nets: with `callSite`, the call site's in the module's registry (`registry`), shared
+//! by every call that names it; without, the nets the call gives are its own and die with
+//! it. The throttle draws from the call's RNG (`policy.seed`).
 //!
 //! Aborting: the caller's signals (`options.signal`, `init.signal`, a `Request` input's
 //! own signal) are folded into one controller for the whole call, so an abort is seen
