@@ -65,13 +65,15 @@ pub(super) async fn run(
     started: f64,
     hedging: Hedging,
 ) -> Result<JsValue, JsValue> {
-    let mut h = hedging.start(&o.policy, request, started);
     let attempts = Array::new();
     let mut flights = Flights(Vec::new());
     // The last attempt that ended without ending the request: what a request that then
     // stops with nothing in flight hands back.
     let mut last: Option<Attempted> = None;
     let mut launched = 0;
+    // The hedge delay counts from the moment the first attempt is sent, not from the
+    // admission (the nets, the registry) a moment before.
+    let mut h = hedging.start(&o.policy, request, crate::clock::mono_ms());
     launch(o, call, started, &mut flights, &mut launched)?;
     loop {
         call.cancel.check()?;
