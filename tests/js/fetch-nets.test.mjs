@@ -284,3 +284,19 @@ test("a bucket without a kind behaves as before: BudgetExhaustedError, and Retry
     assert.equal(count(), 3);
   });
 });
+
+test("the slim stampede/fetch entry has the nets, hedging and their error classes", async () => {
+  const slim = await import(new URL("../../crates/stampede-wasm/pkg/fetch/node.js", import.meta.url).href);
+  assert.equal(typeof slim.CircuitOpenError, "function");
+  assert.equal(typeof slim.ThrottledError, "function");
+  const cs = site("slim");
+  // Two failures open it: the first 503 sends the hedge at once, the hedge's opens it.
+  const breaker = { failureRatio: 0.5, minThroughput: 2, breakMs: 60_000 };
+  await scripted(() => 503, async (count) => {
+    const r = await slim.retryFetch(URL_, undefined, { policy: { ...now, maxAttempts: 1 }, callSite: cs, breaker, hedging: { delayMs: 1000, maxAttempts: 2 } });
+    assert.equal(r.status, 503);
+    assert.equal(count(), 2, "a 503 sent the hedge at once");
+    await assert.rejects(slim.retryFetch(URL_, undefined, { callSite: cs }), (e) => e instanceof slim.CircuitOpenError);
+    assert.equal(slim.Budget.forCallSite(cs).kind, "bucket");
+  });
+});
