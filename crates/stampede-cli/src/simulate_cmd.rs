@@ -14,6 +14,7 @@ use stampede::sim::{BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation,
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 
 use crate::UsageError;
+use crate::hedge_flags::Hedge;
 use crate::model_flags::{Model, or_list};
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
@@ -90,6 +91,8 @@ pub struct Common {
     runs: u32,
     #[command(flatten)]
     model: Model,
+    #[command(flatten)]
+    hedge: Hedge,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -233,6 +236,8 @@ impl Common {
             ("--attempts", "whose clients retry until their write wins")
         } else if self.budget.is_some() {
             ("--budget", "whose clients retry until their write wins")
+        } else if let Some(flag) = self.hedge.given() {
+            (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.model.first_given() {
             (
                 flag,
@@ -262,7 +267,7 @@ impl Common {
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
         let (base, cap) = self.base_cap();
         let backoff = BackoffSettings::new(strategy, base, cap).with_multiplier(self.multiplier);
-        self.model.apply(SimSettings {
+        let s = self.model.apply(SimSettings {
             scenario: self.scenario,
             clients,
             policy: PolicySettings::new(backoff, self.attempts()),
@@ -280,7 +285,8 @@ impl Common {
             budget_scope: self.budget_scope,
             seed: self.seed,
             ..SimSettings::default()
-        })
+        });
+        self.hedge.apply(s)
     }
 }
 
@@ -350,6 +356,14 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         )?;
         if a.common.scenario != Scenario::AwsOcc {
             writeln!(out, "{}", fleet_line(&settings))?;
+        }
+        if let Some(h) = settings.hedging {
+            writeln!(
+                out,
+                "hedged: another attempt after {} ms without an answer, {} in all, instead of retries",
+                stampede_cli::json::num(h.delay_ms),
+                h.max_attempts
+            )?;
         }
         for k in METRIC_COLUMNS {
             writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;

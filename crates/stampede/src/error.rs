@@ -124,8 +124,8 @@ impl WorkBound {
             }
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
-                 attempts, requests × attempts, a third of that with a client timeout; \
-                 fewer requests also help)"
+                 attempts, requests × attempts, a third of that with a client timeout or \
+                 hedging; fewer requests also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

@@ -14,6 +14,9 @@
 //! before the deadline, else the timeout) moves the request's ticket on, and the other then
 //! finds its ticket stale and does nothing (a late answer to an attempt its client gave up
 //! is wasted work). In a healthy run almost no timer is armed.
+//!
+//! Hedged requests (`hedged.rs`) keep several attempts in flight; their attempts are the
+//! same events, told apart by a flag, and their hedge timers are [`Kind::Hedge`] events.
 
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
@@ -27,6 +30,12 @@ use crate::backoff::uniform;
 use crate::budget::TokenBucket;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
+
+// Hedged requests: their logic lives in `sim/hedged.rs`, a child of this module so that it
+// drives the same engine (the same wheel, servers and sends) through the hooks below.
+#[path = "hedged.rs"]
+mod hedged;
+use hedged::{HEDGED, Hedged};
 
 const GET: Request = Request::new(Method::Get);
 
@@ -42,6 +51,8 @@ pub(crate) enum Kind {
     Timeout,
     /// The arrival process's next tick (see [`Load`]).
     Tick,
+    /// A hedged request's hedge timer (see `hedged.rs`).
+    Hedge,
 }
 
 /// One event: an attempt of a logical request, where it is, or a tick. 64 bytes.
@@ -59,7 +70,7 @@ pub(crate) struct Ev {
     ticket: u32,
     server: u16,
     kind: Kind,
-    /// [`LOGGED`], [`ARMED`].
+    /// [`LOGGED`], [`ARMED`], [`HEDGED`] (and a hedged attempt's index).
     flags: u8,
 }
 
@@ -76,6 +87,19 @@ impl Ev {
     #[inline]
     fn armed(&self) -> bool {
         self.flags & ARMED != 0
+    }
+    #[inline]
+    fn hedged(&self) -> bool {
+        self.flags & HEDGED != 0
+    }
+    /// The attempt's number in its request, from 1, for the log.
+    #[inline]
+    fn number(&self) -> u32 {
+        if self.hedged() {
+            hedged::index(self) + 1
+        } else {
+            self.attempt.made() + 1
+        }
     }
 }
 
@@ -98,6 +122,7 @@ struct Counts {
     timeouts: u64,
     wasted: u64,
     served: u64,
+    hedges: u64,
     completion: f64,
 }
 
@@ -138,6 +163,8 @@ pub(crate) struct Herd {
     pub(crate) events: u64,
     /// Events taken from the wheel (stale timers included).
     pub(crate) steps: u64,
+    /// The hedged requests' state (empty without hedging).
+    hedged: Hedged,
 }
 
 impl Herd {
@@ -184,6 +211,7 @@ impl Herd {
             now: 0.0,
             events: 0,
             steps: 0,
+            hedged: Hedged::new(c.hedging),
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -314,6 +342,9 @@ impl Herd {
             self.ended(client, t);
             return;
         }
+        if let Some(hedging) = self.hedged.hedging {
+            return self.issue_hedged(hedging, client, t, logged);
+        }
         let slot = self.take_slot(client);
         let ev = Ev {
             at: t,
@@ -351,7 +382,9 @@ impl Herd {
             return;
         }
         ev.flags |= ARMED;
-        ev.ticket = self.tickets[ev.slot as usize];
+        if !ev.hedged() {
+            ev.ticket = self.tickets[ev.slot as usize];
+        }
         let timer = Ev {
             at: ev.deadline,
             kind: Kind::Timeout,
@@ -364,13 +397,21 @@ impl Herd {
     /// (or an answer, if its timer fired first) settled it.
     #[inline]
     fn is_live(&self, ev: &Ev) -> bool {
-        !ev.armed() || self.tickets[ev.slot as usize] == ev.ticket
+        if ev.flags & (ARMED | HEDGED) == 0 {
+            return true;
+        }
+        if ev.hedged() {
+            return self.hedge_is_live(ev);
+        }
+        self.tickets[ev.slot as usize] == ev.ticket
     }
 
     /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
     #[inline]
     fn settle(&mut self, ev: &Ev) {
-        if ev.armed() {
+        if ev.hedged() {
+            self.hedge_settle(ev);
+        } else if ev.armed() {
             let t = &mut self.tickets[ev.slot as usize];
             *t = t.wrapping_add(1);
         }
@@ -471,7 +512,7 @@ impl Herd {
         }
         self.settle(&ev);
         if ev.logged() {
-            self.rec.log(t, ev.client, ev.attempt.made() + 1, code);
+            self.rec.log(t, ev.client, ev.number(), code);
         }
         self.decide(ev, code, now);
     }
@@ -489,8 +530,7 @@ impl Herd {
         self.counts.timeouts += 1;
         self.rec.timed_out(t);
         if ev.logged() {
-            self.rec
-                .log(t, ev.client, ev.attempt.made() + 1, outcome::TIMEOUT);
+            self.rec.log(t, ev.client, ev.number(), outcome::TIMEOUT);
         }
         self.decide(ev, outcome::TIMEOUT, t);
     }
@@ -498,6 +538,9 @@ impl Herd {
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
     #[inline(always)]
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
+        if ev.hedged() {
+            return self.decide_hedged(ev, code, now);
+        }
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
         let budget = Self::budget(&mut self.budgets, self.scope, client);
@@ -566,6 +609,7 @@ impl Herd {
                 Kind::Finish => self.finish(ev),
                 Kind::Timeout => self.timeout(ev),
                 Kind::Tick => self.on_tick(ev),
+                Kind::Hedge => self.on_hedge_timer(ev),
             }
         }
         self.now = self.now.max(self.wheel.bucket() as f64);
@@ -619,6 +663,7 @@ impl Herd {
             goodput_rps: per_s(c.successes),
             throughput_rps: per_s(c.served),
             max_queue: f64::from(self.servers.max_queued),
+            hedges: c.hedges as f64,
         }
     }
 }

@@ -44,6 +44,9 @@ pub struct Metrics {
     pub throughput_rps: f64,
     /// The most requests waiting in queues at once, all servers together.
     pub max_queue: f64,
+    /// Extra attempts sent as hedges (already in `total_attempts`): with one hedge per
+    /// request at most, the fraction of requests that were hedged is `hedges / requests`.
+    pub hedges: f64,
 }
 
 impl Metrics {
@@ -75,6 +78,7 @@ impl Metrics {
             goodput_rps: avg(|m| m.goodput_rps),
             throughput_rps: avg(|m| m.throughput_rps),
             max_queue: avg(|m| m.max_queue),
+            hedges: avg(|m| m.hedges),
         }
     }
 }

@@ -53,6 +53,13 @@
 //! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
 //!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
 //!   count as `budget_rejected`.
+//! - **Hedging** (`hedging`; the rules are [`crate::hedge`]'s). A request sends another
+//!   attempt whenever none has answered `delay_ms` after the last one was sent (at once
+//!   after a non-fatal failure), up to `max_attempts` in all, instead of retrying; the
+//!   first success wins. The losers are cancelled by their client only: a server still
+//!   serves them, and that work is `wasted`, as for a timed-out attempt (see `hedged.rs`
+//!   for why). The hedge timer is an event in the same wheel. `hedges` counts the extra
+//!   attempts, so without a budget `total_attempts = requests + hedges`.
 //!
 //! # Metrics
 //!

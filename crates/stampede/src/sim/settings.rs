@@ -4,6 +4,7 @@ use super::model::{Balance, LatencyDist, QueueOrder, ServiceDist, Slowdown};
 use super::{BudgetScope, Scenario, work};
 use crate::budget::BudgetSettings;
 use crate::error::{ConfigError, Field, MAX_DURATION_MS};
+use crate::hedge::{Hedging, HedgingSettings};
 use crate::policy::{Policy, PolicySettings};
 
 /// The mean service time when none is given (ms): with the default capacity of 500
@@ -101,6 +102,10 @@ pub struct SimSettings {
     pub slot_ms: f64,
     /// The most clients whose attempts the log keeps.
     pub log_clients: u32,
+    /// Hedging (see [`crate::hedge`]): each request sends another attempt every
+    /// `delay_ms` without an answer, and the first success wins; it then runs under these
+    /// rules instead of the policy's backoff and attempts. `None`: no hedging.
+    pub hedging: Option<HedgingSettings>,
 }
 
 impl Default for SimSettings {
@@ -146,6 +151,7 @@ impl Default for SimSettings {
             seed: 1,
             slot_ms: 10.0,
             log_clients: 10_000,
+            hedging: None,
         }
     }
 }
@@ -158,6 +164,7 @@ pub(crate) struct Checked {
     pub(crate) latency_sd: f64,
     pub(crate) budget: Option<BudgetSettings>,
     pub(crate) fleet: Fleet,
+    pub(crate) hedging: Option<Hedging>,
 }
 
 /// The servers a run simulates, as sized from its settings.
@@ -249,6 +256,10 @@ impl SimSettings {
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
         }
+        let hedging = match s.hedging {
+            Some(h) => Some(h.build()?),
+            None => None,
+        };
         match s.scenario {
             Scenario::Steady | Scenario::Spike => {
                 Field::Rate.check(s.rate_per_client)?;
@@ -274,6 +285,7 @@ impl SimSettings {
             latency_sd,
             budget,
             fleet,
+            hedging,
         };
         work::check_closed_requests(&checked)?;
         work::check(&checked)?;

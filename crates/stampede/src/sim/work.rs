@@ -31,9 +31,10 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 /// attempts took 9.4 s, most of it cache misses over 7 million pending events).
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 
-/// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout.
+/// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout or
+/// hedging (a hedged attempt's timer is a third event, like a timeout's).
 fn max_run_attempts(c: &Checked) -> f64 {
-    if c.s.timeout_ms.is_some() {
+    if c.s.timeout_ms.is_some() || c.hedging.is_some() {
         (MAX_RUN_ATTEMPTS / 3.0).floor()
     } else {
         MAX_RUN_ATTEMPTS
@@ -44,12 +45,21 @@ fn max_run_attempts(c: &Checked) -> f64 {
 /// which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) bounds.
 pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
     let s = &c.s;
-    let attempts = f64::from(c.policy.max_attempts());
+    let attempts = f64::from(attempts_per_request(c).1);
     match s.scenario {
         Scenario::Burst => Some(f64::from(s.clients) * attempts),
         Scenario::Steady | Scenario::Spike => Some(steady_requests(s) * attempts),
         Scenario::Closed => Some(closed_requests(c) * attempts),
         Scenario::AwsOcc => None,
+    }
+}
+
+/// The most attempts one request makes, and the setting that says so: the hedging's
+/// attempts with hedging (which replaces the policy's retries), else the policy's.
+pub(crate) fn attempts_per_request(c: &Checked) -> (Field, u32) {
+    match c.hedging {
+        Some(h) => (Field::HedgeMaxAttempts, h.max_attempts()),
+        None => (Field::MaxAttempts, c.policy.max_attempts()),
     }
 }
 
@@ -114,14 +124,15 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     if bound <= max {
         return Ok(());
     }
-    let requests = bound / f64::from(c.policy.max_attempts());
+    let (field, attempts) = attempts_per_request(c);
+    let requests = bound / f64::from(attempts);
     Err(ConfigError::new(
-        Field::MaxAttempts,
+        field,
         Expected::Work {
             max: (max / requests).floor(),
             bound: WorkBound::RunAttempts,
         },
-        Got::Number(f64::from(c.policy.max_attempts())),
+        Got::Number(f64::from(attempts)),
     ))
 }
 
