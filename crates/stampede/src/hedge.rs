@@ -33,10 +33,7 @@
 //!   triggers it), so no hedge waits uncharged (the bug Envoy's #30205 is about). A hedge
 //!   the budget refuses is not sent; the attempts in flight go on; the next trigger (a
 //!   non-fatal failure) asks the budget again, and when nothing is left in flight the
-//!   request stops with the budget's error. With a call site's [`Guard`]
-//!   ([`Hedge::on_due_guarded`], [`Hedge::on_outcome_guarded`]) a hedge passes its budget
-//!   of any school, its circuit breaker and its adaptive throttle the same way (gRFC A6:
-//!   hedges count against retry throttling), and every answer is reported to them.
+//!   request stops with the budget's error.
 //! - A request that is not idempotent (POST, PATCH, … not marked idempotent) is never
 //!   hedged: the same rule as the classifier's for retries (a hedged POST can charge a card
 //!   twice).
@@ -85,11 +82,10 @@
 
 use rand::Rng;
 
-use crate::budget::TokenBucket;
 use crate::classify::{Action, Reason, Request, Verdict};
 use crate::error::{ConfigError, Field};
-use crate::nets::{Guard, Settled};
-use crate::policy::{Policy, StopReason};
+use crate::nets::Settled;
+use crate::policy::{Gate, Policy, StopReason};
 
 /// The fewest attempts a hedged request makes, the first included (gRFC A6: more than 1).
 pub const MIN_HEDGED_ATTEMPTS: u32 = 2;
@@ -266,77 +262,36 @@ impl Hedge {
     /// The hedge timer, at `mono_ms`: once the due time has come (and the request is not
     /// over), the next hedge is decided — sent if the deadline and the budget allow it.
     /// Earlier (a stale timer), nothing happens.
-    pub fn on_due(&mut self, mono_ms: f64, budget: Option<&mut TokenBucket>) -> HedgeStep {
-        self.due_with(mono_ms, &mut Bucket(budget))
-    }
-
-    /// [`on_due`](Self::on_due) for a call site's [`Guard`]: the hedge must pass its
-    /// budget (of any school), breaker and throttle (which draws from `rng`), and is
-    /// charged to them here, when it is decided, as a retry would be.
-    pub fn on_due_guarded<R: Rng + ?Sized>(
+    pub fn on_due<G: Gate, R: Rng + ?Sized>(
         &mut self,
         mono_ms: f64,
-        guard: Option<&mut Guard>,
+        gate: Option<&mut G>,
         rng: &mut R,
     ) -> HedgeStep {
-        self.due_with(mono_ms, &mut Guarded(guard, rng))
-    }
-
-    fn due_with(&mut self, mono_ms: f64, nets: &mut impl Nets) -> HedgeStep {
         if self.is_done() || mono_ms < self.due_ms {
             return HedgeStep::Wait;
         }
         self.due_ms = f64::INFINITY;
-        self.hedge(mono_ms, nets)
+        self.hedge(mono_ms, gate, rng)
     }
 
     /// An attempt ended at `mono_ms` with `verdict` (the policy's rules' verdict on its
-    /// outcome). After the request is over, a late answer changes nothing (`Wait`).
-    pub fn on_outcome(
+    /// outcome); `gate` (the call site's budget, breaker, throttle) learns of it. After the
+    /// request is over, a late answer changes nothing (`Wait`): its client has moved on.
+    pub fn on_outcome<G: Gate, R: Rng + ?Sized>(
         &mut self,
         verdict: &Verdict,
         mono_ms: f64,
-        budget: Option<&mut TokenBucket>,
-    ) -> HedgeStep {
-        self.outcome_with(verdict, mono_ms, &mut Bucket(budget))
-    }
-
-    /// [`on_outcome`](Self::on_outcome) for a call site's [`Guard`]: every net learns how
-    /// the attempt ended (as [`Policy::decide_verdict_guarded`] tells them of a retry's),
-    /// then a hedge it triggers must pass them, as in [`on_due_guarded`](Self::on_due_guarded).
-    ///
-    /// What the nets are told: a success is a first-try success while no hedge was sent,
-    /// else a success after a retry (the AWS quota refunds one hedge's cost, charged at
-    /// the plain retry price: a hedge is never priced as a retry after a timeout); a
-    /// failure the rules retry is a failure; anything else (a 404) is neither. Attempts
-    /// cancelled because another won, and answers after the request is over, tell them
-    /// nothing.
-    pub fn on_outcome_guarded<R: Rng + ?Sized>(
-        &mut self,
-        verdict: &Verdict,
-        mono_ms: f64,
-        guard: Option<&mut Guard>,
+        mut gate: Option<&mut G>,
         rng: &mut R,
     ) -> HedgeStep {
-        self.outcome_with(verdict, mono_ms, &mut Guarded(guard, rng))
-    }
-
-    fn outcome_with(&mut self, verdict: &Verdict, mono_ms: f64, nets: &mut impl Nets) -> HedgeStep {
         if self.is_done() {
             return HedgeStep::Wait;
         }
         self.in_flight = self.in_flight.saturating_sub(1);
-        nets.settle(
-            mono_ms,
-            match verdict.action {
-                Action::Success if self.sent > 1 => Settled::Retried {
-                    after_timeout: false,
-                },
-                Action::Success => Settled::FirstTry,
-                Action::Retry => Settled::Failed,
-                Action::DoNotRetry => Settled::Other,
-            },
-        );
+        if let Some(g) = gate.as_deref_mut() {
+            g.settle(mono_ms, self.settled(verdict.action));
+        }
         match verdict.action {
             Action::Success => self.finish(StopReason::Succeeded(verdict.reason)),
             Action::DoNotRetry if stops_hedging_only(verdict.reason) => {
@@ -357,14 +312,33 @@ impl Hedge {
                 // A non-fatal failure: the next hedge now, without the delay.
                 _ => {
                     self.due_ms = f64::INFINITY;
-                    self.hedge(mono_ms, nets)
+                    self.hedge(mono_ms, gate, rng)
                 }
             },
         }
     }
 
-    /// Decides a hedge at `now`: refused past the deadline or by the budget, else sent.
-    fn hedge(&mut self, now: f64, nets: &mut impl Nets) -> HedgeStep {
+    /// How an attempt with `action` ended, as the nets see it: a win is a retry's when a
+    /// hedge was sent (the hedges were paid like retries; the AWS quota refunds one).
+    fn settled(&self, action: Action) -> Settled {
+        match action {
+            Action::Success if self.sent > 1 => Settled::Retried {
+                after_timeout: false,
+            },
+            Action::Success => Settled::FirstTry,
+            Action::Retry => Settled::Failed,
+            Action::DoNotRetry => Settled::Other,
+        }
+    }
+
+    /// Decides a hedge at `now`: refused past the deadline or by the call site's limits
+    /// (charged now, when decided), else sent.
+    fn hedge<G: Gate, R: Rng + ?Sized>(
+        &mut self,
+        now: f64,
+        gate: Option<&mut G>,
+        rng: &mut R,
+    ) -> HedgeStep {
         if self.halt != Halt::No || self.sent >= self.max {
             return HedgeStep::Wait;
         }
@@ -373,10 +347,10 @@ impl Hedge {
             self.halt = Halt::Deadline(at_ms);
             return self.idle_after_halt();
         }
-        if let Err(refused) = nets.charge(now) {
-            // Not sent. What is in flight goes on; the next failure asks the budget again.
+        if let Some(Err(reason)) = gate.map(|g| g.try_retry(now, false, rng)) {
+            // Not sent. What is in flight goes on; the next failure asks the limits again.
             return if self.in_flight == 0 {
-                self.finish(refused)
+                self.finish(reason)
             } else {
                 HedgeStep::Wait
             };
@@ -436,51 +410,6 @@ fn stops_hedging_only(reason: Reason) -> bool {
         reason,
         Reason::PushbackStop | Reason::PushbackMalformed | Reason::HintTooLong { .. }
     )
-}
-
-/// What a hedge needs of a call site's limits: today's bucket alone, or a [`Guard`]. The
-/// one place a hedge meets them.
-trait Nets {
-    /// Charges one hedge, at the moment it is decided, or refuses it (and why).
-    fn charge(&mut self, mono_ms: f64) -> Result<(), StopReason>;
-    /// Tells the limits how an attempt ended.
-    fn settle(&mut self, mono_ms: f64, settled: Settled);
-}
-
-/// A token bucket, or none: a success is a refund, as after a successful retry.
-struct Bucket<'a>(Option<&'a mut TokenBucket>);
-
-impl Nets for Bucket<'_> {
-    fn charge(&mut self, mono_ms: f64) -> Result<(), StopReason> {
-        match &mut self.0 {
-            Some(b) => b.try_retry(mono_ms).map_err(StopReason::BudgetExhausted),
-            None => Ok(()),
-        }
-    }
-    fn settle(&mut self, mono_ms: f64, settled: Settled) {
-        if let (Some(b), Settled::FirstTry | Settled::Retried { .. }) = (&mut self.0, settled) {
-            b.on_success(mono_ms);
-        }
-    }
-}
-
-/// A call site's guard, or none, and the RNG its throttle draws from.
-struct Guarded<'a, R: ?Sized>(Option<&'a mut Guard>, &'a mut R);
-
-impl<R: Rng + ?Sized> Nets for Guarded<'_, R> {
-    fn charge(&mut self, mono_ms: f64) -> Result<(), StopReason> {
-        match &mut self.0 {
-            Some(g) => g
-                .try_retry(mono_ms, false, &mut *self.1)
-                .map_err(StopReason::from),
-            None => Ok(()),
-        }
-    }
-    fn settle(&mut self, mono_ms: f64, settled: Settled) {
-        if let Some(g) = &mut self.0 {
-            g.settle(mono_ms, settled);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ pub(super) async fn run(
             // The hedge timer: the next hedge is decided (timers may fire a fraction of a
             // millisecond early on the monotonic clock: the due time has come).
             let now = crate::clock::mono_ms().max(due.unwrap_or(0.0));
-            let step = nets.with(now, |g| h.on_due_guarded(now, g, &mut o.rng))?;
+            let step = nets.with(now, |g| h.on_due(now, g, &mut o.rng))?;
             match step {
                 HedgeStep::Send => launch(o, call, started, &mut flights, &mut launched)?,
                 HedgeStep::Wait => {}
@@ -118,7 +118,7 @@ pub(super) async fn run(
             .rules()
             .classify(request, &a.outcome(), clock.wall_ms);
         let now = clock.mono_ms;
-        let step = nets.with(now, |g| h.on_outcome_guarded(&verdict, now, g, &mut o.rng))?;
+        let step = nets.with(now, |g| h.on_outcome(&verdict, now, g, &mut o.rng))?;
         let (decision, delay, reason) = match &step {
             HedgeStep::Send => ("retry", Some((0.0, false)), verdict.reason.to_string()),
             HedgeStep::Wait => {

@@ -18,6 +18,8 @@
 //! Layers (see `layers.rs`, a child module so that it works on the engine's own state): a
 //! call to an upper layer is parked there while that layer's own call goes down, and the
 //! answer climbs back through the parked calls.
+//! Hedged requests (`hedged.rs`) keep several attempts in flight; their attempts are the
+//! same events, told apart by a flag, and their hedge timers are [`Kind::Hedge`] events.
 
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
@@ -36,6 +38,11 @@ use crate::policy::{Attempt, Decision, Policy, StopReason};
 #[path = "layers.rs"]
 pub(super) mod layers;
 use layers::Frames;
+// Hedged requests: their logic lives in `sim/hedged.rs`, a child of this module so that it
+// drives the same engine (the same wheel, servers and sends) through the hooks below.
+#[path = "hedged.rs"]
+mod hedged;
+use hedged::{HEDGED, Hedged};
 
 const GET: Request = Request::new(Method::Get);
 
@@ -51,6 +58,8 @@ pub(crate) enum Kind {
     Timeout,
     /// The arrival process's next tick (see [`Load`]).
     Tick,
+    /// A hedged request's hedge timer (see `hedged.rs`).
+    Hedge,
 }
 
 /// One event: an attempt of a logical request, where it is, or a tick. 64 bytes.
@@ -68,7 +77,8 @@ pub(crate) struct Ev {
     ticket: u32,
     server: u16,
     kind: Kind,
-    /// [`LOGGED`], [`ARMED`], and from bit [`DEPTH_SHIFT`] on the call's depth.
+    /// [`LOGGED`], [`ARMED`], [`HEDGED`], and from bit [`DEPTH_SHIFT`] on the call's depth
+    /// or, for a hedged attempt, its index.
     flags: u8,
 }
 
@@ -77,10 +87,13 @@ const LOGGED: u8 = 1;
 /// The attempt's timer is in the wheel: its ticket decides which copy settles it.
 const ARMED: u8 = 2;
 /// The rest of the flags is the call's depth: 0 for a client's call to layer 1, `k` for
-/// layer `k`'s call to layer `k + 1` (see `layers.rs`). An event is one cache line, with
-/// no byte to spare for it.
-const DEPTH_SHIFT: u8 = 2;
+/// layer `k`'s call to layer `k + 1` (see `layers.rs`); for a hedged attempt, its index
+/// in its request instead (see `hedged.rs`). The two never meet: hedging is refused with
+/// more than one layer, so a hedged attempt is a client's (depth 0). An event is one cache
+/// line, with no byte to spare for either.
+const DEPTH_SHIFT: u8 = 3;
 const _: () = assert!(super::MAX_LAYERS < 1 << (8 - DEPTH_SHIFT));
+const _: () = assert!(hedged::HEDGED < 1 << DEPTH_SHIFT && hedged::HEDGED > ARMED);
 
 impl Ev {
     #[inline]
@@ -93,7 +106,24 @@ impl Ev {
     }
     #[inline]
     fn depth(&self) -> u8 {
-        self.flags >> DEPTH_SHIFT
+        if self.hedged() {
+            0
+        } else {
+            self.flags >> DEPTH_SHIFT
+        }
+    }
+    #[inline]
+    fn hedged(&self) -> bool {
+        self.flags & HEDGED != 0
+    }
+    /// The attempt's number in its request, from 1, for the log.
+    #[inline]
+    fn number(&self) -> u32 {
+        if self.hedged() {
+            hedged::index(self) + 1
+        } else {
+            self.attempt.made() + 1
+        }
     }
 }
 
@@ -121,6 +151,7 @@ struct Counts {
     timeouts: u64,
     wasted: u64,
     served: u64,
+    hedges: u64,
     completion: f64,
 }
 
@@ -165,6 +196,8 @@ pub(crate) struct Herd {
     pub(crate) events: u64,
     /// Events taken from the wheel (stale timers included).
     pub(crate) steps: u64,
+    /// The hedged requests' state (empty without hedging).
+    hedged: Hedged,
 }
 
 impl Herd {
@@ -206,6 +239,7 @@ impl Herd {
             now: 0.0,
             events: 0,
             steps: 0,
+            hedged: Hedged::new(c.hedging),
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -319,6 +353,9 @@ impl Herd {
             self.ended(client, t);
             return;
         }
+        if let Some(hedging) = self.hedged.hedging {
+            return self.issue_hedged(hedging, client, t, logged);
+        }
         let slot = self.take_slot(client);
         let ev = Ev {
             at: t,
@@ -356,7 +393,9 @@ impl Herd {
             return;
         }
         ev.flags |= ARMED;
-        ev.ticket = self.tickets[ev.slot as usize];
+        if !ev.hedged() {
+            ev.ticket = self.tickets[ev.slot as usize];
+        }
         let timer = Ev {
             at: ev.deadline,
             kind: Kind::Timeout,
@@ -369,13 +408,21 @@ impl Herd {
     /// (or an answer, if its timer fired first) settled it.
     #[inline]
     fn is_live(&self, ev: &Ev) -> bool {
-        !ev.armed() || self.tickets[ev.slot as usize] == ev.ticket
+        if ev.flags & (ARMED | HEDGED) == 0 {
+            return true;
+        }
+        if ev.hedged() {
+            return self.hedge_is_live(ev);
+        }
+        self.tickets[ev.slot as usize] == ev.ticket
     }
 
     /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
     #[inline]
     fn settle(&mut self, ev: &Ev) {
-        if ev.armed() {
+        if ev.hedged() {
+            self.hedge_settle(ev);
+        } else if ev.armed() {
             let t = &mut self.tickets[ev.slot as usize];
             *t = t.wrapping_add(1);
         }
@@ -484,7 +531,7 @@ impl Herd {
         }
         self.settle(&ev);
         if ev.logged() {
-            self.rec.log(t, ev.client, ev.attempt.made() + 1, code);
+            self.rec.log(t, ev.client, ev.number(), code);
         }
         self.decide(ev, code, now);
     }
@@ -502,8 +549,7 @@ impl Herd {
         self.counts.timeouts += 1;
         self.rec.timed_out(t);
         if ev.logged() {
-            self.rec
-                .log(t, ev.client, ev.attempt.made() + 1, outcome::TIMEOUT);
+            self.rec.log(t, ev.client, ev.number(), outcome::TIMEOUT);
         }
         self.decide(ev, outcome::TIMEOUT, t);
     }
@@ -511,6 +557,9 @@ impl Herd {
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
     #[inline(always)]
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
+        if ev.hedged() {
+            return self.decide_hedged(ev, code, now);
+        }
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
         let decision = self.nets.decide(
@@ -604,6 +653,7 @@ impl Herd {
                 Kind::Finish => self.finish(ev),
                 Kind::Timeout => self.timeout(ev),
                 Kind::Tick => self.on_tick(ev),
+                Kind::Hedge => self.on_hedge_timer(ev),
             }
         }
         self.now = self.now.max(self.wheel.bucket() as f64);
@@ -663,6 +713,7 @@ impl Herd {
             bottom_attempts: c.bottom_attempts as f64,
             breaker_rejected: c.breaker_rejected as f64,
             throttled: c.throttled as f64,
+            hedges: c.hedges as f64,
         }
     }
 }

@@ -52,6 +52,9 @@ pub struct Metrics {
     pub breaker_rejected: f64,
     /// Requests stopped by adaptive throttling (before their first attempt or a retry).
     pub throttled: f64,
+    /// Extra attempts sent as hedges (already in `total_attempts`): with one hedge per
+    /// request at most, the fraction of requests that were hedged is `hedges / requests`.
+    pub hedges: f64,
 }
 
 impl Metrics {
@@ -86,6 +89,7 @@ impl Metrics {
             bottom_attempts: avg(|m| m.bottom_attempts),
             breaker_rejected: avg(|m| m.breaker_rejected),
             throttled: avg(|m| m.throttled),
+            hedges: avg(|m| m.hedges),
         }
     }
 }

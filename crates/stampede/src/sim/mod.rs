@@ -60,6 +60,13 @@
 //!   (ratio, gRPC, AWS), a circuit breaker, adaptive throttling, per client or shared by
 //!   the same `budget_scope`. What they refuse fails fast and counts apart:
 //!   `budget_rejected` (any budget), `breaker_rejected`, `throttled`.
+//! - **Hedging** (`hedging`; the rules are [`crate::hedge`]'s). A request sends another
+//!   attempt whenever none has answered `delay_ms` after the last one was sent (at once
+//!   after a non-fatal failure), up to `max_attempts` in all, instead of retrying; the
+//!   first success wins. The losers are cancelled by their client only: a server still
+//!   serves them, and that work is `wasted`, as for a timed-out attempt (see `hedged.rs`
+//!   for why). The hedge timer is an event in the same wheel. `hedges` counts the extra
+//!   attempts, so without a budget `total_attempts = requests + hedges`.
 //!
 //! # Metrics
 //!

@@ -10,6 +10,7 @@ use rand::Rng;
 use super::BudgetScope;
 use crate::budget::TokenBucket;
 use crate::classify::Verdict;
+use crate::hedge::{Hedge, HedgeStep};
 use crate::nets::{Blocked, BudgetKind, Guard, GuardSettings};
 use crate::policy::{Attempt, Decision, Policy};
 
@@ -90,6 +91,50 @@ impl Nets {
             Nets::Guards(scope, v) => {
                 let g = v.get_mut(Self::index(*scope, client));
                 policy.decide_verdict_guarded(attempt, verdict, now, g, rng)
+            }
+        }
+    }
+}
+
+impl Nets {
+    /// `client`'s hedge timer fires at `now`: the next hedge of `hedge`, through the nets.
+    #[inline]
+    pub(crate) fn hedge_due<R: Rng + ?Sized>(
+        &mut self,
+        hedge: &mut Hedge,
+        client: u32,
+        now: f64,
+        rng: &mut R,
+    ) -> HedgeStep {
+        match self {
+            Nets::None => hedge.on_due(now, None::<&mut TokenBucket>, rng),
+            Nets::Buckets(scope, v) => {
+                hedge.on_due(now, v.get_mut(Self::index(*scope, client)), rng)
+            }
+            Nets::Guards(scope, v) => {
+                hedge.on_due(now, v.get_mut(Self::index(*scope, client)), rng)
+            }
+        }
+    }
+
+    /// An attempt of `client`'s hedged request ended at `now` with `verdict`: the nets
+    /// learn of it, and the rules say what next.
+    #[inline]
+    pub(crate) fn hedge_outcome<R: Rng + ?Sized>(
+        &mut self,
+        hedge: &mut Hedge,
+        client: u32,
+        verdict: &Verdict,
+        now: f64,
+        rng: &mut R,
+    ) -> HedgeStep {
+        match self {
+            Nets::None => hedge.on_outcome(verdict, now, None::<&mut TokenBucket>, rng),
+            Nets::Buckets(scope, v) => {
+                hedge.on_outcome(verdict, now, v.get_mut(Self::index(*scope, client)), rng)
+            }
+            Nets::Guards(scope, v) => {
+                hedge.on_outcome(verdict, now, v.get_mut(Self::index(*scope, client)), rng)
             }
         }
     }

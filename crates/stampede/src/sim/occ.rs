@@ -196,6 +196,7 @@ impl Occ {
             bottom_attempts: self.writes as f64,
             breaker_rejected: 0.0,
             throttled: 0.0,
+            hedges: 0.0,
         }
     }
 }

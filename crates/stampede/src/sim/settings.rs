@@ -3,7 +3,8 @@
 use super::model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 use super::{BudgetScope, Scenario, work};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, Field, MAX_DURATION_MS};
+use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS};
+use crate::hedge::{Hedging, HedgingSettings};
 use crate::nets::GuardSettings;
 use crate::policy::{Policy, PolicySettings};
 
@@ -111,6 +112,10 @@ pub struct SimSettings {
     pub layers: u32,
     /// Which layers retry.
     pub retry_at: RetryAt,
+    /// Hedging (see [`crate::hedge`]): each request sends another attempt every
+    /// `delay_ms` without an answer, and the first success wins; it then runs under these
+    /// rules instead of the policy's backoff and attempts. `None`: no hedging.
+    pub hedging: Option<HedgingSettings>,
 }
 
 impl Default for SimSettings {
@@ -159,6 +164,7 @@ impl Default for SimSettings {
             log_clients: 10_000,
             layers: 1,
             retry_at: RetryAt::Every,
+            hedging: None,
         }
     }
 }
@@ -172,6 +178,7 @@ pub(crate) struct Checked {
     /// Every net, the bucket included; `None`: none.
     pub(crate) nets: Option<GuardSettings>,
     pub(crate) fleet: Fleet,
+    pub(crate) hedging: Option<Hedging>,
 }
 
 /// The servers a run simulates, as sized from its settings.
@@ -262,6 +269,18 @@ impl SimSettings {
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
         }
+        let hedging = match s.hedging {
+            Some(h) => Some(h.build()?),
+            None => None,
+        };
+        if hedging.is_some() && s.layers > 1 {
+            // A hedged call is a client's: hedging inside a chain is not modelled.
+            return Err(ConfigError::new(
+                Field::Layers,
+                Expected::Syntax("1 with hedging (only clients hedge)"),
+                Got::Number(f64::from(s.layers)),
+            ));
+        }
         match s.scenario {
             Scenario::Steady | Scenario::Spike => {
                 Field::Rate.check(s.rate_per_client)?;
@@ -287,6 +306,7 @@ impl SimSettings {
             latency_sd,
             nets,
             fleet,
+            hedging,
         };
         work::check_closed_requests(&checked)?;
         work::check(&checked)?;
