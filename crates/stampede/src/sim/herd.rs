@@ -490,9 +490,13 @@ impl Herd {
     /// later, unless the client gave the attempt up first. (A call from an upper layer
     /// reaches that layer instead.)
     #[inline(always)]
-    fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
-        if ev.depth() != 0 {
-            return self.answer_inner(ev, code, t);
+    fn answer(&mut self, mut ev: Ev, code: u8, mut t: f64) {
+        // Up the chain, one layer at a time, until a layer retries or the client hears.
+        while ev.depth() != 0 {
+            match self.answer_inner(ev, code, t) {
+                Some((caller, at)) => (ev, t) = (caller, at),
+                None => return,
+            }
         }
         let now = t + self.one_way();
         self.events += 1;

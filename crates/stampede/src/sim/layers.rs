@@ -171,9 +171,10 @@ impl Herd {
     /// The layer below answered `call` at `t` with `code`; the answer reaches the layer
     /// that made the call a trip later. With `every` it asks the policy (no budget: it is
     /// the client's); once it stops, or at once with `top`, it answers the call parked at
-    /// it with the same code.
+    /// it with the same code: that call, and when, are returned for the caller to answer
+    /// (a loop, not a recursion, keeps one copy of the client's answer in the engine).
     #[inline(never)]
-    pub(super) fn answer_inner(&mut self, mut call: Ev, code: u8, t: f64) {
+    pub(super) fn answer_inner(&mut self, mut call: Ev, code: u8, t: f64) -> Option<(Ev, f64)> {
         let now = t + self.one_way();
         self.events += 1;
         if self.retry_at == RetryAt::Every {
@@ -183,11 +184,11 @@ impl Herd {
                     .decide_verdict(&mut call.attempt, verdict, now, None, &mut self.rng);
             if let Decision::Retry { delay_ms, .. } = decision {
                 self.events += 1;
-                return self.send_down(call, now + delay_ms);
+                self.send_down(call, now + delay_ms);
+                return None;
             }
         }
-        let caller = self.frames.unpark(call.slot);
-        self.answer(caller, code, now);
+        Some((self.frames.unpark(call.slot), now))
     }
 }
 
