@@ -63,6 +63,8 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::SpikeLength => "spikeLengthMs",
         Field::SpikeFactor => "spikeFactor",
         Field::Think => "thinkMs",
+        Field::Layers => "layers",
+        Field::RetryAt => "retryAt",
     }
 }
 
@@ -135,7 +137,9 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::SpikeStart
         | Field::SpikeLength
         | Field::SpikeFactor
-        | Field::Think => Group::Top,
+        | Field::Think
+        | Field::Layers
+        | Field::RetryAt => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
         Field::Runs => Group::None,
     }
