@@ -78,7 +78,9 @@ pub fn bottom_attempts_per_request(p: f64, attempts: u32, layers: u32, retry_at:
 
 /// The most attempts a request can make at all layers together, its share of the run's
 /// work bound: `a + a² + … + a^L` when every layer retries `a` times, `a · L` when only
-/// the clients do.
+/// the clients do. Not inlined: the checks call it in several places, and the
+/// WebAssembly build is held to a size bar.
+#[inline(never)]
 pub(crate) fn attempts_per_request(attempts: u32, layers: u32, retry_at: RetryAt) -> f64 {
     let a = f64::from(attempts);
     match retry_at {
@@ -161,8 +163,9 @@ impl Herd {
     }
 
     /// Sends an upper layer's call at `t`: it reaches the layer below a trip later. No
-    /// timer: only clients give attempts up.
-    #[inline]
+    /// timer: only clients give attempts up. (One copy of the wheel's push for both
+    /// callers: the WebAssembly build is held to a size bar.)
+    #[inline(never)]
     fn send_down(&mut self, mut call: Ev, t: f64) {
         call.at = t + self.one_way();
         self.wheel.push(call.at, call);
