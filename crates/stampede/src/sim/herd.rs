@@ -20,8 +20,7 @@
 //! answer climbs back through the parked calls.
 
 use super::load::{Load, Tick};
-use super::model::LatencyDist;
-use super::model::RetryAt;
+use super::model::{LatencyDist, RetryAt};
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
