@@ -15,6 +15,7 @@ use crate::output::Failure;
 mod classify_cmd;
 mod delays_cmd;
 mod model_flags;
+mod net_flags;
 mod non_utf8;
 mod output;
 mod serve_cmd;

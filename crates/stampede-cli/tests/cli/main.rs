@@ -8,6 +8,7 @@ use serde_json::Value;
 #[cfg(unix)]
 mod arguments;
 mod model;
+mod nets;
 mod output;
 mod stories;
 
