@@ -89,6 +89,72 @@ export interface BudgetOptions {
   successRefund?: number;
 }
 
+// Safety nets (issue #12): budgets of every school, the circuit breaker, adaptive
+// throttling. Missing fields take the sources' numbers; a bad value throws a RangeError
+// naming it (`budget.ratio`, `breaker.samplingMs`, `throttle.k`).
+
+/** Today's token bucket, refilled per second: `kind` absent or "bucket". Refuses new calls too while empty. */
+export interface BucketBudgetOptions extends BudgetOptions {
+  kind?: "bucket";
+}
+/** A ratio budget (Finagle RetryBudget, tower TpsBudget, Linkerd): each request deposits
+ *  `ratio` tokens, a retry takes 1, plus `minPerSec` retries per second; deposits expire
+ *  after `windowMs`. Brooker's adaptive client: { ratio: 0.1, cap: 5, minPerSec: 0, windowMs: 60000 }. */
+export interface RatioBudgetOptions {
+  kind: "ratio";
+  /** Tokens each request deposits (0 to 1000; default 0.2). */
+  ratio?: number;
+  /** The most tokens held; absent or null: no cap. */
+  cap?: number | null;
+  /** Retries per second always allowed (default 10). */
+  minPerSec?: number;
+  /** How long deposits count, ms (default 10000). */
+  windowMs?: number;
+}
+/** gRPC retry throttling (gRFC A6): tokens start at maxTokens, −1 per failure, +tokenRatio
+ *  per success; no retry while tokens ≤ maxTokens / 2. */
+export interface GrpcBudgetOptions {
+  kind: "grpc";
+  /** More than 0, at most 1000 (default 10). */
+  maxTokens?: number;
+  /** More than 0 (default 0.1). */
+  tokenRatio?: number;
+}
+/** The AWS SDKs' standard retry quota: a retry costs retryCost (timeoutCost after a timeout);
+ *  a success refunds its retry's cost, or 1 at the first try. */
+export interface AwsBudgetOptions {
+  kind: "aws";
+  /** Tokens at the start and at most (default 500). */
+  tokens?: number;
+  /** Default 5. */
+  retryCost?: number;
+  /** Default 10. */
+  timeoutCost?: number;
+}
+export type AnyBudgetOptions =
+  | BucketBudgetOptions
+  | RatioBudgetOptions
+  | GrpcBudgetOptions
+  | AwsBudgetOptions;
+/** What an open breaker blocks: every attempt, or retries only (first attempts still go). */
+export type BreakerMode = "all" | "retries";
+/** A circuit breaker: opens when at least minThroughput outcomes in the last samplingMs
+ *  failed at failureRatio or more; stays open breakMs; then one probe. Defaults: Polly v8's
+ *  (0.1, 30000, 100, 5000, "all"). */
+export interface BreakerOptions {
+  failureRatio?: number;
+  samplingMs?: number;
+  minThroughput?: number;
+  breakMs?: number;
+  mode?: BreakerMode;
+}
+/** Adaptive throttling: reject locally with probability
+ *  max(0, (requests − k·accepts) / (requests + 1)) over windowMs. Defaults: k 2, 120000 ms. */
+export interface ThrottleOptions {
+  k?: number;
+  windowMs?: number;
+}
+
 /** A call site's retry budget in the module's registry (one per page or worker).
  *
  *  The rule: naming a call site WITH settings (forCallSite(name, options), or retryFetch's
@@ -200,8 +266,14 @@ export interface SimOptions {
   thinkMs?: number;
   /** The server's Retry-After during the outage, ms (sent in whole seconds). */
   retryAfterMs?: number | null;
-  budget?: BudgetOptions | null;
+  /** A retry budget of any school: `kind` absent (or "bucket") is the token bucket. */
+  budget?: AnyBudgetOptions | null;
+  /** Who shares the budget, the breaker and the throttle: each client its own, or one for all. */
   budgetScope?: BudgetScope;
+  /** A circuit breaker (Polly v8's semantics; mode "retries" is Brooker's). */
+  breaker?: BreakerOptions | null;
+  /** Client-side adaptive throttling (Google SRE book). */
+  throttle?: ThrottleOptions | null;
   /** Default 1 (simulations are always seeded). */
   seed?: number;
   slotMs?: number;
@@ -247,10 +319,14 @@ export interface Metrics {
   throughputRps: number;
   /** The most requests waiting in queues at once, all servers together. */
   maxQueue: number;
+  /** Requests stopped by an open circuit breaker (before their first attempt or a retry). */
+  breakerRejected: number;
+  /** Requests stopped by adaptive throttling (before their first attempt or a retry). */
+  throttled: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
-export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6; // served, outage, overload, budget-blocked, aws-occ conflict, fail rate (500), timed out
+export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; // served, outage, overload, budget-blocked, aws-occ conflict, fail rate (500), timed out, breaker-blocked, throttled
 
 /** A seeded simulation.
  *

@@ -32,12 +32,13 @@ test("every name of the contract is exported", () => {
 // The bar was 150 KB for the fluid simulator; the queueing model (servers, queues, the
 // balancer, arrival processes, timeouts, a two-level event wheel) adds about 35 KB with its
 // hot paths inlined for speed, and `stampede/fetch` is the entry for apps that want only
-// retryFetch.
-test("stampede_bg.wasm is at most 185 KB", (t) => {
+// retryFetch. Issue #12's safety nets (four budgets, the breaker, the throttle) add about
+// 15 KB more (182.3 KB before, 197.2 KB after): the bar is 200 KB.
+test("stampede_bg.wasm is at most 200 KB", (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 185_000, `${bytes.length} bytes > 185,000`);
+  assert.ok(bytes.length <= 200_000, `${bytes.length} bytes > 200,000`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {
@@ -227,7 +228,8 @@ test("Budget: wrong types throw TypeError naming the parameter, not the glue's o
 });
 
 const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budgetRejected", "amplification", "peakRps",
-  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue"];
+  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue",
+  "breakerRejected", "throttled"];
 
 test("Simulation: metrics, views into wasm memory, golden run", () => {
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy: { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6 }, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
@@ -327,7 +329,9 @@ function trySetting(key, value) {
   const [head, name] = key.includes(".") ? key.split(".") : [undefined, key];
   const call = (f) => { try { f(); } catch (e) { return e; } return undefined; };
   if (head === "policy") return call(() => new Simulation({ policy: { [name]: value } }));
-  if (head === "budget") return call(() => new Simulation({ budget: { [name]: value } }));
+  if (head === "budget") return call(() => new Simulation({ budget: { kind: budgetKindOf(name), [name]: value } }));
+  if (head === "breaker") return call(() => new Simulation({ breaker: { [name]: value } }));
+  if (head === "throttle") return call(() => new Simulation({ throttle: { [name]: value } }));
   if (head === "slowdown") return call(() => new Simulation({ slowdown: { startMs: 0, lengthMs: 1000, factor: 2, [name]: value } }));
   if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
   // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
@@ -343,6 +347,14 @@ function trySetting(key, value) {
     return retryFetch("http://127.0.0.1:9/never", undefined, { [name]: value }).then(() => undefined, (e) => e);
   }
   return assert.fail(`${key}: limits() lists it, but this test does not know where it goes: add it to trySetting`);
+}
+
+/** The budget kind a `budget.` field belongs to (the safety nets, issue #12). */
+function budgetKindOf(name) {
+  if (["ratio", "cap", "minPerSec", "windowMs"].includes(name)) return "ratio";
+  if (["maxTokens", "tokenRatio"].includes(name)) return "grpc";
+  if (["tokens", "timeoutCost"].includes(name)) return "aws";
+  return "bucket";
 }
 
 /** Bad values for a limit, each with the code it must get. */

@@ -142,7 +142,10 @@ pub fn limits() -> Object {
         // `Budget.forCallSite`) and under their prefix; a seed may sit in `policy` too. A
         // slowdown's parts exist only inside `slowdown`.
         let (alone, nested) = match group(field) {
-            Group::Policy | Group::Budget => (true, prefix_of(group(field))),
+            Group::Policy => (true, prefix_of(Group::Policy)),
+            // A `Budget`'s own options are the bucket's; the other kinds' exist only
+            // inside `budget` (with their `kind`).
+            Group::Budget => (is_bucket(field), prefix_of(Group::Budget)),
             Group::Slowdown | Group::Breaker | Group::Throttle => (false, prefix_of(group(field))),
             Group::Top if field == Field::Seed => (true, prefix_of(Group::Policy)),
             Group::Top => (true, ""),
@@ -159,6 +162,14 @@ pub fn limits() -> Object {
         }
     }
     out
+}
+
+/// Whether `field` is one of the token bucket's (the fields `Budget.forCallSite` takes).
+fn is_bucket(field: Field) -> bool {
+    matches!(
+        field,
+        Field::Capacity | Field::RefillPerSec | Field::RetryCost | Field::SuccessRefund
+    )
 }
 
 fn limit_object(field: Field, l: &Limit) -> Object {

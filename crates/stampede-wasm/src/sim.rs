@@ -34,6 +34,9 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     set(&o, "goodputRps", m.goodput_rps);
     set(&o, "throughputRps", m.throughput_rps);
     set(&o, "maxQueue", m.max_queue);
+    // Safety nets (issue #12).
+    set(&o, "breakerRejected", m.breaker_rejected);
+    set(&o, "throttled", m.throttled);
     o
 }
 

@@ -28,7 +28,7 @@ use core::fmt;
 use rand::Rng;
 
 use super::window::Window;
-use crate::error::{ConfigError, Field};
+use crate::error::{ConfigError, Field, fmt_num};
 
 /// Unvalidated throttle settings.
 ///
@@ -75,10 +75,11 @@ pub struct Throttled {
 
 impl fmt::Display for Throttled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // fmt_num, not `{:.2}`: core's float formatting would add ~20 KB of wasm.
         write!(
             f,
-            "throttled: rejected locally (probability {:.2}) because the backend has been refusing requests",
-            self.probability
+            "throttled: rejected locally (probability {}) because the backend has been refusing requests",
+            fmt_num((self.probability * 100.0).round() / 100.0)
         )
     }
 }

@@ -50,6 +50,15 @@ impl Nets {
         }
     }
 
+    /// The bucket of `client`, if the nets are a bucket alone.
+    #[inline]
+    fn bucket(&mut self, client: u32) -> Option<&mut TokenBucket> {
+        match self {
+            Nets::Buckets(scope, v) => v.get_mut(Self::index(*scope, client)),
+            _ => None,
+        }
+    }
+
     /// The gate before `client`'s new request at `t`.
     #[inline]
     pub(crate) fn admit<R: Rng + ?Sized>(
@@ -59,18 +68,16 @@ impl Nets {
         t: f64,
         rng: &mut R,
     ) -> Result<(), Blocked> {
-        match self {
-            Nets::None => Ok(()),
-            Nets::Buckets(scope, v) => policy
-                .admit(v.get_mut(Self::index(*scope, client)), t)
-                .map_err(Blocked::Budget),
-            Nets::Guards(scope, v) => {
-                policy.admit_guarded(v.get_mut(Self::index(*scope, client)), t, rng)
-            }
+        if let Nets::Guards(scope, v) = self {
+            return policy.admit_guarded(v.get_mut(Self::index(*scope, client)), t, rng);
         }
+        policy
+            .admit(self.bucket(client), t)
+            .map_err(Blocked::Budget)
     }
 
-    /// The policy's decision for `client` after an attempt ended at `now`.
+    /// The policy's decision for `client` after an attempt ended at `now`. Two calls of
+    /// the policy, not three: no net and a bucket share one (the wasm build is smaller).
     #[inline]
     pub(crate) fn decide<R: Rng + ?Sized>(
         &mut self,
@@ -81,17 +88,11 @@ impl Nets {
         now: f64,
         rng: &mut R,
     ) -> Decision {
-        match self {
-            Nets::None => policy.decide_verdict(attempt, verdict, now, None, rng),
-            Nets::Buckets(scope, v) => {
-                let b = v.get_mut(Self::index(*scope, client));
-                policy.decide_verdict(attempt, verdict, now, b, rng)
-            }
-            Nets::Guards(scope, v) => {
-                let g = v.get_mut(Self::index(*scope, client));
-                policy.decide_verdict_guarded(attempt, verdict, now, g, rng)
-            }
+        if let Nets::Guards(scope, v) = self {
+            let g = v.get_mut(Self::index(*scope, client));
+            return policy.decide_verdict_guarded(attempt, verdict, now, g, rng);
         }
+        policy.decide_verdict(attempt, verdict, now, self.bucket(client), rng)
     }
 }
 
