@@ -106,6 +106,10 @@ pub enum WorkBound {
     /// `closed` requests: clients × duration / (think + latency + service); `max` is the
     /// longest duration that fits.
     ClosedRequests,
+    /// Clients with per-client safety nets: each holds a guard (and a breaker and a
+    /// throttle on the heap); `max` is the most clients whose nets fit in
+    /// [`MAX_NETS_BYTES`](crate::sim::MAX_NETS_BYTES).
+    NetsClients,
 }
 
 impl WorkBound {
@@ -126,6 +130,11 @@ impl WorkBound {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts, a third of that with a client timeout; \
                  fewer requests also help)"
+            }
+            WorkBound::NetsClients => {
+                "clients with these safety nets per client (each client's guard, breaker and \
+                 throttle take memory, at most 128 MiB in all; --budget-scope shared, \
+                 budgetScope \"shared\", needs one set)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

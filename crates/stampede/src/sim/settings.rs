@@ -251,6 +251,7 @@ impl SimSettings {
         Field::Slot.check(s.slot_ms)?;
         let nets = s.nets.with_bucket(s.budget)?.validate()?;
         let nets = (!nets.is_empty()).then_some(nets);
+        super::nets::check_clients(s, nets.as_ref())?;
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
         }
