@@ -27,8 +27,8 @@ pub struct Common {
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
     /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
     /// its clients retry until their write wins, with no attempt limit and no budget, so it
-    /// rejects --attempts, --budget and the safety nets' flags (and the Servers and Clients
-    /// flags, which it does not model) and ignores the rest.
+    /// rejects --attempts and --budget (and the safety nets', Servers and Clients flags,
+    /// which it does not model) and ignores the rest.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
