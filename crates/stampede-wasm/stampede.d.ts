@@ -358,7 +358,7 @@ export class Simulation {
   rejected(): Uint32Array;
   /** Per slot: attempts failed by the outage or the fail rate. */
   failed(): Uint32Array;
-  /** Per slot: requests and retries blocked by the budget. */
+  /** Per slot: requests and retries blocked by a net: the budget, the breaker or the throttle. */
   blocked(): Uint32Array;
   /** Per slot: successful requests, counted when the answer reached the client (the goodput). */
   goodput(): Uint32Array;
