@@ -3,6 +3,7 @@
 // request ends once, and bad values throw errors naming the field.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { stampede } from "./load.mjs";
 
 const { Simulation } = stampede;
@@ -78,4 +79,30 @@ test("bad nets options throw naming the field", () => {
   }
   // The module lives on.
   assert.equal(metrics({}).breakerRejected, 0);
+});
+
+/** A golden run's four pinned numbers, natively, from crates/stampede/tests/golden/values.rs. */
+function nativeGolden(name) {
+  const src = readFileSync(new URL("../../crates/stampede/tests/golden/values.rs", import.meta.url), "utf8");
+  const m = src.match(new RegExp(`${name}: \\[u64; \\d+\\] =\\s*\\[([^\\]]*)\\]`));
+  assert.ok(m, `${name} not found in values.rs`);
+  const bits = new BigUint64Array(m[1].split(",").filter((x) => x.trim()).map((x) => BigInt(x.trim())));
+  return Array.from(new Float64Array(bits.buffer));
+}
+
+test("determinism: the golden nets run (the throttle's draws) gives the native bits in wasm", () => {
+  // crates/stampede/tests/golden/values.rs, nets_settings(), through the JS options.
+  const sim = new Simulation({
+    scenario: "steady", clients: 50, ratePerClient: 10, durationMs: 5000, outageMs: 0, latencyMs: 20,
+    latencyDist: "exponential", failRate: 0.6, workers: 0, serviceMs: 1,
+    policy: { strategy: "none", baseMs: 0, capMs: 0, maxAttempts: 4 },
+    budget: { kind: "ratio", ratio: 0.1, cap: 5, minPerSec: 0, windowMs: 60000 },
+    breaker: { failureRatio: 0.5, minThroughput: 20, breakMs: 500, mode: "retries" },
+    throttle: { k: 2 }, budgetScope: "client", seed: 9,
+  });
+  sim.run();
+  const m = sim.metrics();
+  sim.free();
+  assert.ok(m.budgetRejected > 0 && m.breakerRejected > 0 && m.throttled > 0, "every net refuses something");
+  assert.deepEqual([m.totalAttempts, m.successes, m.completionMs, m.p99Ms], nativeGolden("NETS_TOTAL_SUCCESS_COMPLETION_P99"));
 });
