@@ -590,6 +590,14 @@ export interface Defaults {
     logClients: number;
     scenarioBackoff: Record<Scenario, ScenarioBackoff>;
   };
+  /** Each safety net's defaults, its source's numbers (issue #12). */
+  nets: {
+    ratio: Required<RatioBudgetOptions>;
+    grpc: Required<GrpcBudgetOptions>;
+    aws: Required<AwsBudgetOptions>;
+    breaker: Required<BreakerOptions>;
+    throttle: Required<ThrottleOptions>;
+  };
 }
 
 /** The core's defaults: what every omitted option becomes (a Simulation's policy takes

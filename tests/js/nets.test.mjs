@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { stampede } from "./load.mjs";
 
-const { Simulation } = stampede;
+const { Simulation, defaults, limits } = stampede;
 
 /** The issue's scenario at fail rate 0.3, one set of nets shared by all clients. */
 const BASE = {
@@ -105,4 +105,29 @@ test("determinism: the golden nets run (the throttle's draws) gives the native b
   sim.free();
   assert.ok(m.budgetRejected > 0 && m.breakerRejected > 0 && m.throttled > 0, "every net refuses something");
   assert.deepEqual([m.totalAttempts, m.successes, m.completionMs, m.p99Ms], nativeGolden("NETS_TOTAL_SUCCESS_COMPLETION_P99"));
+});
+
+test("defaults().nets: the sources' numbers, within their limits, and what omitted fields become", () => {
+  const { nets } = defaults();
+  assert.deepEqual(nets, {
+    ratio: { kind: "ratio", ratio: 0.2, cap: null, minPerSec: 10, windowMs: 10000 },
+    grpc: { kind: "grpc", maxTokens: 10, tokenRatio: 0.1 },
+    aws: { kind: "aws", tokens: 500, retryCost: 5, timeoutCost: 10 },
+    breaker: { failureRatio: 0.1, samplingMs: 30000, minThroughput: 100, breakMs: 5000, mode: "all" },
+    throttle: { k: 2, windowMs: 120000 },
+  });
+  const l = limits();
+  for (const [group, prefix] of [["ratio", "budget"], ["grpc", "budget"], ["aws", "budget"], ["breaker", "breaker"], ["throttle", "throttle"]]) {
+    for (const [k, v] of Object.entries(nets[group])) {
+      const lim = l[`${prefix}.${k}`];
+      if (typeof v !== "number") continue;
+      assert.ok(lim, `${prefix}.${k} has limits`);
+      assert.ok(v >= lim.min && v <= lim.max, `${prefix}.${k} = ${v}`);
+    }
+  }
+  // Omitted fields are the defaults: the same run either way.
+  const same = (a, b) => assert.deepEqual(metrics(a), metrics(b));
+  same({ budget: { kind: "grpc" } }, { budget: nets.grpc });
+  same({ breaker: {} }, { breaker: nets.breaker });
+  same({ throttle: {} }, { throttle: nets.throttle });
 });
