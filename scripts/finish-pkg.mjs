@@ -7,8 +7,9 @@
 // replace the generated .d.ts with the hand-written one, whose option and result types are
 // precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError,
 // CircuitOpenError, ThrottledError) from stampede.js, and check the size bar: stampede_bg.wasm
-// at most 185 KB (185,000 bytes: it was 150 KB before the queueing model, which adds about
-// 35 KB with its hot paths inlined for speed).
+// at most MAX_WASM_BYTES (it was 150 KB before the queueing model, which adds about 35 KB
+// with its hot paths inlined for speed; issue #12's safety nets, hedging and layers add
+// the rest: see MAX_WASM_BYTES).
 //
 // With --slim SLIM (the same crate built with --no-default-features and --out-name
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
@@ -24,7 +25,7 @@ import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 185_000;
+const MAX_WASM_BYTES = 200_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
 // (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
 // reach it: 56.5 KB measured. Until it does, this bar only stops it from growing.

@@ -17,6 +17,7 @@ mod delays_cmd;
 mod hedge_flags;
 mod layer_flags;
 mod model_flags;
+mod net_flags;
 mod non_utf8;
 mod output;
 mod serve_cmd;

@@ -17,6 +17,7 @@ use crate::UsageError;
 use crate::hedge_flags::Hedge;
 use crate::layer_flags::LayerFlags;
 use crate::model_flags::{Model, or_list};
+use crate::net_flags::Nets;
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
 
@@ -28,8 +29,8 @@ pub struct Common {
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
     /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
     /// its clients retry until their write wins, with no attempt limit and no budget, so it
-    /// rejects --attempts and --budget (and the Servers, Clients and Layers flags, which it does
-    /// not model) and ignores the rest.
+    /// rejects --attempts and --budget (and the safety nets', Servers, Clients, Layers and
+    /// hedging flags, which it does not model) and ignores the rest.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -81,7 +82,8 @@ pub struct Common {
     /// aws-occ, whose clients retry until they win.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
-    /// Who shares the budget: client (each its own) or shared (one for all).
+    /// Who shares the budget, and every safety net: client (each its own) or shared (one
+    /// for all).
     #[arg(long, default_value = defaults().budget_scope.name(), value_parser = parse_scope)]
     budget_scope: BudgetScope,
     /// The seed; runs use seed, seed+1, …
@@ -96,6 +98,8 @@ pub struct Common {
     layers: LayerFlags,
     #[command(flatten)]
     hedge: Hedge,
+    #[command(flatten)]
+    nets: Nets,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -232,6 +236,7 @@ impl Common {
     /// attempt limit or a budget would be silently ignored, and it models no servers,
     /// queues or timeouts, so neither would the [`Model`] flags be.
     fn check_scenario(&self) -> Result<(), UsageError> {
+        self.nets.settings(self.budget.is_some())?;
         if self.scenario != Scenario::AwsOcc {
             return Ok(());
         }
@@ -239,6 +244,8 @@ impl Common {
             ("--attempts", "whose clients retry until their write wins")
         } else if self.budget.is_some() {
             ("--budget", "whose clients retry until their write wins")
+        } else if let Some(flag) = self.nets.first_given() {
+            (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.hedge.given() {
             (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.model.first_given() {
@@ -291,6 +298,11 @@ impl Common {
             retry_after_ms: self.retry_after,
             budget: self.budget,
             budget_scope: self.budget_scope,
+            // Checked by `check_scenario`, which every command runs first.
+            nets: self
+                .nets
+                .settings(self.budget.is_some())
+                .unwrap_or_default(),
             seed: self.seed,
             ..SimSettings::default()
         });

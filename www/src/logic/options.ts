@@ -67,6 +67,9 @@ const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdo
   seed: "seed",
   slotMs: null,
   logClients: null,
+  // Safety nets (issue #12): no control yet (the page's #panel-nets sets them).
+  breaker: null,
+  throttle: null,
 };
 
 /** The slowdown window's parts (errors name them "slowdown.startMs" …). */

@@ -10,6 +10,7 @@ mod arguments;
 mod hedge;
 mod layers;
 mod model;
+mod nets;
 mod output;
 mod stories;
 

@@ -104,7 +104,10 @@
 //! request record in the wheel (64 bytes, twice with a timeout; chunks are 8 · 64 + 8
 //! bytes, and the pool is reserved for the worst case, one chunk per pending request up to
 //! 32,768 partly filled ones, touched only as used), with a timeout a 4-byte ticket per
-//! request in flight, and, with a per-client budget, one bucket (48 bytes); the wheel
+//! request in flight, and, with a per-client budget, one bucket (48 bytes), or with any other
+//! safety net a guard (168 bytes, plus 232 for a breaker and 200 for a throttle on the heap:
+//! about 600 bytes a client with every net, so per-client nets are bounded to
+//! [`MAX_NETS_BYTES`] in all); the wheel
 //! itself is 256 KiB; a waiting request sits in its server's queue (64 bytes). The series
 //! grow with simulated time (36 bytes per slot, at most 2^20 slots), the log with logged
 //! attempts (16 bytes each, at most 2,000,000 entries), the latencies with successes (4
@@ -154,6 +157,7 @@ use crate::error::{ConfigError, Field};
 pub use herd::layers::{MAX_LAYERS, bottom_attempts_per_request};
 pub use metrics::{Metrics, Series};
 pub use model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
+pub use nets::MAX_NETS_BYTES;
 pub(crate) use settings::Checked;
 pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
 pub use work::MAX_RUN_ATTEMPTS;
