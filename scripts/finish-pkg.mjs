@@ -25,12 +25,18 @@ import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 200_000;
+// 182.3 KB after the queueing model; issue #12 (four budgets, the breaker, the throttle,
+// hedging, a chain of layers, in the simulator and in retryFetch, with their options,
+// defaults and errors) brought it to 229.5 KB, measured at the merge. The bar leaves ~10 KB:
+// it stops growth nobody decided on, not the features.
+const MAX_WASM_BYTES = 240_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
 // (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
-// reach it: 56.5 KB measured. Until it does, this bar only stops it from growing.
+// reach it: 56.5 KB measured before issue #12, 68.6 KB after retryFetch gained every budget
+// kind, the breaker, the throttle and hedging. Until the goal is met, this bar only stops it
+// from growing further.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
-const MAX_SLIM_GZIP_BYTES = 60_000;
+const MAX_SLIM_GZIP_BYTES = 72_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const crate = join(here, "..", "crates", "stampede-wasm");

@@ -33,12 +33,13 @@ test("every name of the contract is exported", () => {
 // balancer, arrival processes, timeouts, a two-level event wheel) adds about 35 KB with its
 // hot paths inlined for speed, and `stampede/fetch` is the entry for apps that want only
 // retryFetch. Issue #12's safety nets (four budgets, the breaker, the throttle) add about
-// 16 KB more (182.3 KB before, 198.1 KB after): the bar is 200 KB.
-test("stampede_bg.wasm is at most 200 KB", (t) => {
+// 16 KB more (182.3 KB before, 198.1 KB after), and hedging, the chain of layers and
+// retryFetch's nets the rest (229.5 KB at the merge): the bar is 240 KB, scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 240 KB", (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 200_000, `${bytes.length} bytes > 200,000`);
+  assert.ok(bytes.length <= 240_000, `${bytes.length} bytes > 240,000`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {
@@ -340,7 +341,7 @@ function trySetting(key, value) {
   if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
   // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
   if (`policy.${name}` in all) return call(() => new RetryPolicy({ [name]: value }));
-  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", budget));
+  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", { kind: budgetKindOf(name), [name]: value }));
   // Steady, so that its own settings (ratePerClient, durationMs) are checked too; a spike's
   // and a closed loop's own settings in their scenarios.
   const scenario = name.startsWith("spike") ? "spike" : name === "thinkMs" ? "closed" : "steady";
