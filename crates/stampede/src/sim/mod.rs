@@ -125,7 +125,9 @@ pub mod record;
 mod server;
 mod settings;
 pub mod stories;
+mod tourney;
 mod work;
+mod ziggurat;
 
 #[cfg(test)]
 mod tests;
@@ -445,8 +447,20 @@ impl Simulation {
 }
 
 /// Runs `settings` to the end and returns its metrics.
+///
+/// Nothing but the metrics leaves this function, so the run records nothing else: no
+/// attempt log (whatever `log_clients` says) and, in `aws-occ`, no series. The metrics are
+/// those of [`Simulation::new`] with the same settings, to the bit.
 pub fn run(settings: &SimSettings) -> Result<Metrics, ConfigError> {
-    Ok(Simulation::new(settings)?.run().metrics())
+    let quiet = SimSettings {
+        log_clients: 0,
+        ..settings.clone()
+    };
+    let mut sim = Simulation::new(&quiet)?;
+    if let Engine::Occ(o) = &mut sim.engine {
+        o.quiet();
+    }
+    Ok(sim.run().metrics())
 }
 
 /// The seed of run `i` of a multi-run experiment.
