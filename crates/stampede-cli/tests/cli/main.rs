@@ -9,6 +9,7 @@ use serde_json::Value;
 mod arguments;
 mod model;
 mod output;
+mod shard;
 mod stories;
 
 /// The binary under test.
