@@ -112,6 +112,7 @@ impl Occ {
         self.series = false;
     }
 
+    #[inline(always)]
     fn delay(&mut self) -> f64 {
         self.normal.abs(&mut self.rng, self.mean, self.sd)
     }

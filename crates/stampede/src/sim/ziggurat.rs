@@ -68,15 +68,34 @@ impl Ziggurat {
         Ziggurat { x, f }
     }
 
-    /// A standard normal deviate (mean 0, sd 1).
-    #[inline]
-    pub(crate) fn standard<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+    /// A standard normal deviate (mean 0, sd 1). The common case, inlined: one draw,
+    /// under the next layer's edge.
+    #[inline(always)]
+    pub(crate) fn standard<G: Rng + ?Sized>(&self, rng: &mut G) -> f64 {
+        let (i, u, x) = self.point(rng);
+        if x.abs() < self.x[i + 1] {
+            return x;
+        }
+        self.edge(rng, i, u, x)
+    }
+
+    /// A layer (the low 8 bits of one draw), a uniform `u` in [-1, 1) (its top 53 bits)
+    /// and the point `u · x[i]`.
+    #[inline(always)]
+    fn point<G: Rng + ?Sized>(&self, rng: &mut G) -> (usize, f64, f64) {
+        let bits = rng.next_u64();
+        let i = (bits & 0xff) as usize;
+        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
+        (i, u, u * self.x[i])
+    }
+
+    /// The rest of a draw whose point `x` (of layer `i`, uniform `u`) fell beyond the
+    /// next layer's edge: the tail, a wedge, or a fresh draw.
+    #[cold]
+    #[inline(never)]
+    fn edge<G: Rng + ?Sized>(&self, rng: &mut G, i: usize, u: f64, x: f64) -> f64 {
+        let (mut i, mut u, mut x) = (i, u, x);
         loop {
-            let bits = rng.next_u64();
-            let i = (bits & 0xff) as usize;
-            // The top 53 bits as a uniform in [-1, 1).
-            let u = (bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
-            let x = u * self.x[i];
             if x.abs() < self.x[i + 1] {
                 return x;
             }
@@ -87,12 +106,13 @@ impl Ziggurat {
             if y < density(x) {
                 return x;
             }
+            (i, u, x) = self.point(rng);
         }
     }
 
     /// `|Normal(mean, sd)|`, the AWS simulator's network delay.
-    #[inline]
-    pub(crate) fn abs<R: Rng + ?Sized>(&self, rng: &mut R, mean: f64, sd: f64) -> f64 {
+    #[inline(always)]
+    pub(crate) fn abs<G: Rng + ?Sized>(&self, rng: &mut G, mean: f64, sd: f64) -> f64 {
         if sd == 0.0 {
             return mean.abs();
         }
