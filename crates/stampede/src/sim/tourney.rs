@@ -64,16 +64,44 @@ impl Tourney {
 
     /// Gives `item` a new key (from [`key`] with the same item, or [`IDLE`]) and replays
     /// its path to the root.
-    #[inline]
+    ///
+    /// Unrolled and kept out of the caller's loop, on purpose: which side wins at a level
+    /// is a coin toss, which a branch predictor guesses wrong half the time, and LLVM's
+    /// x86 pass that turns conditional moves into branches only looks inside loops. As
+    /// straight-line code each level is a load (its address known in advance), a compare
+    /// and two conditional moves.
+    #[inline(never)]
     pub(crate) fn set(&mut self, item: u32, key: u128) {
         let mut n = self.leaves + item as usize;
         self.nodes[n] = key;
         let mut least = key;
-        while n > 1 {
-            least = least.min(self.nodes[n ^ 1]);
-            n >>= 1;
-            self.nodes[n] = least;
+        macro_rules! level {
+            () => {
+                if n > 1 {
+                    least = least.min(self.nodes[n ^ 1]);
+                    n >>= 1;
+                    self.nodes[n] = least;
+                }
+            };
         }
+        // One per level: 2 · MAX_ITEMS leaves' nodes are 17 levels deep, 16 above a leaf.
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        level!();
+        debug_assert_eq!(n, 1);
     }
 }
 
