@@ -113,7 +113,9 @@ impl Occ {
         self.series = false;
     }
 
-    #[inline(always)]
+    /// Inlined natively (four per write, the loop's hottest call); one copy in wasm,
+    /// whose package has a size bar.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn delay(&mut self) -> f64 {
         self.normal.abs(&mut self.rng, self.mean, self.sd)
     }

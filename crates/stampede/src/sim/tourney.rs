@@ -65,12 +65,13 @@ impl Tourney {
     /// Gives `item` a new key (from [`key`] with the same item, or [`IDLE`]) and replays
     /// its path to the root.
     ///
-    /// Unrolled and kept out of the caller's loop, on purpose: which side wins at a level
-    /// is a coin toss, which a branch predictor guesses wrong half the time, and LLVM's
-    /// x86 pass that turns conditional moves into branches only looks inside loops. As
-    /// straight-line code each level is a load (its address known in advance), a compare
-    /// and two conditional moves.
-    #[inline(never)]
+    /// Natively, unrolled and kept out of the caller's loop, on purpose: which side wins at
+    /// a level is a coin toss, which a branch predictor guesses wrong half the time, and
+    /// LLVM's x86 pass that turns conditional moves into branches only looks inside loops.
+    /// As straight-line code each level is a load (its address known in advance), a
+    /// compare and two conditional moves. Wasm has `select` and no such pass, so there the
+    /// plain loop (smaller: the package has a size bar) does the same.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
     pub(crate) fn set(&mut self, item: u32, key: u128) {
         let mut n = self.leaves + item as usize;
         self.nodes[n] = key;
@@ -84,23 +85,30 @@ impl Tourney {
                 }
             };
         }
+        #[cfg(target_arch = "wasm32")]
+        while n > 1 {
+            level!();
+        }
         // One per level: 2 · MAX_ITEMS leaves' nodes are 17 levels deep, 16 above a leaf.
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
-        level!();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+            level!();
+        }
         debug_assert_eq!(n, 1);
     }
 }
