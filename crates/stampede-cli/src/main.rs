@@ -23,6 +23,7 @@ mod output;
 mod serve_cmd;
 mod sim_output;
 mod simulate_cmd;
+mod sweep_grid;
 
 /// Retry strategies that do not stampede: backoff and jitter, what to retry,
 /// Retry-After, retry budgets, and a thundering-herd simulator.

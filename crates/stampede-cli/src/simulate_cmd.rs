@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use rayon::prelude::*;
 use serde_json::Value;
 use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
@@ -20,6 +19,7 @@ use crate::model_flags::{Model, or_list};
 use crate::net_flags::Nets;
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
+use crate::sweep_grid::{Shard, parse_shard, run_points};
 
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
@@ -132,6 +132,11 @@ pub struct SweepArgs {
     strategy: StrategyList,
     #[command(flatten)]
     common: Common,
+    /// Run only part I of N of the grid (I from 1 to N): the points I, I+N, I+2N, … of the
+    /// whole grid's rows, with the header. Read the parts' rows round-robin to join them
+    /// (see the README: Slurm, Kubernetes, GNU parallel).
+    #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = parse_shard, allow_hyphen_values = true)]
+    shard: Shard,
 }
 
 #[derive(Debug, Clone)]
@@ -410,14 +415,21 @@ pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
             .validate()
             .map_err(usage)?;
     }
-    let rows: Result<Vec<_>, _> = points
-        .par_iter()
-        .map(|&(strategy, clients)| {
-            run_many(&a.common.settings(clients, strategy), a.common.runs)
-                .map(|m| (strategy, clients, m))
-        })
+    // Every part validates the whole grid (above), so a bad flag fails every part alike.
+    let points: Vec<(Strategy, u32)> = points
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, p)| a.shard.takes(k).then_some(p))
         .collect();
-    let rows = rows.map_err(usage)?;
+    let settings: Vec<SimSettings> = points
+        .iter()
+        .map(|&(strategy, clients)| a.common.settings(clients, strategy))
+        .collect();
+    let metrics = run_points(&settings, a.common.runs).map_err(usage)?;
+    let rows = points
+        .into_iter()
+        .zip(metrics)
+        .map(|((strategy, clients), m)| (strategy, clients, m));
     writeln!(
         out,
         "scenario,strategy,clients,runs,{}",

@@ -12,6 +12,7 @@ mod layers;
 mod model;
 mod nets;
 mod output;
+mod shard;
 mod stories;
 
 /// The binary under test.
