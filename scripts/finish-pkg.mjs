@@ -6,9 +6,9 @@
 // For PKG (the full build): name the package "stampede" (wasm-pack names it after the crate),
 // replace the generated .d.ts with the hand-written one, whose option and result types are
 // precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError)
-// from stampede.js, and check the size bar: stampede_bg.wasm at most 185 KB (185,000 bytes:
+// from stampede.js, and check the size bar: stampede_bg.wasm at most 191 KB (191,000 bytes:
 // it was 150 KB before the queueing model, which adds about 35 KB with its hot paths inlined
-// for speed).
+// for speed; hedging adds 8 KB, 182.3 KB to 190.4 KB, with its paths kept out of line).
 //
 // With --slim SLIM (the same crate built with --no-default-features and --out-name
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
@@ -24,7 +24,7 @@ import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 185_000;
+const MAX_WASM_BYTES = 191_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
 // (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
 // reach it: 56.5 KB measured. Until it does, this bar only stops it from growing.

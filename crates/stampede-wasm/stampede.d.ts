@@ -141,6 +141,19 @@ export interface SlowdownOptions {
   factor: number;
 }
 
+/** Hedging (gRFC A6 hedgingPolicy, Polly v8): when no attempt has answered `delayMs` after
+ *  the last was sent, send another, up to `maxAttempts` in all; a non-fatal failure sends the
+ *  next at once, a server's pushback or Retry-After delays it; the first success wins and the
+ *  others are cancelled. Hedges are charged to the budget like retries, and replace the
+ *  policy's retries (its rules and deadline still apply). Missing fields take
+ *  defaults().hedging (Polly's: 2000 ms, 2 attempts). */
+export interface HedgingOptions {
+  /** 0 (every attempt at once) to 86,400,000 ms. */
+  delayMs?: number;
+  /** Attempts in all, the first included: 2 to 5. */
+  maxAttempts?: number;
+}
+
 /** A simulation's settings. Every field is optional (see defaults().simulation); `null`
  *  counts as absent. Errors name the field as written here (`slowdown.factor`). */
 export interface SimOptions {
@@ -202,6 +215,9 @@ export interface SimOptions {
   retryAfterMs?: number | null;
   budget?: BudgetOptions | null;
   budgetScope?: BudgetScope;
+  /** Hedged requests instead of retries; absent/null: none. Errors name `hedging.delayMs`,
+   *  `hedging.maxAttempts`. */
+  hedging?: HedgingOptions | null;
   /** Default 1 (simulations are always seeded). */
   seed?: number;
   slotMs?: number;
@@ -247,6 +263,8 @@ export interface Metrics {
   throughputRps: number;
   /** The most requests waiting in queues at once, all servers together. */
   maxQueue: number;
+  /** Extra attempts sent as hedges (already in totalAttempts). */
+  hedges: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
@@ -468,6 +486,8 @@ export interface Defaults {
     retryOn: string;
   };
   budget: { capacity: number; refillPerSec: number; retryCost: number; successRefund: number };
+  /** What a `hedging` object's missing fields become. */
+  hedging: { delayMs: number; maxAttempts: number };
   simulation: {
     scenario: Scenario;
     clients: number;
@@ -502,6 +522,8 @@ export interface Defaults {
     outageServers: number | null;
     /** null: none. */
     slowdown: SlowdownOptions | null;
+    /** null: no hedging. */
+    hedging: HedgingOptions | null;
     /** null: never. */
     timeoutMs: number | null;
     latencyDist: LatencyDist;
@@ -522,7 +544,8 @@ export function defaults(): Defaults;
 /** The range of every numeric option, keyed by its name as errors give it: alone
  *  ("baseMs", "capacity", "clients", "status", "n", "deadlineMs") and, for a policy's and a
  *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"); a
- *  slowdown's parts only nested ("slowdown.startMs", "slowdown.lengthMs", "slowdown.factor"). */
+ *  slowdown's parts only nested ("slowdown.startMs", "slowdown.lengthMs", "slowdown.factor"),
+ *  and hedging's ("hedging.delayMs", "hedging.maxAttempts"). */
 export function limits(): Record<string, Limit>;
 /** The backoff strategies' names, in the core's order. */
 export function strategies(): Strategy[];

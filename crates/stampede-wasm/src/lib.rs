@@ -22,6 +22,7 @@ mod clock;
 mod errors;
 mod fetch;
 mod fields;
+mod hedging;
 mod opts;
 mod policy;
 #[cfg(feature = "sim")]

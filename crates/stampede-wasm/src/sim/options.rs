@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use crate::budget::budget_settings;
 use crate::errors::config_error;
 use crate::fields::{Group, prefix_of};
+use crate::hedging::hedging_option;
 use crate::opts::Opts;
 use crate::policy::policy_settings;
 
@@ -99,6 +100,7 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
             prefix_of(Group::Slowdown),
         )?)?);
     }
+    s.hedging = hedging_option(opts)?;
     Ok(s)
 }
 
