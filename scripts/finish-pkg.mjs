@@ -8,7 +8,7 @@
 // precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError)
 // from stampede.js, and check the size bar: stampede_bg.wasm at most 191 KB (191,000 bytes:
 // it was 150 KB before the queueing model, which adds about 35 KB with its hot paths inlined
-// for speed; hedging adds 8 KB, 182.3 KB to 190.4 KB, with its paths kept out of line).
+// for speed; hedging adds 8 KB, 182.3 KB to 190.2 KB, with its paths kept out of line).
 //
 // With --slim SLIM (the same crate built with --no-default-features and --out-name
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries

@@ -32,7 +32,7 @@ test("every name of the contract is exported", () => {
 // The bar was 150 KB for the fluid simulator; the queueing model (servers, queues, the
 // balancer, arrival processes, timeouts, a two-level event wheel) adds about 35 KB with its
 // hot paths inlined for speed, and `stampede/fetch` is the entry for apps that want only
-// retryFetch. Hedging adds 8 KB (182.3 KB to 190.4 KB).
+// retryFetch. Hedging adds 8 KB (182.3 KB to 190.2 KB).
 test("stampede_bg.wasm is at most 191 KB", (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
