@@ -3,7 +3,7 @@
 import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } from "stampede";
 import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
 import type { Defaults, Limit, Scenario, ScenarioBackoff, SettingsErrorCode, SettingsErrorInfo, SettingsRangeError, SettingsTypeError, Strategy, Unit } from "stampede";
-import type { Balance, Choices, Fleet, LatencyDist, QueueOrder, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
+import type { Balance, Choices, Fleet, HedgingOptions, LatencyDist, QueueOrder, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
 import { choices } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
@@ -127,4 +127,20 @@ export function settingsContract(): number {
   const badUnit: Unit = "seconds";
   void [bad, badUnit, info, unit, elapsed, occ, names, scenes];
   return base;
+}
+
+// Hedging: the option, its defaults and the metric are typed.
+export function hedging(): number {
+  const hedged: HedgingOptions = { delayMs: 40, maxAttempts: 3 };
+  const opts: SimOptions = { scenario: "steady", workers: 0, serviceDist: "lognormal", hedging: hedged };
+  const off: SimOptions = { hedging: null };
+  const m: Metrics = new Simulation(opts).metrics();
+  const hedges: number = m.hedges;
+  const d = defaults();
+  const delay: number = d.hedging.delayMs + d.hedging.maxAttempts;
+  const none: HedgingOptions | null = d.simulation.hedging;
+  // @ts-expect-error delayMs is a number of milliseconds
+  const bad: HedgingOptions = { delayMs: "40ms" };
+  void [off, none, bad];
+  return hedges + delay;
 }
