@@ -32,7 +32,7 @@ const BUDGET: Record<keyof BudgetOptions, Control> = {
   successRefund: null,
 };
 
-const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown">, Control> = {
+const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown" | "hedging">, Control> = {
   scenario: "scenario",
   clients: "clients",
   outageMs: "outage",
