@@ -31,6 +31,8 @@ import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
 import { StoryPanel } from "./panels/story.js";
+import { NetsPanel } from "./panels/nets.js";
+import { sweepPool } from "./wasm/pool.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 
 export type { LinkProblems } from "./app/link.js";
@@ -54,6 +56,8 @@ export class App {
   private readonly delays: DelaysPanel;
   private readonly live: LiveSection;
   private readonly story: StoryPanel;
+  /** Issue #12's panels: each sweeps on the pool of workers once on screen. */
+  private readonly nets: NetsPanel;
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
   private runs = 0;
@@ -103,6 +107,7 @@ export class App {
         this.compare.resize();
         this.redrawKept();
         this.story.redraw();
+        this.nets.resize();
       }),
       frames: this.scheduler,
     };
@@ -125,6 +130,7 @@ export class App {
     this.delays = new DelaysPanel(ctx);
     this.story = new StoryPanel(ctx, this.runner);
     this.live = new LiveSection(ctx);
+    this.nets = new NetsPanel(ctx, sweepPool());
     this.wire(ctx);
     this.relabel();
     this.controls.show(this.good);
@@ -172,6 +178,7 @@ export class App {
     const resize = new ResizeObserver(() => ctx.resized());
     resize.observe(byId("figures"));
     resize.observe(byId("herd"));
+    resize.observe(byId("panel-nets"));
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.palette = readPalette();
       this.herd.invalidate();
@@ -180,6 +187,7 @@ export class App {
       this.story.relabel();
       this.redrawKept();
       this.story.redraw();
+      this.nets.relabel();
       this.scheduler.followUp();
     });
   }
@@ -267,6 +275,8 @@ export class App {
     if (document.documentElement.dataset["ready"] === "1") return;
     performance.mark("stampede:interactive");
     document.documentElement.dataset["ready"] = "1";
+    // The sweeping panels start after the first picture, so they never delay it.
+    this.nets.start();
   }
 
   private setBusy(busy: boolean): void {
@@ -355,6 +365,7 @@ export class App {
     this.story.relabel();
     this.redrawKept();
     this.story.redraw();
+    this.nets.relabel();
     this.showErrors();
     this.scheduler.followUp();
     this.shareLink.follow();

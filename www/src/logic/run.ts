@@ -34,6 +34,44 @@ export interface BudgetOptions {
   refillPerSec: number;
 }
 
+// Issue #12's mechanisms, named as the package's options (design: budgets of every kind, the
+// breaker, adaptive throttling, hedging, layers). Fields left out take the core's defaults.
+
+/** A retry budget of any kind; `kind` absent is the token bucket. */
+export type AnyBudgetOptions =
+  | { kind?: "bucket"; capacity?: number; refillPerSec?: number; retryCost?: number; successRefund?: number }
+  | { kind: "ratio"; ratio?: number; cap?: number; minPerSec?: number; windowMs?: number }
+  | { kind: "grpc"; maxTokens?: number; tokenRatio?: number }
+  | { kind: "aws"; tokens?: number; retryCost?: number; timeoutCost?: number };
+
+export interface BreakerOptions {
+  failureRatio?: number;
+  samplingMs?: number;
+  minThroughput?: number;
+  breakMs?: number;
+  mode?: "all" | "retries";
+}
+
+export interface ThrottleOptions {
+  k?: number;
+  windowMs?: number;
+}
+
+export interface HedgingOptions {
+  delayMs: number;
+  maxAttempts?: number;
+}
+
+export type RetryAt = "every" | "top";
+
+/** What a safety net changes in a run: the attempts, and at most one of each mechanism. */
+export interface NetOptions {
+  maxAttempts?: number;
+  budget?: AnyBudgetOptions;
+  breaker?: BreakerOptions;
+  throttle?: ThrottleOptions;
+}
+
 export interface SimOptions {
   scenario: Scenario;
   clients: number;
@@ -45,8 +83,15 @@ export interface SimOptions {
   ratePerClient?: number;
   durationMs?: number;
   retryAfterMs?: number | null;
-  budget?: BudgetOptions | null;
+  budget?: AnyBudgetOptions | null;
   budgetScope?: BudgetScope;
+  breaker?: BreakerOptions | null;
+  throttle?: ThrottleOptions | null;
+  hedging?: HedgingOptions | null;
+  layers?: number;
+  retryAt?: RetryAt;
+  slotMs?: number;
+  logClients?: number;
   latencyMs?: number;
   latencyDist?: LatencyDist;
   servers?: number;

@@ -1,0 +1,131 @@
+// The words of issue #12's panels ("Which safety net?", hedging, where to retry) and of the
+// live panel's breaker and hedging, in English and Russian: merged into the page's
+// dictionary (i18n.ts), kept apart so that file stays one screenful per language.
+
+export const enBeyond = {
+  "nets.heading": "Which safety net?",
+  "nets.why":
+    "Every library and proxy answers **how much retrying is safe?** in its own way: a cap on attempts, a **token bucket**, a **ratio budget** (Finagle, tower, Linkerd), **gRPC's retry throttling**, the **AWS SDK's retry quota**, a **circuit breaker** (Polly), **adaptive throttling** (Google's SRE book). Here each meets the same failure: 100 clients send 10 requests a second for 10 s, every attempt fails with the same chance whatever the load, and each net allows 4 attempts and retries at once.",
+  "nets.failure": "The failure",
+  "nets.failure.rate": "A fail rate for the whole run",
+  "nets.failure.outage": "Every server down from 3 s to 7 s",
+  "nets.failRate": "Fail rate (0–1)",
+  "nets.scope": "Each mechanism sees",
+  "nets.scope.shared": "every client's calls (a proxy)",
+  "nets.scope.client": "one client's calls",
+  "nets.col.net": "Safety net",
+  "nets.col.amplification": "Attempts per request",
+  "nets.col.success": "Succeeded",
+  "nets.col.blocked": "Failed fast",
+  "nets.net.none": "No limit (up to {n} attempts)",
+  "nets.net.attempts": "Attempts only (4)",
+  "nets.net.bucket": "Token bucket",
+  "nets.net.ratio": "Ratio budget (0.1 per call, at most 5)",
+  "nets.net.grpc": "gRPC retry throttling (10, 0.1)",
+  "nets.net.aws": "AWS SDK retry quota (500 tokens)",
+  "nets.net.breaker": "Circuit breaker on retries (10%)",
+  "nets.net.throttle": "Adaptive throttling (K = 2)",
+  "nets.figure":
+    "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. Without a net, 4 attempts cost 1 + p + p² + p³; a budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold.",
+  "nets.chart.x": "Fail rate",
+  "nets.aria": "Attempts per request against the fail rate, one line per safety net",
+  "nets.running": "Simulating {done} of {n} runs on {w} workers…",
+  "nets.done": "{n} runs on {w} workers in {t}.",
+
+  "hedging.heading": "Hedging: a second request against the slow tail",
+  "hedging.why":
+    "When no answer has come after the **hedging delay**, send the same request again and take the first answer (gRPC's `hedgingPolicy`, Polly). A short delay cuts the slowest answers at the price of extra requests; a delay near the usual answer time costs little. Service times here are lognormal with a long tail; each point below is one delay.",
+  "hedging.delay": "Hedging delay",
+  "hedging.off": "p99 without hedging",
+  "hedging.on": "p99 with hedging",
+  "hedging.extra": "Extra requests",
+  "hedging.chart.x": "Extra requests (%)",
+  "hedging.chart.y": "p99 latency (ms)",
+  "hedging.series.curve": "Each delay",
+  "hedging.series.now": "This delay",
+  "hedging.aria": "p99 latency against extra requests as the hedging delay moves",
+
+  "layers.heading": "Where to retry",
+  "layers.why":
+    "A request passes a chain of services, each calling the next. When the bottom one fails and **every layer retries**, attempts multiply: 4 attempts at 3 layers reach the bottom 4³ = 64 times (Google's SRE book), 3 at 5 layers 3⁵ = 243 times (Amazon's Builders' Library). **Retrying at one layer** keeps it at 4 and 3.",
+  "layers.count": "Layers",
+  "layers.attempts": "Attempts per layer",
+  "layers.retryAt": "Who retries",
+  "layers.retryAt.every": "every layer",
+  "layers.retryAt.top": "the top layer only",
+  "layers.bottom": "Attempts at the bottom per request",
+  "layers.chart.x": "Layers",
+  "layers.aria": "Attempts at the bottom per request against the number of layers, retrying everywhere or at the top",
+
+  "live.breaker": "Circuit breaker (Polly's defaults)",
+  "live.hedging": "Hedge after",
+  "live.hedge": "hedge",
+  "live.won": "won",
+  "live.breakerOpen": "The circuit is open: the request was not sent. {reason}",
+  "live.throttled": "Throttled: the request was not sent. {reason}",
+};
+
+export type BeyondKey = keyof typeof enBeyond;
+
+export const ruBeyond: Record<BeyondKey, string> = {
+  "nets.heading": "Какая страховка?",
+  "nets.why":
+    "Каждая библиотека и прокси по-своему отвечает на вопрос **сколько повторов безопасно?**: лимит попыток, **ведро токенов**, **бюджет-доля** (Finagle, tower, Linkerd), **ограничение повторов gRPC**, **квота повторов AWS SDK**, **автомат-предохранитель** (Polly), **адаптивное ограничение** (книга Google SRE). Здесь все встречают один и тот же сбой: 100 клиентов шлют по 10 запросов в секунду 10 с, каждая попытка падает с одной и той же вероятностью при любой нагрузке, каждая страховка разрешает 4 попытки и повторяет сразу.",
+  "nets.failure": "Сбой",
+  "nets.failure.rate": "Доля отказов на весь прогон",
+  "nets.failure.outage": "Все серверы лежат с 3 по 7 с",
+  "nets.failRate": "Доля отказов (0–1)",
+  "nets.scope": "Каждый механизм видит",
+  "nets.scope.shared": "вызовы всех клиентов (прокси)",
+  "nets.scope.client": "вызовы одного клиента",
+  "nets.col.net": "Страховка",
+  "nets.col.amplification": "Попыток на запрос",
+  "nets.col.success": "Успешно",
+  "nets.col.blocked": "Отказано сразу",
+  "nets.net.none": "Без предела (до {n} попыток)",
+  "nets.net.attempts": "Только лимит попыток (4)",
+  "nets.net.bucket": "Ведро токенов",
+  "nets.net.ratio": "Бюджет-доля (0,1 за вызов, не больше 5)",
+  "nets.net.grpc": "Ограничение повторов gRPC (10; 0,1)",
+  "nets.net.aws": "Квота повторов AWS SDK (500 токенов)",
+  "nets.net.breaker": "Предохранитель на повторы (10%)",
+  "nets.net.throttle": "Адаптивное ограничение (K = 2)",
+  "nets.figure":
+    "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины ({n} воркеров), а страница остаётся отзывчивой. Без страховки 4 попытки стоят 1 + p + p² + p³; бюджет держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога.",
+  "nets.chart.x": "Доля отказов",
+  "nets.aria": "Попыток на запрос в зависимости от доли отказов, по линии на страховку",
+  "nets.running": "Считаем {done} из {n} прогонов на {w} воркерах…",
+  "nets.done": "{n} прогонов на {w} воркерах за {t}.",
+
+  "hedging.heading": "Хеджирование: второй запрос против медленного хвоста",
+  "hedging.why":
+    "Если ответа нет дольше **задержки хеджирования**, отправьте тот же запрос ещё раз и возьмите первый ответ (`hedgingPolicy` в gRPC, Polly). Короткая задержка срезает самые медленные ответы ценой лишних запросов; задержка около обычного времени ответа стоит немного. Время обслуживания здесь логнормальное, с длинным хвостом; каждая точка ниже — одна задержка.",
+  "hedging.delay": "Задержка хеджирования",
+  "hedging.off": "p99 без хеджирования",
+  "hedging.on": "p99 с хеджированием",
+  "hedging.extra": "Лишних запросов",
+  "hedging.chart.x": "Лишних запросов (%)",
+  "hedging.chart.y": "Задержка p99 (мс)",
+  "hedging.series.curve": "Каждая задержка",
+  "hedging.series.now": "Эта задержка",
+  "hedging.aria": "Задержка p99 в зависимости от лишних запросов при разной задержке хеджирования",
+
+  "layers.heading": "Где повторять",
+  "layers.why":
+    "Запрос проходит цепочку сервисов, каждый вызывает следующий. Когда нижний падает и **повторяет каждый слой**, попытки перемножаются: 4 попытки на 3 слоях доходят до низа 4³ = 64 раза (книга Google SRE), 3 на 5 слоях — 3⁵ = 243 раза (Amazon Builders' Library). **Повторы на одном слое** оставляют 4 и 3.",
+  "layers.count": "Слоёв",
+  "layers.attempts": "Попыток на слое",
+  "layers.retryAt": "Кто повторяет",
+  "layers.retryAt.every": "каждый слой",
+  "layers.retryAt.top": "только верхний слой",
+  "layers.bottom": "Попыток внизу на запрос",
+  "layers.chart.x": "Слоёв",
+  "layers.aria": "Попыток внизу на запрос в зависимости от числа слоёв, при повторах везде или только наверху",
+
+  "live.breaker": "Предохранитель (настройки Polly по умолчанию)",
+  "live.hedging": "Хеджировать через",
+  "live.hedge": "хедж",
+  "live.won": "победил",
+  "live.breakerOpen": "Предохранитель разомкнут: запрос не отправлен. {reason}",
+  "live.throttled": "Ограничено: запрос не отправлен. {reason}",
+};
