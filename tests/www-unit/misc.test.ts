@@ -97,3 +97,16 @@ test("the timeout box: empty is none, a number is passed on, text is refused", (
   assert.deepEqual(parseTimeout("abc"), { ok: false, problem: "nan" });
   assert.deepEqual(parseTimeout("", true), { ok: false, problem: "nan" });
 });
+
+test("a panel's typed number: empty, not a number, not whole and out of range are told apart", async () => {
+  const { parseTyped, problemWords } = await import("../../www/src/logic/typed.js");
+  const env = { min: 1, max: 6, integer: true };
+  assert.deepEqual(parseTyped(" 3 ", env), { ok: true, value: 3 });
+  assert.deepEqual(parseTyped("", env), { ok: false, problem: { kind: "empty" } });
+  assert.deepEqual(parseTyped("abc", env), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(parseTyped("3", env, true), { ok: false, problem: { kind: "nan" } }, "the browser's badInput wins");
+  assert.deepEqual(parseTyped("2.5", env), { ok: false, problem: { kind: "integer" } });
+  assert.deepEqual(parseTyped("7", env), { ok: false, problem: { kind: "range", min: 1, max: 6 } });
+  assert.deepEqual(parseTyped("Infinity", env), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(problemWords({ kind: "range", min: 1, max: 6 }), { key: "err.range", vars: { min: 1, max: 6 } });
+});

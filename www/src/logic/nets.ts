@@ -16,7 +16,7 @@
 import { CORE_LIMITS } from "../generated/core.js";
 import type { Key } from "./i18n.js";
 import type { BudgetScope } from "./state.js";
-import type { NetOptions, SimOptions } from "./run.js";
+import type { BeyondOptions, NetOptions } from "./run.js";
 
 /** The nets, in the panel's order. */
 export const NET_IDS = ["none", "attempts", "bucket", "ratio", "grpc", "aws", "breaker", "throttle"] as const;
@@ -45,7 +45,7 @@ export const NETS_OUTAGE: readonly [number, number] = [3000, 7000];
 export const SWEEP_RATES: readonly number[] = Array.from({ length: 11 }, (_, i) => i / 20);
 
 /** The same failure, with no mechanism: the options every net starts from. */
-export function netsBase(f: NetsFailure, seed: number): SimOptions {
+export function netsBase(f: NetsFailure, seed: number): BeyondOptions {
   const outage = f.kind === "outage";
   return {
     scenario: "steady",
@@ -102,7 +102,7 @@ export function netOptions(id: NetId, scope: BudgetScope): NetOptions {
 }
 
 /** The run of `net` against the failure `f`. */
-export function netRun(id: NetId, f: NetsFailure, scope: BudgetScope, seed: number): SimOptions {
+export function netRun(id: NetId, f: NetsFailure, scope: BudgetScope, seed: number): BeyondOptions {
   const o = netsBase(f, seed);
   const { maxAttempts, ...rest } = netOptions(id, scope);
   if (maxAttempts !== undefined) o.policy = { ...o.policy, maxAttempts };
@@ -149,7 +149,7 @@ export interface NetJob {
   net: NetId;
   /** The failure rate swept (the figure), or null (the table's failure). */
   p: number | null;
-  opts: SimOptions;
+  opts: BeyondOptions;
 }
 
 /**

@@ -83,13 +83,8 @@ export interface SimOptions {
   ratePerClient?: number;
   durationMs?: number;
   retryAfterMs?: number | null;
-  budget?: AnyBudgetOptions | null;
+  budget?: BudgetOptions | null;
   budgetScope?: BudgetScope;
-  breaker?: BreakerOptions | null;
-  throttle?: ThrottleOptions | null;
-  hedging?: HedgingOptions | null;
-  layers?: number;
-  retryAt?: RetryAt;
   slotMs?: number;
   logClients?: number;
   latencyMs?: number;
@@ -112,6 +107,19 @@ export interface SimOptions {
   spikeLengthMs?: number;
   spikeFactor?: number;
   thinkMs?: number;
+}
+
+/**
+ * A run with issue #12's mechanisms: what the sweeping panels (nets, hedging, layers) run.
+ * Kept apart from SimOptions until the package's types have these options (then one type).
+ */
+export interface BeyondOptions extends Omit<SimOptions, "budget"> {
+  budget?: AnyBudgetOptions | null;
+  breaker?: BreakerOptions | null;
+  throttle?: ThrottleOptions | null;
+  hedging?: HedgingOptions | null;
+  layers?: number;
+  retryAt?: RetryAt;
 }
 
 export interface SlowdownOptions {

@@ -4,7 +4,7 @@
 
 import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "stampede";
 import type { AttemptInfo, Metrics, RetryFetchOptions, SimOptions as PackageSimOptions } from "stampede";
-import type { PolicyOptions, SimOptions } from "../logic/run.js";
+import type { BeyondOptions, PolicyOptions, SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };
@@ -53,7 +53,7 @@ export interface SimResult {
  * every kind, breaker, throttle, hedging, layers) are in the package's types: the package
  * reads them by name, and a name it does not know is refused with a TypeError.
  */
-function packageOptions(o: SimOptions): PackageSimOptions {
+function packageOptions(o: BeyondOptions): PackageSimOptions {
   return o as PackageSimOptions;
 }
 
@@ -72,7 +72,7 @@ export function ready(): Promise<void> {
  */
 export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
   const started = performance.now();
-  const sim = new Simulation(packageOptions(o));
+  const sim = new Simulation(o);
   try {
     sim.run();
     measure("stampede:simulate", started);
@@ -101,7 +101,7 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
 }
 
 /** Runs one simulation and returns its metrics alone (a sweep point: no series, no log). */
-export function simulateMetrics(o: SimOptions): Metrics {
+export function simulateMetrics(o: BeyondOptions): Metrics {
   const sim = new Simulation(packageOptions(o));
   try {
     sim.run();

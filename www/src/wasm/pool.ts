@@ -4,10 +4,10 @@
 // them as they come.
 
 import { poolSize, WorkerPool, type WorkerLike } from "../logic/pool.js";
-import type { SimOptions } from "../logic/run.js";
+import type { BeyondOptions } from "../logic/run.js";
 import type { Metrics } from "./bridge.js";
 
-export type SweepPool = WorkerPool<SimOptions, Metrics>;
+export type SweepPool = WorkerPool<BeyondOptions, Metrics>;
 
 let shared: SweepPool | null = null;
 
@@ -18,8 +18,8 @@ export function sweepPool(): SweepPool {
 }
 
 export function newSweepPool(): SweepPool {
-  return new WorkerPool<SimOptions, Metrics>(
+  return new WorkerPool<BeyondOptions, Metrics>(
     poolSize(navigator.hardwareConcurrency),
-    () => new Worker(new URL("./sweep.worker.ts", import.meta.url), { type: "module", name: "stampede-sweep" }) as unknown as WorkerLike<SimOptions, Metrics>,
+    () => new Worker(new URL("./sweep.worker.ts", import.meta.url), { type: "module", name: "stampede-sweep" }) as unknown as WorkerLike<BeyondOptions, Metrics>,
   );
 }

@@ -4,11 +4,11 @@
 
 import { errorData } from "../logic/error-data.js";
 import type { PoolReply, PoolRequest } from "../logic/pool.js";
-import type { SimOptions } from "../logic/run.js";
+import type { BeyondOptions } from "../logic/run.js";
 import { ready, simulateMetrics, type Metrics } from "./bridge.js";
 
 interface WorkerScope {
-  onmessage: ((e: MessageEvent<PoolRequest<SimOptions>>) => void) | null;
+  onmessage: ((e: MessageEvent<PoolRequest<BeyondOptions>>) => void) | null;
   postMessage(message: PoolReply<Metrics>): void;
 }
 
