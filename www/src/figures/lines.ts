@@ -16,6 +16,8 @@ export interface LineSeries {
   points?: boolean;
   /** Dots only, no line (a marker). */
   marker?: boolean;
+  /** Join the line across missing values (a curve with another series' points among its x). */
+  spanGaps?: boolean;
 }
 
 export interface LineChartOptions {
@@ -78,7 +80,7 @@ export class LineChart {
             label: s.label,
             stroke: s.stroke,
             width: s.marker ? 0 : (s.width ?? 2),
-            spanGaps: false,
+            spanGaps: s.spanGaps ?? false,
             points: s.marker ? { show: true, size: 11, stroke: s.stroke, fill: s.stroke } : { show: s.points ?? false, size: 6, fill: s.stroke },
             value: (_u, v) => (v == null || Number.isNaN(v) ? "–" : yv(v)),
             ...(s.marker ? { paths: () => null } : {}),

@@ -29,8 +29,8 @@ export const enBeyond = {
     "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. Without a net, 4 attempts cost 1 + p + p² + p³; a budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold.",
   "nets.chart.x": "Fail rate",
   "nets.aria": "Attempts per request against the fail rate, one line per safety net",
-  "nets.running": "Simulating {done} of {n} runs on {w} workers…",
-  "nets.done": "{n} runs on {w} workers in {t}.",
+  "sweep.running": "Simulating {done} of {n} runs on {w} workers…",
+  "sweep.done": "{n} runs on {w} workers in {t}.",
 
   "hedging.heading": "Hedging: a second request against the slow tail",
   "hedging.why":
@@ -94,8 +94,8 @@ export const ruBeyond: Record<BeyondKey, string> = {
     "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины ({n} воркеров), а страница остаётся отзывчивой. Без страховки 4 попытки стоят 1 + p + p² + p³; бюджет держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога.",
   "nets.chart.x": "Доля отказов",
   "nets.aria": "Попыток на запрос в зависимости от доли отказов, по линии на страховку",
-  "nets.running": "Считаем {done} из {n} прогонов на {w} воркерах…",
-  "nets.done": "{n} прогонов на {w} воркерах за {t}.",
+  "sweep.running": "Считаем {done} из {n} прогонов на {w} воркерах…",
+  "sweep.done": "{n} прогонов на {w} воркерах за {t}.",
 
   "hedging.heading": "Хеджирование: второй запрос против медленного хвоста",
   "hedging.why":

@@ -4,12 +4,10 @@
 // simulations run. The panel works only while on screen: its batch starts when it first
 // comes into view (and again after an edit), and a newer batch supersedes an older one.
 //
-// The last good picture stays until a new batch has finished: results fill a draft,
-// drawn as they come over the kept one, and a refused batch puts the kept one back.
+// The last good picture stays until a new batch has finished (panels/sweep-panel.ts).
 
 import { LineChart } from "../figures/lines.js";
-import { formatDuration, formatNumber } from "../logic/format.js";
-import { localizeError } from "../logic/errors.js";
+import { formatNumber } from "../logic/format.js";
 import {
   emptySweep,
   netLabel,
@@ -19,18 +17,19 @@ import {
   summarize,
   type NetId,
   type NetJob,
-  type NetMetrics,
   type NetSummary,
   type NetsFailure,
   type SweepTable,
 } from "../logic/nets.js";
-import { BatchError, Superseded } from "../logic/pool.js";
+import type { BeyondOptions } from "../logic/run.js";
 import { isBudgetScope, type BudgetScope } from "../logic/state.js";
 import { measure } from "../timing.js";
 import { renderRich } from "../ui/rich.js";
 import { TypedField } from "../ui/typed-field.js";
+import type { Metrics } from "../wasm/bridge.js";
 import type { SweepPool } from "../wasm/pool.js";
-import { byId, oncePerFrame, type PanelContext } from "./panel.js";
+import { byId, type PanelContext } from "./panel.js";
+import { SweepPanel } from "./sweep-panel.js";
 
 /** The nets the package runs (issue #12's others join as they land in the core). */
 export const PANEL_NETS: readonly NetId[] = ["none", "attempts", "bucket"];
@@ -46,47 +45,25 @@ interface Picture {
   sweep: SweepTable;
 }
 
-export class NetsPanel {
-  private readonly root = byId("panel-nets");
+export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }> {
   private readonly failure = byId<HTMLSelectElement>("nets-failure");
   private readonly scope = byId<HTMLSelectElement>("nets-scope");
   private readonly rate: TypedField;
-  private readonly status = byId("nets-status");
-  private readonly error = byId("nets-error");
   private readonly rows = new Map<NetId, Row>();
   private chart: LineChart | null = null;
   private chartKey = "";
   /** The last finished batch's picture, and the one being filled. */
   private good: Picture | null = null;
   private draft: Picture | null = null;
-  private onScreen = false;
-  private started = false;
-  private dirty = true;
-  private seq = 0;
-  private readonly redraw = oncePerFrame(() => this.draw());
+  private batch: NetJob[] = [];
 
-  constructor(
-    private readonly ctx: PanelContext,
-    private readonly pool: SweepPool,
-  ) {
+  constructor(ctx: PanelContext, pool: SweepPool) {
+    super(ctx, pool, "panel-nets");
     this.rate = new TypedField("nets-fail-rate", { min: 0, max: 1 }, () => this.edited());
     this.failure.addEventListener("change", () => this.edited());
     this.scope.addEventListener("change", () => this.edited());
     this.buildRows();
-    new IntersectionObserver(
-      (entries) => {
-        this.onScreen = entries.some((e) => e.isIntersecting);
-        this.maybeRun();
-      },
-      { rootMargin: "300px 0px" },
-    ).observe(this.root);
     this.draw();
-  }
-
-  /** The wasm module is ready: the panel may run once it is on screen. */
-  start(): void {
-    this.started = true;
-    this.maybeRun();
   }
 
   private buildRows(): void {
@@ -116,84 +93,43 @@ export class NetsPanel {
     }
   }
 
-  private edited(): void {
-    this.dirty = true;
-    this.maybeRun();
-  }
-
-  private settings(): { f: NetsFailure; scope: BudgetScope } | null {
+  protected read(): { f: NetsFailure; scope: BudgetScope } | null {
     const kind = this.failure.value === "outage" ? "outage" : "rate";
-    const p = this.rate.read();
     this.rate.input.disabled = kind === "outage";
+    const p = kind === "rate" ? this.rate.read() : (this.rate.clear(), 0);
     const { t, lang } = this.ctx.view();
     this.rate.render(t, lang);
-    if (p === null && kind === "rate") return null;
+    if (p === null) return null;
     const scope = isBudgetScope(this.scope.value) ? this.scope.value : "shared";
-    return { f: { kind, failRate: p ?? 0 }, scope };
+    return { f: { kind, failRate: p }, scope };
   }
 
-  private maybeRun(): void {
-    if (!this.started || !this.onScreen || !this.dirty) return;
-    const s = this.settings();
-    if (!s) {
-      this.showError(null);
-      return;
-    }
-    this.dirty = false;
-    this.run(s.f, s.scope);
+  protected refused(): boolean {
+    return !this.rate.ok;
   }
 
-  private run(f: NetsFailure, scope: BudgetScope): void {
-    const jobs = netsJobs(PANEL_NETS, f, scope, this.ctx.state().seed);
-    const seq = ++this.seq;
-    const draft: Picture = { table: new Map(), sweep: emptySweep(PANEL_NETS) };
-    this.draft = draft;
-    const started = performance.now();
-    let done = 0;
-    this.root.dataset["state"] = "running";
-    this.showStatus(done, jobs.length);
-    this.pool
-      .run(
-        jobs.map((j) => j.opts),
-        (i, m) => {
-          const job = jobs[i] as NetJob;
-          if (!placeSweep(draft.sweep, job, m as NetMetrics)) draft.table.set(job.net, summarize(m as NetMetrics));
-          done++;
-          this.showStatus(done, jobs.length);
-          this.redraw();
-        },
-        "nets",
-      )
-      .then(() => {
-        if (seq !== this.seq) return;
-        this.good = draft;
-        this.draft = null;
-        this.showError(null);
-        this.root.dataset["state"] = "done";
-        this.root.dataset["runs"] = String(Number(this.root.dataset["runs"] ?? 0) + 1);
-        const { t, lang } = this.ctx.view();
-        this.status.textContent = t("nets.done", { n: jobs.length, w: this.pool.size, t: formatDuration(performance.now() - started, lang) });
-        measure("stampede:nets", started);
-        this.redraw();
-      })
-      .catch((e: unknown) => {
-        if (e instanceof Superseded || seq !== this.seq) return;
-        this.draft = null;
-        this.root.dataset["state"] = "error";
-        this.status.textContent = "";
-        this.showError(e instanceof BatchError ? localizeError(e.data, this.ctx.view().lang) : String(e));
-        this.redraw();
-      });
+  protected jobs(s: { f: NetsFailure; scope: BudgetScope }): BeyondOptions[] {
+    this.batch = netsJobs(PANEL_NETS, s.f, s.scope, this.ctx.state().seed);
+    return this.batch.map((j) => j.opts);
   }
 
-  private showStatus(done: number, n: number): void {
-    this.status.textContent = this.ctx.view().t("nets.running", { done, n, w: this.pool.size });
+  protected begin(): void {
+    this.draft = { table: new Map(), sweep: emptySweep(PANEL_NETS) };
   }
 
-  private showError(message: string | null): void {
-    const messages = [message ?? "", this.rate.ok ? "" : this.ctx.view().t("err.kept")].filter((m) => m !== "");
-    this.error.textContent = messages.join(" ");
-    this.error.hidden = messages.length === 0;
+  protected place(i: number, m: Metrics): void {
+    const job = this.batch[i];
+    if (!job || !this.draft) return;
+    if (!placeSweep(this.draft.sweep, job, m)) this.draft.table.set(job.net, summarize(m));
+  }
+
+  protected commit(): void {
+    this.good = this.draft;
+    this.draft = null;
+  }
+
+  protected rollback(): void {
+    this.draft = null;
   }
 
   /** The kept picture with the draft's results over it. */
@@ -243,7 +179,7 @@ export class NetsPanel {
     return this.ctx.view().t(netLabel(net), { n: NO_LIMIT_ATTEMPTS });
   }
 
-  private draw(): void {
+  protected draw(): void {
     const { t, lang, palette } = this.ctx.view();
     const note = byId("nets-figure-note");
     const noteText = t("nets.figure", { n: this.pool.size });
@@ -276,11 +212,9 @@ export class NetsPanel {
   }
 
   /** Words and colours changed: rebuilt at once from what is kept. */
-  relabel(): void {
+  override relabel(): void {
     this.chartKey = "";
-    this.draw();
-    const s = this.settings();
-    if (s) this.showError(null);
+    super.relabel();
   }
 
   resize(): void {

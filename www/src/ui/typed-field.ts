@@ -34,6 +34,12 @@ export class TypedField {
     return parsed.ok ? parsed.value : null;
   }
 
+  /** Not in use (its setting does not apply): no problem shown. */
+  clear(): void {
+    this.problem = null;
+    this.refused = null;
+  }
+
   /** The package refused the value: its words, shown next to the field. */
   refuse(message: string): void {
     this.refused = message;

@@ -1,0 +1,177 @@
+// End-to-end tests of issue #12's panels: "Which safety net?" (#panel-nets) shows the
+// engine's own numbers (the same run through `stampede simulate --json`), sweeps on a pool
+// of Web Workers while the main thread keeps drawing frames, keeps its last good picture
+// on bad input, and speaks Russian.
+// Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { cliSimulate, usePlayground } from "./harness.mjs";
+
+const pg = usePlayground();
+const { open } = pg;
+const T = { timeout: 120_000 };
+
+/** Scrolls a panel into view and waits until its batch number `runs` has finished. */
+async function panelDone(page, id, runs = 1, timeout = 60_000) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    ({ id, runs }) => {
+      const el = document.getElementById(id);
+      return el?.dataset.state === "done" && Number(el.dataset.runs ?? 0) >= runs;
+    },
+    { id, runs },
+    { timeout, polling: 50 },
+  );
+}
+
+/** The exact values of a nets row (data-value of each cell). */
+function netsRow(page, net) {
+  return page.evaluate((net) => {
+    const row = document.querySelector(`#nets-table tr[data-net="${net}"]`);
+    const v = (what) => Number(row?.querySelector(`[data-nets="${what}"]`)?.getAttribute("data-value"));
+    return { amplification: v("amplification"), success: v("success"), blocked: v("blocked") };
+  }, net);
+}
+
+/** The CLI flags of the nets panel's failure (logic/nets.ts netsBase) with fail rate `p`. */
+function netsFlags(p) {
+  return [
+    "--scenario", "steady", "--clients", "100", "--rate", "10", "--duration", "10000", "--outage", "0",
+    "--workers", "0", "--queue", "0", "--service", "10", "--latency", "20", "--latency-dist", "exponential",
+    "--fail-rate", String(p), "--strategy", "none", "--base", "1", "--cap", "1", "--seed", "1",
+  ];
+}
+
+describe("Which safety net?", () => {
+  test("the table shows the engine's numbers for the same failure, and the figure is drawn", T, async () => {
+    const { page, problems } = await open();
+    await panelDone(page, "panel-nets");
+    const attempts = await netsRow(page, "attempts");
+    const core = cliSimulate([...netsFlags(0.2), "--attempts", "4"]);
+    assert.equal(attempts.amplification, core.amplification, "attempts only: amplification as the CLI computes it");
+    assert.equal(attempts.success, core.successes / core.requests);
+    // And against theory: 1 + p + p² + p³ at p = 0.2 is 1.248 (10,000 requests: within 0.03).
+    assert.ok(Math.abs(attempts.amplification - 1.248) < 0.03, `amplification ${attempts.amplification}`);
+    const none = await netsRow(page, "none");
+    const coreNone = cliSimulate([...netsFlags(0.2), "--attempts", "100"]);
+    assert.equal(none.amplification, coreNone.amplification, "no limit: the core's most attempts");
+    const bucket = await netsRow(page, "bucket");
+    const coreBucket = cliSimulate([...netsFlags(0.2), "--attempts", "4", "--budget", "100:100", "--budget-scope", "shared"]);
+    assert.equal(bucket.amplification, coreBucket.amplification, "the token bucket, shared");
+    assert.equal(bucket.blocked, coreBucket.budget_rejected / coreBucket.requests);
+    // The figure: a canvas with the sweep drawn (every net a line over 0–50%).
+    const drawn = await page.evaluate(() => {
+      const c = document.querySelector("#nets-chart canvas");
+      return c instanceof HTMLCanvasElement && c.width > 0 && c.height > 0;
+    });
+    assert.ok(drawn, "the nets figure has a canvas");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the sweep runs on a pool of workers, one per core, while the main thread keeps drawing frames", T, async () => {
+    const { page, problems } = await open();
+    await panelDone(page, "panel-nets");
+    const workers = Number(await page.getAttribute("#panel-nets", "data-workers"));
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    assert.equal(workers, Math.min(16, Math.max(1, cores)), "one worker per logical core");
+    // Start a new sweep and watch the main thread meanwhile: the gaps between animation
+    // frames, its long tasks (over 50 ms), and any simulation run on it (the page measures
+    // each as "stampede:simulate"). Run inline, the ~100 runs would be one task as long as
+    // the whole sweep with no frame in it; in the workers, frames keep coming. The machine
+    // is shared (2 cores, other builds), so the bounds are relative to the sweep's length,
+    // not absolute frame budgets.
+    const watch = await page.evaluate(async () => {
+      const panel = document.getElementById("panel-nets");
+      const runs = Number(panel.dataset.runs);
+      const longTasks = [];
+      let inline = 0;
+      const obs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.entryType === "longtask") longTasks.push(e.duration);
+          else if (e.name === "stampede:simulate") inline++;
+        }
+      });
+      obs.observe({ entryTypes: ["longtask", "measure"] });
+      const input = document.getElementById("nets-fail-rate");
+      input.value = "0.35";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      let frames = 0;
+      let worst = 0;
+      let last = performance.now();
+      const t0 = last;
+      await new Promise((resolve) => {
+        const tick = (now) => {
+          frames++;
+          worst = Math.max(worst, now - last);
+          last = now;
+          if ((panel.dataset.state === "done" && Number(panel.dataset.runs) > runs) || now - t0 > 30_000) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      obs.disconnect();
+      return { frames, worst, ms: performance.now() - t0, longest: Math.max(0, ...longTasks), inline, done: panel.dataset.state };
+    });
+    const report = JSON.stringify(watch);
+    assert.equal(watch.done, "done", "the sweep finished");
+    assert.equal(watch.inline, 0, `no simulation ran on the main thread: ${report}`);
+    assert.ok(watch.frames >= 5, `frames kept coming during the sweep: ${report}`);
+    assert.ok(watch.worst < 0.5 * watch.ms, `no frame gap near the sweep's length: ${report}`);
+    assert.ok(watch.longest < 0.5 * watch.ms, `no main-thread task near the sweep's length: ${report}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a bad fail rate is named inline and the last good picture stays", T, async () => {
+    const { page, problems } = await open();
+    await panelDone(page, "panel-nets");
+    const before = await netsRow(page, "attempts");
+    const runs = Number(await page.getAttribute("#panel-nets", "data-runs"));
+    for (const bad of ["2", "e", ""]) {
+      await page.fill("#nets-fail-rate", "");
+      // Typed key by key: "e" alone is the browser's badInput (not a number), not a value.
+      await page.locator("#nets-fail-rate").pressSequentially(bad);
+      await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
+      const message = await page.textContent("#nets-fail-rate-error");
+      assert.ok(message && message.length > 0, `${JSON.stringify(bad)}: a message`);
+      assert.equal(await page.getAttribute("#nets-fail-rate", "aria-invalid"), "true");
+      assert.match((await page.textContent("#panel-nets-error")) ?? "", /last valid settings/);
+    }
+    assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /Enter a number/);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await netsRow(page, "attempts"), before, "the table kept its numbers");
+    assert.equal(Number(await page.getAttribute("#panel-nets", "data-runs")), runs, "nothing ran");
+    // A good value again: the message goes, a new sweep runs.
+    await page.fill("#nets-fail-rate", "0.1");
+    await panelDone(page, "panel-nets", runs + 1);
+    assert.equal(await page.isHidden("#nets-fail-rate-error"), true);
+    assert.ok((await netsRow(page, "attempts")).amplification < before.amplification, "p 0.1 costs less than 0.2");
+    // The outage: the fail rate does not apply.
+    await page.selectOption("#nets-failure", "outage");
+    await panelDone(page, "panel-nets", runs + 2);
+    assert.equal(await page.isDisabled("#nets-fail-rate"), true);
+    const outage = await netsRow(page, "none");
+    assert.ok(outage.amplification > 5, `no limit retries through the outage: ${outage.amplification}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("in Russian", T, async () => {
+    const { page, problems } = await open("?lang=ru");
+    await panelDone(page, "panel-nets");
+    assert.equal(await page.textContent("#nets-h"), "Какая страховка?");
+    assert.match((await page.textContent("#panel-nets .why")) ?? "", /сколько повторов безопасно/);
+    assert.match((await page.textContent('#nets-table tr[data-net="attempts"] th')) ?? "", /Только лимит попыток/);
+    assert.match((await page.textContent("#nets-figure-note")) ?? "", /воркер/);
+    assert.match((await page.textContent("#panel-nets-status")) ?? "", /прогонов/);
+    // A bad value, in Russian too.
+    await page.fill("#nets-fail-rate", "");
+    await page.locator("#nets-fail-rate").pressSequentially("e");
+    await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
+    assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /Введите число|Это не число/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
