@@ -110,3 +110,28 @@ test("a panel's typed number: empty, not a number, not whole and out of range ar
   assert.deepEqual(parseTyped("Infinity", env), { ok: false, problem: { kind: "nan" } });
   assert.deepEqual(problemWords({ kind: "range", min: 1, max: 6 }), { key: "err.range", vars: { min: 1, max: 6 } });
 });
+
+test("the live strip: attempts one after another share a row, parallel hedges stack", async () => {
+  const { stripRows } = await import("../../www/src/logic/strip.js");
+  assert.deepEqual(stripRows([]), []);
+  // Retries: each sent after the last answer.
+  assert.deepEqual(
+    stripRows([
+      { sent: 0, answered: 10 },
+      { sent: 20, answered: 30 },
+      { sent: 40, answered: 50 },
+    ]),
+    [0, 0, 0],
+  );
+  // A first attempt still out at 15 and 25: two hedges below it; the next one after they end goes back up.
+  assert.deepEqual(
+    stripRows([
+      { sent: 0, answered: 100 },
+      { sent: 15, answered: 40 },
+      { sent: 25, answered: 35 },
+      { sent: 45, answered: 60 },
+      { sent: 110, answered: 120 },
+    ]),
+    [0, 1, 2, 1, 0],
+  );
+});

@@ -19,6 +19,7 @@ import {
   type Endpoint,
 } from "../logic/live.js";
 import type { Lang } from "../logic/state.js";
+import { stripRows } from "../logic/strip.js";
 import type { BudgetOptions, PolicyOptions } from "../logic/run.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
@@ -45,8 +46,11 @@ export interface LiveCall {
   callSite: string;
 }
 
+/** An attempt as retryFetch reports it, with issue #12's hedging marks (sent as a hedge; the winner). */
+type Attempt = AttemptInfo & { hedge?: boolean; won?: boolean };
+
 interface Drawn {
-  info: AttemptInfo;
+  info: Attempt;
   /** ms since the call started: the attempt was sent, and its answer came back. */
   sent: number;
   answered: number;
@@ -327,7 +331,7 @@ export class LivePanel {
     }
   }
 
-  private addAttempt(a: AttemptInfo): void {
+  private addAttempt(a: Attempt): void {
     const answered = Date.now() - this.started;
     const sent = Math.max(0, a.startedMs - this.started);
     this.drawn.push({ info: a, sent, answered });
@@ -337,6 +341,8 @@ export class LivePanel {
     const li = document.createElement("li");
     li.dataset["status"] = kind;
     li.className = `attempt ${a.decision} ${statusClass(a)}`;
+    if (a.hedge) li.dataset["hedge"] = "true";
+    if (a.won) li.dataset["won"] = "true";
     const head = document.createElement("span");
     head.className = "a-head";
     const num = document.createElement("span");
@@ -349,6 +355,12 @@ export class LivePanel {
     at.className = "a-at";
     at.textContent = this.t("live.at", { t: formatDuration(sent, this.lang) });
     head.append(num, status, at);
+    if (a.hedge || a.won) {
+      const mark = document.createElement("span");
+      mark.className = "a-hedge";
+      mark.textContent = [a.hedge ? this.t("live.hedge") : "", a.won ? this.t("live.won") : ""].filter((x) => x).join(" · ");
+      head.append(mark);
+    }
     const reason = document.createElement("span");
     reason.className = "a-reason";
     reason.textContent = a.reason;
@@ -370,8 +382,14 @@ export class LivePanel {
     this.layoutStrip();
   }
 
-  /** Redraws the strip: each attempt a bar (sent → answered), each wait a dashed span. */
+  /**
+   * Redraws the strip: each attempt a bar (sent → answered), each wait a dashed span;
+   * attempts out at the same time (hedges) stack in rows of their own.
+   */
   private layoutStrip(): void {
+    const rows = stripRows(this.drawn);
+    const count = Math.max(1, ...rows.map((r) => r + 1));
+    this.strip.style.height = count > 1 ? `${(2.2 + 1.4 * (count - 1)).toFixed(1)}rem` : "";
     // A little room on the right for the last bar and the scale's label.
     const end = 1.04 * Math.max(1, ...this.drawn.map((d) => d.answered), ...this.waits.map((w) => w.to));
     const pct = (ms: number) => `${((100 * ms) / end).toFixed(2)}%`;
@@ -383,14 +401,16 @@ export class LivePanel {
       span.style.width = pct(w.to - w.from);
       nodes.push(span);
     }
-    for (const d of this.drawn) {
+    this.drawn.forEach((d, i) => {
       const bar = document.createElement("span");
-      bar.className = `strip-attempt ${statusClass(d.info)}`;
+      bar.className = `strip-attempt ${statusClass(d.info)}${d.info.hedge ? " hedge" : ""}${d.info.won ? " won" : ""}`;
+      const row = rows[i] ?? 0;
+      if (row > 0) bar.style.top = `${(0.55 + 1.4 * row).toFixed(2)}rem`;
       bar.style.left = pct(d.sent);
       bar.style.width = `max(6px, ${pct(d.answered - d.sent)})`;
       bar.title = `#${d.info.number} ${d.info.status ?? d.info.error ?? ""}`;
       nodes.push(bar);
-    }
+    });
     const scale = document.createElement("span");
     scale.className = "strip-end";
     scale.textContent = formatDuration(end, this.lang);
@@ -399,7 +419,7 @@ export class LivePanel {
   }
 }
 
-function statusClass(a: AttemptInfo): string {
+function statusClass(a: Attempt): string {
   if (a.decision === "success") return "ok";
   if (a.status !== undefined && a.status < 400) return "ok";
   return a.decision === "retry" ? "retrying" : "stopped";
