@@ -135,6 +135,15 @@ pub fn flag_for(field: Field) -> &'static str {
         Field::SpikeLength => "--spike-length",
         Field::SpikeFactor => "--spike-factor",
         Field::Think => "--think",
+        Field::Ratio | Field::RatioCap | Field::MinPerSec | Field::Window => "--retry-ratio",
+        Field::MaxTokens | Field::TokenRatio => "--grpc-throttle",
+        Field::Tokens | Field::TimeoutCost => "--aws-quota",
+        Field::FailureRatio | Field::Sampling | Field::MinThroughput | Field::BreakDuration => {
+            "--breaker"
+        }
+        Field::BreakerMode => "--breaker-mode",
+        Field::K | Field::ThrottleWindow => "--adaptive-throttle",
+        Field::BudgetKind => "--budget",
         // Not flags of any command.
         Field::MaxElapsed
         | Field::CallSite

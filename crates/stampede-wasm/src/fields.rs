@@ -63,6 +63,22 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::SpikeLength => "spikeLengthMs",
         Field::SpikeFactor => "spikeFactor",
         Field::Think => "thinkMs",
+        Field::BudgetKind => "kind",
+        Field::Ratio => "ratio",
+        Field::RatioCap => "cap",
+        Field::MinPerSec => "minPerSec",
+        Field::Window => "windowMs",
+        Field::MaxTokens => "maxTokens",
+        Field::TokenRatio => "tokenRatio",
+        Field::Tokens => "tokens",
+        Field::TimeoutCost => "timeoutCost",
+        Field::FailureRatio => "failureRatio",
+        Field::Sampling => "samplingMs",
+        Field::MinThroughput => "minThroughput",
+        Field::BreakDuration => "breakMs",
+        Field::BreakerMode => "mode",
+        Field::K => "k",
+        Field::ThrottleWindow => "windowMs",
     }
 }
 
@@ -75,6 +91,10 @@ pub(crate) enum Group {
     Budget,
     /// `SlowdownOptions`: `slowdown.` inside `Simulation` options.
     Slowdown,
+    /// `BreakerOptions`: `breaker.` inside `Simulation` and `retryFetch` options.
+    Breaker,
+    /// `ThrottleOptions`: `throttle.` inside them.
+    Throttle,
     /// A top-level option or argument.
     Top,
     /// Not an option of the JavaScript API.
@@ -92,9 +112,25 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::MaxElapsed
         | Field::MaxRetryAfter
         | Field::RetryOn => Group::Policy,
-        Field::Capacity | Field::RefillPerSec | Field::RetryCost | Field::SuccessRefund => {
-            Group::Budget
-        }
+        Field::Capacity
+        | Field::RefillPerSec
+        | Field::RetryCost
+        | Field::SuccessRefund
+        | Field::BudgetKind
+        | Field::Ratio
+        | Field::RatioCap
+        | Field::MinPerSec
+        | Field::Window
+        | Field::MaxTokens
+        | Field::TokenRatio
+        | Field::Tokens
+        | Field::TimeoutCost => Group::Budget,
+        Field::FailureRatio
+        | Field::Sampling
+        | Field::MinThroughput
+        | Field::BreakDuration
+        | Field::BreakerMode => Group::Breaker,
+        Field::K | Field::ThrottleWindow => Group::Throttle,
         Field::Samples
         | Field::Seed
         | Field::Method
@@ -147,6 +183,8 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
         Group::Policy => "policy.",
         Group::Budget => "budget.",
         Group::Slowdown => "slowdown.",
+        Group::Breaker => "breaker.",
+        Group::Throttle => "throttle.",
         Group::Top | Group::None => "",
     }
 }

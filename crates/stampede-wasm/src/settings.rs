@@ -143,7 +143,7 @@ pub fn limits() -> Object {
         // slowdown's parts exist only inside `slowdown`.
         let (alone, nested) = match group(field) {
             Group::Policy | Group::Budget => (true, prefix_of(group(field))),
-            Group::Slowdown => (false, prefix_of(Group::Slowdown)),
+            Group::Slowdown | Group::Breaker | Group::Throttle => (false, prefix_of(group(field))),
             Group::Top if field == Field::Seed => (true, prefix_of(Group::Policy)),
             Group::Top => (true, ""),
             Group::None => continue,

@@ -7,7 +7,13 @@
 use crate::backoff::{MAX_MULTIPLIER, MAX_SAMPLES};
 use crate::budget::MAX_TOKENS;
 use crate::error::{ConfigError, Expected, Got, Limit, MAX_DURATION_MS, Unit};
+use crate::nets::grpc::MAX_GRPC_TOKENS;
 use crate::policy::MAX_ATTEMPTS;
+
+/// The largest ratio budget deposit: Finagle's and tower's `percentCanRetry` top (1000).
+const MAX_RATIO: f64 = 1000.0;
+/// The largest adaptive-throttling K.
+const MAX_K: f64 = 1000.0;
 use crate::sim::{
     MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_QUEUE, MAX_RATE, MAX_RUNS,
     MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
@@ -154,6 +160,39 @@ fields! {
     SpikeFactor => "spike_factor",
     /// `closed`: a client's mean pause between requests (ms).
     Think => "think",
+    // Safety nets (`crate::nets`): budgets of every school, breaker, throttle.
+    /// Which school of budget: `bucket`, `ratio`, `grpc`, `aws`.
+    BudgetKind => "budget_kind",
+    /// A ratio budget's deposit per request.
+    Ratio => "ratio",
+    /// The most tokens a ratio budget holds.
+    RatioCap => "ratio_cap",
+    /// Retries per second a ratio budget always allows.
+    MinPerSec => "min_per_sec",
+    /// How long a ratio budget's deposits count (ms).
+    Window => "window",
+    /// gRPC throttling's tokens when full.
+    MaxTokens => "max_tokens",
+    /// Tokens a success gives back to gRPC throttling.
+    TokenRatio => "token_ratio",
+    /// The AWS retry quota's tokens.
+    Tokens => "tokens",
+    /// Tokens a retry after a timeout costs in the AWS quota.
+    TimeoutCost => "timeout_cost",
+    /// The share of failures that opens a circuit breaker.
+    FailureRatio => "failure_ratio",
+    /// The window a breaker samples over (ms).
+    Sampling => "sampling",
+    /// Outcomes a breaker must see before it may open.
+    MinThroughput => "min_throughput",
+    /// How long an open breaker stays open (ms).
+    BreakDuration => "break_duration",
+    /// What an open breaker blocks: `all` or `retries`.
+    BreakerMode => "breaker_mode",
+    /// Adaptive throttling's K: requests let through per accept.
+    K => "k",
+    /// The window adaptive throttling counts over (ms).
+    ThrottleWindow => "throttle_window",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -218,7 +257,22 @@ impl Field {
             Field::Latency | Field::LatencySd => Some(Limit::new(0.0, MAX_LATENCY_MS, Unit::Ms)),
             Field::Slot => Some(Limit::new(1.0, MAX_SLOT_MS, Unit::Ms)),
             Field::Rate => Some(Limit::new(MIN_RATE, MAX_RATE, Unit::PerSecond)),
+            Field::Ratio => Some(Limit::new(0.0, MAX_RATIO, Unit::None)),
+            Field::RatioCap | Field::Tokens | Field::TimeoutCost => {
+                Some(Limit::new(0.0, MAX_TOKENS, Unit::Count))
+            }
+            Field::MinPerSec => Some(Limit::new(0.0, MAX_TOKENS, Unit::PerSecond)),
+            Field::MaxTokens => Some(Limit::new(0.0, MAX_GRPC_TOKENS, Unit::Count)),
+            Field::TokenRatio => Some(Limit::new(0.0, MAX_GRPC_TOKENS, Unit::Count)),
+            Field::FailureRatio => Some(Limit::new(0.0, 1.0, Unit::Fraction)),
+            Field::MinThroughput => Some(Limit::whole(1.0, MAX_TOKENS, Unit::Count)),
+            Field::K => Some(Limit::new(1.0, MAX_K, Unit::None)),
+            Field::Window | Field::Sampling | Field::BreakDuration | Field::ThrottleWindow => {
+                ms(0.0)
+            }
             Field::Strategy
+            | Field::BudgetKind
+            | Field::BreakerMode
             | Field::Method
             | Field::Error
             | Field::RetryOn
@@ -237,7 +291,16 @@ impl Field {
     pub const fn min_exclusive(self) -> bool {
         matches!(
             self,
-            Field::RetryCost | Field::AttemptTimeout | Field::Service
+            Field::RetryCost
+                | Field::AttemptTimeout
+                | Field::Service
+                | Field::MaxTokens
+                | Field::TokenRatio
+                | Field::TimeoutCost
+                | Field::Window
+                | Field::Sampling
+                | Field::BreakDuration
+                | Field::ThrottleWindow
         )
     }
 

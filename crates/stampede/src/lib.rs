@@ -37,6 +37,7 @@ pub mod budget;
 pub mod classify;
 mod error;
 mod field;
+pub mod nets;
 pub mod policy;
 pub mod retry_after;
 pub mod sim;

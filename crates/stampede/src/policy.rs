@@ -50,8 +50,11 @@ use rand::Rng;
 
 use crate::backoff::{Backoff, BackoffSettings, BackoffState};
 use crate::budget::{BudgetExhausted, TokenBucket};
-use crate::classify::{Action, Outcome, Reason, Request, RetryRules, ServerHint, Verdict};
+use crate::classify::{
+    Action, Outcome, Reason, Request, RetryRules, ServerHint, TransportError, Verdict,
+};
 use crate::error::{ConfigError, Field, fmt_num};
+use crate::nets::{Blocked, CircuitOpen, Guard, Settled, Throttled};
 
 mod now;
 pub use now::Now;
@@ -143,6 +146,9 @@ pub struct Attempt {
     made: u32,
     started_ms: f64,
     backoff: BackoffState,
+    /// The last retry was paid at the timeout price (the AWS quota refunds that price).
+    /// Sits in padding: an `Attempt` stays 32 bytes.
+    after_timeout: bool,
 }
 
 impl Attempt {
@@ -181,8 +187,22 @@ pub enum StopReason {
         /// The limit (ms).
         max_elapsed_ms: f64,
     },
-    /// The call site's retry budget is spent.
+    /// The call site's retry budget (of any school) is spent.
     BudgetExhausted(BudgetExhausted),
+    /// The call site's circuit breaker is open.
+    CircuitOpen(CircuitOpen),
+    /// The call site's adaptive throttle rejected the retry.
+    Throttled(Throttled),
+}
+
+impl From<Blocked> for StopReason {
+    fn from(b: Blocked) -> Self {
+        match b {
+            Blocked::Budget(e) => StopReason::BudgetExhausted(e),
+            Blocked::CircuitOpen(e) => StopReason::CircuitOpen(e),
+            Blocked::Throttled(e) => StopReason::Throttled(e),
+        }
+    }
 }
 
 impl fmt::Display for StopReason {
@@ -202,6 +222,8 @@ impl fmt::Display for StopReason {
                 fmt_num(*max_elapsed_ms)
             ),
             StopReason::BudgetExhausted(e) => write!(f, "{e}"),
+            StopReason::CircuitOpen(e) => write!(f, "{e}"),
+            StopReason::Throttled(e) => write!(f, "{e}"),
         }
     }
 }
@@ -281,6 +303,7 @@ impl Policy {
             made: 0,
             started_ms: mono_ms,
             backoff: self.backoff.start(),
+            after_timeout: false,
         }
     }
 
@@ -293,6 +316,21 @@ impl Policy {
     ) -> Result<(), BudgetExhausted> {
         match budget {
             Some(b) => b.admit(mono_ms),
+            None => Ok(()),
+        }
+    }
+
+    /// The gate before a first attempt, at `mono_ms`, for a call site's [`Guard`]: an
+    /// empty bucket, an open breaker or the throttle refuses it (the throttle draws from
+    /// `rng`); a ratio budget takes the request's deposit.
+    pub fn admit_guarded<R: Rng + ?Sized>(
+        &self,
+        guard: Option<&mut Guard>,
+        mono_ms: f64,
+        rng: &mut R,
+    ) -> Result<(), Blocked> {
+        match guard {
+            Some(g) => g.admit(mono_ms, rng),
             None => Ok(()),
         }
     }
@@ -325,14 +363,45 @@ impl Policy {
         budget: Option<&mut TokenBucket>,
         rng: &mut R,
     ) -> Decision {
+        self.decide_gated(attempt, verdict, mono_ms, budget, rng)
+    }
+
+    /// [`decide_verdict`](Self::decide_verdict) for a call site's [`Guard`]: every net
+    /// learns how the attempt ended, and a retry must pass the budget (of any school), the
+    /// breaker and the throttle, in that order; it is charged here, when it is decided.
+    pub fn decide_verdict_guarded<R: Rng + ?Sized>(
+        &self,
+        attempt: &mut Attempt,
+        verdict: &Verdict,
+        mono_ms: f64,
+        guard: Option<&mut Guard>,
+        rng: &mut R,
+    ) -> Decision {
+        self.decide_gated(attempt, verdict, mono_ms, guard, rng)
+    }
+
+    fn decide_gated<G: Gate, R: Rng + ?Sized>(
+        &self,
+        attempt: &mut Attempt,
+        verdict: &Verdict,
+        mono_ms: f64,
+        mut gate: Option<&mut G>,
+        rng: &mut R,
+    ) -> Decision {
         attempt.made = attempt.made.saturating_add(1);
+        if let Some(g) = gate.as_deref_mut() {
+            let settled = match verdict.action {
+                Action::Success if attempt.made > 1 => Settled::Retried {
+                    after_timeout: attempt.after_timeout,
+                },
+                Action::Success => Settled::FirstTry,
+                Action::Retry => Settled::Failed,
+                Action::DoNotRetry => Settled::Other,
+            };
+            g.settle(mono_ms, settled);
+        }
         match verdict.action {
-            Action::Success => {
-                if let Some(b) = budget {
-                    b.on_success(mono_ms);
-                }
-                return Decision::Stop(StopReason::Succeeded(verdict.reason));
-            }
+            Action::Success => return Decision::Stop(StopReason::Succeeded(verdict.reason)),
             Action::DoNotRetry => return Decision::Stop(StopReason::NotRetryable(verdict.reason)),
             Action::Retry => {}
         }
@@ -362,10 +431,15 @@ impl Policy {
                 });
             }
         }
-        if let Some(b) = budget
-            && let Err(e) = b.try_retry(mono_ms)
-        {
-            return Decision::Stop(StopReason::BudgetExhausted(e));
+        if let Some(g) = gate {
+            let after_timeout = matches!(
+                verdict.reason,
+                Reason::RetryableTransport(TransportError::Timeout)
+            );
+            if let Err(r) = g.try_retry(mono_ms, after_timeout, rng) {
+                return Decision::Stop(r);
+            }
+            attempt.after_timeout = after_timeout;
         }
         Decision::Retry {
             delay_ms,
@@ -375,5 +449,48 @@ impl Policy {
     }
 }
 
+/// What the policy needs of a call site's limits: today's bucket alone, or a [`Guard`].
+trait Gate {
+    fn settle(&mut self, now_ms: f64, settled: Settled);
+    fn try_retry<R: Rng + ?Sized>(
+        &mut self,
+        now_ms: f64,
+        after_timeout: bool,
+        rng: &mut R,
+    ) -> Result<(), StopReason>;
+}
+
+impl Gate for TokenBucket {
+    fn settle(&mut self, now_ms: f64, settled: Settled) {
+        if matches!(settled, Settled::FirstTry | Settled::Retried { .. }) {
+            self.on_success(now_ms);
+        }
+    }
+    fn try_retry<R: Rng + ?Sized>(
+        &mut self,
+        now_ms: f64,
+        _: bool,
+        _: &mut R,
+    ) -> Result<(), StopReason> {
+        TokenBucket::try_retry(self, now_ms).map_err(StopReason::BudgetExhausted)
+    }
+}
+
+impl Gate for Guard {
+    fn settle(&mut self, now_ms: f64, settled: Settled) {
+        Guard::settle(self, now_ms, settled);
+    }
+    fn try_retry<R: Rng + ?Sized>(
+        &mut self,
+        now_ms: f64,
+        after_timeout: bool,
+        rng: &mut R,
+    ) -> Result<(), StopReason> {
+        Guard::try_retry(self, now_ms, after_timeout, rng).map_err(StopReason::from)
+    }
+}
+
+#[cfg(test)]
+mod nets_tests;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,172 @@
+//! Client-side adaptive throttling (Google SRE book, "Handling Overload").
+//!
+//! # Source
+//!
+//! Each client keeps, over a sliding window (2 minutes in the book), `requests` (attempts
+//! the application asked for, those rejected locally included) and `accepts` (those the
+//! backend accepted), and rejects a new attempt locally with probability
+//! `max(0, (requests − K·accepts) / (requests + 1))`, K = 2 by default. While the backend
+//! accepts everything, `requests ≤ K·accepts` and nothing is rejected; when it rejects
+//! everything, the probability tends to 1 and a trickle still goes out to measure the
+//! backend.
+//!
+//! # Where ours differs, and why
+//!
+//! - An attempt counts as *accepted* unless it failed in a way the classifier would
+//!   retry (overload, outage, timeout, 5xx): the book counts as rejected what the backend
+//!   refused for lack of capacity; the classifier is our one word on that.
+//! - The probability is computed from the counts before this attempt is added; the
+//!   attempt then counts as a request whether or not it was rejected, as in the book.
+//! - The window is ten slots; the random draw comes from the caller's seeded RNG.
+
+use core::fmt;
+
+use rand::Rng;
+
+use super::window::Window;
+use crate::error::{ConfigError, Field};
+
+/// Unvalidated throttle settings.
+///
+/// # Default
+/// The SRE book's: K = 2 over 2 minutes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ThrottleSettings {
+    /// How many requests per accept are let through before rejecting: at least 1.
+    pub k: f64,
+    /// The window requests and accepts are counted over (ms).
+    pub window_ms: f64,
+}
+
+impl Default for ThrottleSettings {
+    fn default() -> Self {
+        ThrottleSettings {
+            k: 2.0,
+            window_ms: 120_000.0,
+        }
+    }
+}
+
+impl ThrottleSettings {
+    /// Validates every field.
+    pub fn validate(self) -> Result<Self, ConfigError> {
+        Field::K.check(self.k)?;
+        Field::ThrottleWindow.check(self.window_ms)?;
+        Ok(self)
+    }
+}
+
+/// The probability of rejecting an attempt, given the window's counts.
+pub fn reject_probability(requests: f64, accepts: f64, k: f64) -> f64 {
+    ((requests - k * accepts) / (requests + 1.0)).max(0.0)
+}
+
+/// The error of an attempt the throttle rejected locally.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Throttled {
+    /// The probability it was rejected with.
+    pub probability: f64,
+}
+
+impl fmt::Display for Throttled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "throttled: rejected locally (probability {:.2}) because the backend has been refusing requests",
+            self.probability
+        )
+    }
+}
+
+impl std::error::Error for Throttled {}
+
+/// An adaptive throttle. See the [module docs](self).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Throttle {
+    settings: ThrottleSettings,
+    window: Window<2>,
+}
+
+const REQUESTS: usize = 0;
+const ACCEPTS: usize = 1;
+
+impl Throttle {
+    /// A throttle with empty counts at `now_ms`; `settings` validated.
+    pub(crate) fn new(settings: ThrottleSettings, now_ms: f64) -> Self {
+        Throttle {
+            settings,
+            window: Window::new(settings.window_ms, now_ms),
+        }
+    }
+
+    /// The settings.
+    pub const fn settings(&self) -> ThrottleSettings {
+        self.settings
+    }
+
+    /// The probability a new attempt would be rejected at `now_ms`.
+    pub fn probability(&mut self, now_ms: f64) -> f64 {
+        let [requests, accepts] = self.window.sums(now_ms);
+        reject_probability(requests, accepts, self.settings.k)
+    }
+
+    /// An attempt is asked for at `now_ms`: it counts as a request, and is rejected with
+    /// the [probability](Self::probability) of the counts before it. Draws from `rng` only
+    /// when that probability is above 0.
+    pub fn allow<R: Rng + ?Sized>(&mut self, now_ms: f64, rng: &mut R) -> Result<(), Throttled> {
+        let p = self.probability(now_ms);
+        self.window.add(now_ms, REQUESTS, 1.0);
+        if p > 0.0 && crate::backoff::uniform(rng, 0.0, 1.0) < p {
+            Err(Throttled { probability: p })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// An attempt's outcome reached the client at `now_ms`: `accepted` unless it failed in
+    /// a way the classifier would retry.
+    pub fn record(&mut self, now_ms: f64, accepted: bool) {
+        if accepted {
+            self.window.add(now_ms, ACCEPTS, 1.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_formula() {
+        assert_eq!(reject_probability(0.0, 0.0, 2.0), 0.0);
+        assert_eq!(reject_probability(10.0, 5.0, 2.0), 0.0);
+        assert_eq!(reject_probability(10.0, 0.0, 2.0), 10.0 / 11.0);
+        assert_eq!(reject_probability(100.0, 20.0, 2.0), 60.0 / 101.0);
+    }
+
+    #[test]
+    fn healthy_backend_nothing_rejected_dead_backend_mostly_rejected() {
+        let mut rng = crate::seeded(7);
+        let mut t = Throttle::new(ThrottleSettings::default(), 0.0);
+        for i in 0..1000 {
+            let now = f64::from(i);
+            assert!(t.allow(now, &mut rng).is_ok());
+            t.record(now, true);
+        }
+        let mut rejected = 0;
+        for i in 1000..3000 {
+            let now = f64::from(i);
+            if t.allow(now, &mut rng).is_err() {
+                rejected += 1;
+            } else {
+                t.record(now, false);
+            }
+        }
+        // With 1000 accepts the probability is 0 up to 2000 requests, then grows to
+        // (3000 − 2000)/3001 ≈ 1/3: about 1000 × 1/6 ≈ 167 rejections expected (standard
+        // deviation about 12); 120 to 215 is four deviations either side.
+        assert!((120..=215).contains(&rejected), "{rejected}");
+        assert!((t.probability(3000.0) - 1000.0 / 3001.0).abs() < 1e-12);
+    }
+}

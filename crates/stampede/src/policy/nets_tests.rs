@@ -1,0 +1,191 @@
+//! The policy with a call site's [`Guard`]: outcomes reach every net, retries pass each.
+
+use super::*;
+use crate::backoff::Strategy;
+use crate::budget::BudgetSettings;
+use crate::classify::{HttpStatus, Method};
+use crate::nets::{
+    AwsSettings, BreakerMode, BreakerSettings, BudgetKind, GrpcSettings, GuardSettings,
+    ThrottleSettings,
+};
+use crate::seeded;
+
+const GET: Request = Request::new(Method::Get);
+
+fn policy(attempts: u32) -> Policy {
+    PolicySettings::new(
+        BackoffSettings::new(Strategy::Constant, 10.0, 10.0),
+        attempts,
+    )
+    .build()
+    .unwrap()
+}
+
+fn verdict(code: u16) -> Verdict {
+    let o = Outcome::response(HttpStatus::new(code).unwrap());
+    RetryRules::default().classify(GET, &o, 0.0)
+}
+
+fn timeout() -> Verdict {
+    RetryRules::default().classify(GET, &Outcome::Transport(TransportError::Timeout), 0.0)
+}
+
+/// A guard holding only a bucket decides exactly as the bucket alone, in every case.
+#[test]
+fn a_guard_of_a_bucket_is_the_bucket() {
+    let p = policy(4);
+    let settings = BudgetSettings::new(3.0, 2.0).with_success_refund(0.5);
+    let mut bucket = settings.build(0.0).unwrap();
+    let mut guard = GuardSettings {
+        budget: Some(BudgetKind::Bucket(settings)),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let (mut r1, mut r2) = (seeded(3), seeded(3));
+    let codes = [503, 503, 200, 503, 404, 503, 503, 503, 503, 503, 200, 503];
+    let mut t = 0.0;
+    for round in 0..40 {
+        t += 37.0;
+        assert_eq!(
+            p.admit(Some(&mut bucket), t).is_ok(),
+            p.admit_guarded(Some(&mut guard), t, &mut r2).is_ok()
+        );
+        let (mut a1, mut a2) = (p.start(t), p.start(t));
+        for i in 0..4 {
+            let v = verdict(codes[(round + i) % codes.len()]);
+            let d1 = p.decide_verdict(&mut a1, &v, t, Some(&mut bucket), &mut r1);
+            let d2 = p.decide_verdict_guarded(&mut a2, &v, t, Some(&mut guard), &mut r2);
+            assert_eq!(d1, d2, "round {round} attempt {i}");
+            if !d1.is_retry() {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn an_open_breaker_stops_retries_and_is_told_apart() {
+    let p = policy(10);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        breaker: Some(BreakerSettings {
+            min_throughput: 2,
+            mode: BreakerMode::Retries,
+            ..BreakerSettings::default()
+        }),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let mut a = p.start(0.0);
+    let d = p.decide_verdict_guarded(&mut a, &verdict(503), 1.0, Some(&mut g), &mut rng);
+    assert!(d.is_retry());
+    let d = p.decide_verdict_guarded(&mut a, &verdict(503), 2.0, Some(&mut g), &mut rng);
+    assert!(
+        matches!(d, Decision::Stop(StopReason::CircuitOpen(_))),
+        "{d:?}"
+    );
+    assert_eq!(
+        d.to_string(),
+        "stop: circuit open: failing fast for 5000 ms instead of calling downstream"
+    );
+    // Mode `retries`: first attempts still go.
+    assert!(p.admit_guarded(Some(&mut g), 3.0, &mut rng).is_ok());
+}
+
+#[test]
+fn a_throttled_retry_is_told_apart() {
+    let p = policy(100);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        throttle: Some(ThrottleSettings::default()),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let mut a = p.start(0.0);
+    // Every attempt fails: the rejection probability climbs towards 1, so a retry is
+    // throttled within a few dozen (the chance that 99 all pass is negligible).
+    let mut stopped = None;
+    for i in 0..99 {
+        match p.decide_verdict_guarded(&mut a, &verdict(503), f64::from(i), Some(&mut g), &mut rng)
+        {
+            Decision::Retry { .. } => {}
+            Decision::Stop(r) => {
+                stopped = Some(r);
+                break;
+            }
+        }
+    }
+    assert!(
+        matches!(stopped, Some(StopReason::Throttled(_))),
+        "{stopped:?}"
+    );
+}
+
+#[test]
+fn grpc_throttling_stops_retries_at_half_its_tokens() {
+    let p = policy(100);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        budget: Some(BudgetKind::Grpc(GrpcSettings::default())),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let mut a = p.start(0.0);
+    // 10 tokens: failures take them to 9, 8, 7, 6 (retries allowed), then 5 (not above 5).
+    for _ in 0..4 {
+        assert!(
+            p.decide_verdict_guarded(&mut a, &verdict(503), 0.0, Some(&mut g), &mut rng)
+                .is_retry()
+        );
+    }
+    let d = p.decide_verdict_guarded(&mut a, &verdict(503), 0.0, Some(&mut g), &mut rng);
+    assert!(
+        matches!(d, Decision::Stop(StopReason::BudgetExhausted(_))),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn the_aws_quota_refunds_what_the_last_retry_cost() {
+    let p = policy(5);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        budget: Some(BudgetKind::Aws(AwsSettings {
+            tokens: 30.0,
+            ..AwsSettings::default()
+        })),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let avail = |g: &mut Guard| match g.budget() {
+        Some(crate::nets::Budget::Aws(q)) => q.available(),
+        _ => unreachable!(),
+    };
+    let mut a = p.start(0.0);
+    assert!(
+        p.decide_verdict_guarded(&mut a, &verdict(503), 0.0, Some(&mut g), &mut rng)
+            .is_retry()
+    );
+    assert_eq!(avail(&mut g), 25.0);
+    assert!(
+        p.decide_verdict_guarded(&mut a, &timeout(), 0.0, Some(&mut g), &mut rng)
+            .is_retry()
+    );
+    assert_eq!(avail(&mut g), 15.0);
+    let d = p.decide_verdict_guarded(&mut a, &verdict(200), 0.0, Some(&mut g), &mut rng);
+    assert!(matches!(d, Decision::Stop(StopReason::Succeeded(_))));
+    assert_eq!(avail(&mut g), 25.0, "the timeout retry's 10 come back");
+    let mut b = p.start(0.0);
+    p.decide_verdict_guarded(&mut b, &verdict(200), 0.0, Some(&mut g), &mut rng);
+    assert_eq!(avail(&mut g), 26.0, "a first-try success puts 1 back");
+}
+
+#[test]
+fn an_attempt_stays_32_bytes() {
+    assert_eq!(size_of::<Attempt>(), 32);
+}
