@@ -144,6 +144,10 @@ pub fn flag_for(field: Field) -> &'static str {
         Field::BreakerMode => "--breaker-mode",
         Field::K | Field::ThrottleWindow => "--adaptive-throttle",
         Field::BudgetKind => "--budget",
+        // One flag, DELAY[:MAX], sets both.
+        Field::HedgeDelay | Field::HedgeMaxAttempts => "--hedge",
+        Field::Layers => "--layers",
+        Field::RetryAt => "--retry-at",
         // Not flags of any command.
         Field::MaxElapsed
         | Field::CallSite

@@ -169,7 +169,7 @@ fn defaults() -> SimSettings {
 }
 
 /// `text [default: d]`, as clap writes the defaults it knows itself.
-fn with_default(text: impl Display, default: impl Display) -> String {
+pub(crate) fn with_default(text: impl Display, default: impl Display) -> String {
     format!("{text} [default: {default}]")
 }
 
@@ -192,7 +192,9 @@ pub fn or_list(names: &[&str]) -> String {
 }
 
 /// One of the core's named choices, its error worded by the core.
-fn parse_name<T: std::str::FromStr<Err = stampede::ConfigError>>(s: &str) -> Result<T, String> {
+pub(crate) fn parse_name<T: std::str::FromStr<Err = stampede::ConfigError>>(
+    s: &str,
+) -> Result<T, String> {
     s.parse()
         .map_err(|e: stampede::ConfigError| format!("expected {}", e.expected))
 }

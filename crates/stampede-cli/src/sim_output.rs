@@ -38,6 +38,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
         "throughput_rps": num(m.throughput_rps),
         "max_queue": num(m.max_queue),
         "mean_ms": opt(m.mean_ms),
+        "bottom_attempts": num(m.bottom_attempts),
     }) else {
         unreachable!("json! of an object literal is an object")
     };
@@ -46,7 +47,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
 
 /// The metrics `sweep` writes as columns after `scenario,strategy,clients,runs`, and
 /// `simulate` as rows of its table, in this order.
-pub const METRIC_COLUMNS: [&str; 19] = [
+pub const METRIC_COLUMNS: [&str; 20] = [
     "requests",
     "total_attempts",
     "successes",
@@ -67,6 +68,8 @@ pub const METRIC_COLUMNS: [&str; 19] = [
     "throughput_rps",
     "max_queue",
     "mean_ms",
+    // Where to retry (issue #12): attempts at the last layer of a chain of services.
+    "bottom_attempts",
 ];
 
 /// A JSON value as a CSV cell: `null` is empty, a string bare.

@@ -14,6 +14,7 @@ use stampede::sim::{BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation,
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 
 use crate::UsageError;
+use crate::layer_flags::LayerFlags;
 use crate::model_flags::{Model, or_list};
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
@@ -26,8 +27,8 @@ pub struct Common {
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
     /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
     /// its clients retry until their write wins, with no attempt limit and no budget, so it
-    /// rejects --attempts and --budget (and the Servers and Clients flags, which it does not
-    /// model) and ignores the rest.
+    /// rejects --attempts and --budget (and the Servers, Clients and Layers flags, which it does
+    /// not model) and ignores the rest.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -90,6 +91,8 @@ pub struct Common {
     runs: u32,
     #[command(flatten)]
     model: Model,
+    #[command(flatten)]
+    layers: LayerFlags,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -238,6 +241,11 @@ impl Common {
                 flag,
                 "which models contending writes, not servers, queues or timeouts",
             )
+        } else if let Some(flag) = self.layers.first_given() {
+            (
+                flag,
+                "which models contending writes, not a chain of services",
+            )
         } else {
             return Ok(());
         };
@@ -262,7 +270,7 @@ impl Common {
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
         let (base, cap) = self.base_cap();
         let backoff = BackoffSettings::new(strategy, base, cap).with_multiplier(self.multiplier);
-        self.model.apply(SimSettings {
+        let s = self.model.apply(SimSettings {
             scenario: self.scenario,
             clients,
             policy: PolicySettings::new(backoff, self.attempts()),
@@ -280,7 +288,8 @@ impl Common {
             budget_scope: self.budget_scope,
             seed: self.seed,
             ..SimSettings::default()
-        })
+        });
+        self.layers.apply(s)
     }
 }
 
@@ -350,6 +359,9 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         )?;
         if a.common.scenario != Scenario::AwsOcc {
             writeln!(out, "{}", fleet_line(&settings))?;
+        }
+        if let Some(chain) = LayerFlags::describe(&settings) {
+            writeln!(out, "{chain}")?;
         }
         for k in METRIC_COLUMNS {
             writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;

@@ -79,6 +79,10 @@ pub(crate) const fn js_name(field: Field) -> &'static str {
         Field::BreakerMode => "mode",
         Field::K => "k",
         Field::ThrottleWindow => "windowMs",
+        Field::HedgeDelay => "delayMs",
+        Field::HedgeMaxAttempts => "maxAttempts",
+        Field::Layers => "layers",
+        Field::RetryAt => "retryAt",
     }
 }
 
@@ -95,6 +99,8 @@ pub(crate) enum Group {
     Breaker,
     /// `ThrottleOptions`: `throttle.` inside them.
     Throttle,
+    /// `HedgingOptions`: `hedging.` inside `Simulation` and `retryFetch` options.
+    Hedging,
     /// A top-level option or argument.
     Top,
     /// Not an option of the JavaScript API.
@@ -173,7 +179,9 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::SpikeFactor
         | Field::Think => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
-        Field::Runs => Group::None,
+        Field::HedgeDelay | Field::HedgeMaxAttempts => Group::Hedging,
+        // Not read by the wasm `SimOptions` yet (the layers work adds them).
+        Field::Runs | Field::Layers | Field::RetryAt => Group::None,
     }
 }
 
@@ -185,6 +193,7 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
         Group::Slowdown => "slowdown.",
         Group::Breaker => "breaker.",
         Group::Throttle => "throttle.",
+        Group::Hedging => "hedging.",
         Group::Top | Group::None => "",
     }
 }

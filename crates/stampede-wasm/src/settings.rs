@@ -140,10 +140,12 @@ pub fn limits() -> Object {
         let name = js_name(field);
         // Policy and budget options are listed twice: alone (`new RetryPolicy`,
         // `Budget.forCallSite`) and under their prefix; a seed may sit in `policy` too. A
-        // slowdown's parts exist only inside `slowdown`.
+        // slowdown's parts exist only inside `slowdown`, hedging's inside `hedging`.
         let (alone, nested) = match group(field) {
             Group::Policy | Group::Budget => (true, prefix_of(group(field))),
-            Group::Slowdown | Group::Breaker | Group::Throttle => (false, prefix_of(group(field))),
+            Group::Slowdown | Group::Breaker | Group::Throttle | Group::Hedging => {
+                (false, prefix_of(group(field)))
+            }
             Group::Top if field == Field::Seed => (true, prefix_of(Group::Policy)),
             Group::Top => (true, ""),
             Group::None => continue,

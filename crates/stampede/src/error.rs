@@ -106,6 +106,12 @@ pub enum WorkBound {
     /// `closed` requests: clients × duration / (think + latency + service); `max` is the
     /// longest duration that fits.
     ClosedRequests,
+    /// Attempts of a run through a chain of layers, counted at every layer; `max` is the
+    /// largest `max_attempts` that fits.
+    LayerAttempts,
+    /// The same when not even one attempt per layer fits; `max` is the most layers that
+    /// fit at one attempt each.
+    Layers,
 }
 
 impl WorkBound {
@@ -126,6 +132,18 @@ impl WorkBound {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts, a third of that with a client timeout; \
                  fewer requests also help)"
+            }
+            WorkBound::LayerAttempts => {
+                "attempts per request at each layer for this many requests and layers (a run \
+                 makes at most 20000000 attempts, counted at every layer: requests × (a + a² \
+                 + … + a^layers) when every layer retries a times, requests × a × layers \
+                 when only the top does; a third of that with a client timeout; fewer \
+                 requests or layers also help)"
+            }
+            WorkBound::Layers => {
+                "layers for this many requests at one attempt per layer (a run makes at most \
+                 20000000 attempts, counted at every layer, a third of that with a client \
+                 timeout; fewer requests also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

@@ -7,6 +7,7 @@
 use crate::backoff::{MAX_MULTIPLIER, MAX_SAMPLES};
 use crate::budget::MAX_TOKENS;
 use crate::error::{ConfigError, Expected, Got, Limit, MAX_DURATION_MS, Unit};
+use crate::hedge::{MAX_HEDGED_ATTEMPTS, MIN_HEDGED_ATTEMPTS};
 use crate::nets::grpc::MAX_GRPC_TOKENS;
 use crate::policy::MAX_ATTEMPTS;
 
@@ -15,8 +16,8 @@ const MAX_RATIO: f64 = 1000.0;
 /// The largest adaptive-throttling K.
 const MAX_K: f64 = 1000.0;
 use crate::sim::{
-    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_QUEUE, MAX_RATE, MAX_RUNS,
-    MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
+    MAX_CAPACITY_RPS, MAX_CLIENTS, MAX_FACTOR, MAX_LATENCY_MS, MAX_LAYERS, MAX_QUEUE, MAX_RATE,
+    MAX_RUNS, MAX_SERVERS, MAX_SLOT_MS, MAX_SPREAD, MAX_WORKERS, MIN_CAPACITY_RPS, MIN_RATE,
 };
 
 /// Declares [`Field`], its `ALL` list and its names together, so the list cannot miss one.
@@ -193,6 +194,15 @@ fields! {
     K => "k",
     /// The window adaptive throttling counts over (ms).
     ThrottleWindow => "throttle_window",
+    // Hedging (`crate::hedge`).
+    /// Hedging: how long to wait for an answer before the next attempt (ms).
+    HedgeDelay => "hedge_delay",
+    /// Hedging: attempts in all, the first included.
+    HedgeMaxAttempts => "hedge_max_attempts",
+    /// Services in the chain a simulated request goes through.
+    Layers => "layers",
+    /// Which layers of the chain retry.
+    RetryAt => "retry_at",
 }
 
 const fn ms(min: f64) -> Option<Limit> {
@@ -223,7 +233,8 @@ impl Field {
             | Field::SlowdownLength
             | Field::SpikeStart
             | Field::SpikeLength
-            | Field::Think => ms(0.0),
+            | Field::Think
+            | Field::HedgeDelay => ms(0.0),
             // A client timeout under a millisecond is shorter than any trip the simulator
             // models, and would put every timer in the bucket being handed out.
             Field::Timeout => ms(1.0),
@@ -238,6 +249,11 @@ impl Field {
             Field::Duration => ms(1.0),
             Field::Multiplier => Some(Limit::new(1.0, MAX_MULTIPLIER, Unit::None)),
             Field::MaxAttempts => Some(Limit::whole(1.0, MAX_ATTEMPTS as f64, Unit::Count)),
+            Field::HedgeMaxAttempts => Some(Limit::whole(
+                MIN_HEDGED_ATTEMPTS as f64,
+                MAX_HEDGED_ATTEMPTS as f64,
+                Unit::Count,
+            )),
             Field::Samples => Some(Limit::whole(0.0, MAX_SAMPLES as f64, Unit::Count)),
             Field::Seed => Some(Limit::whole(0.0, crate::MAX_EXACT_SEED as f64, Unit::None)),
             Field::Status => Some(Limit::whole(100.0, 599.0, Unit::None)),
@@ -270,6 +286,7 @@ impl Field {
             Field::Window | Field::Sampling | Field::BreakDuration | Field::ThrottleWindow => {
                 ms(0.0)
             }
+            Field::Layers => Some(Limit::whole(1.0, MAX_LAYERS as f64, Unit::Count)),
             Field::Strategy
             | Field::BudgetKind
             | Field::BreakerMode
@@ -282,7 +299,8 @@ impl Field {
             | Field::Balance
             | Field::QueueOrder
             | Field::ServiceDist
-            | Field::LatencyDist => None,
+            | Field::LatencyDist
+            | Field::RetryAt => None,
         }
     }
 

@@ -11,6 +11,7 @@
 //! - [`retry_after`]: the server's own hints, `Retry-After` in both forms and gRPC's
 //!   `grpc-retry-pushback-ms`;
 //! - [`budget`]: a token bucket of retries per call site that fails fast when empty;
+//! - [`hedge`]: a second attempt before the first has failed, the first success winning;
 //! - [`policy`]: the state machine that composes them into *retry in D* or *stop*;
 //! - [`sim`]: thousands to a million seeded clients against a server that fails and
 //!   recovers, driven by that same policy.
@@ -37,6 +38,7 @@ pub mod budget;
 pub mod classify;
 mod error;
 mod field;
+pub mod hedge;
 pub mod nets;
 pub mod policy;
 pub mod retry_after;

@@ -14,9 +14,14 @@
 //! before the deadline, else the timeout) moves the request's ticket on, and the other then
 //! finds its ticket stale and does nothing (a late answer to an attempt its client gave up
 //! is wasted work). In a healthy run almost no timer is armed.
+//!
+//! Layers (see `layers.rs`, a child module so that it works on the engine's own state): a
+//! call to an upper layer is parked there while that layer's own call goes down, and the
+//! answer climbs back through the parked calls.
 
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
+use super::model::RetryAt;
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
@@ -27,6 +32,10 @@ use crate::backoff::uniform;
 use crate::budget::TokenBucket;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
+
+#[path = "layers.rs"]
+pub(super) mod layers;
+use layers::Frames;
 
 const GET: Request = Request::new(Method::Get);
 
@@ -59,7 +68,7 @@ pub(crate) struct Ev {
     ticket: u32,
     server: u16,
     kind: Kind,
-    /// [`LOGGED`], [`ARMED`].
+    /// [`LOGGED`], [`ARMED`], and from bit [`DEPTH_SHIFT`] on the call's depth.
     flags: u8,
 }
 
@@ -67,6 +76,11 @@ pub(crate) struct Ev {
 const LOGGED: u8 = 1;
 /// The attempt's timer is in the wheel: its ticket decides which copy settles it.
 const ARMED: u8 = 2;
+/// The rest of the flags is the call's depth: 0 for a client's call to layer 1, `k` for
+/// layer `k`'s call to layer `k + 1` (see `layers.rs`). An event is one cache line, with
+/// no byte to spare for it.
+const DEPTH_SHIFT: u8 = 2;
+const _: () = assert!(super::MAX_LAYERS < 1 << (8 - DEPTH_SHIFT));
 
 impl Ev {
     #[inline]
@@ -76,6 +90,10 @@ impl Ev {
     #[inline]
     fn armed(&self) -> bool {
         self.flags & ARMED != 0
+    }
+    #[inline]
+    fn depth(&self) -> u8 {
+        self.flags >> DEPTH_SHIFT
     }
 }
 
@@ -91,7 +109,10 @@ impl Timed for Ev {
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
     requests: u64,
+    /// Attempts that reached layer 1, counted only with more than one layer (with one,
+    /// they are the bottom's).
     attempts: u64,
+    bottom_attempts: u64,
     successes: u64,
     gave_up: u64,
     budget_rejected: u64,
@@ -126,6 +147,11 @@ pub(crate) struct Herd {
     /// Per request slot, the ticket of its live attempt (only with a timeout).
     tickets: Vec<u32>,
     free_slots: Vec<u32>,
+    /// The depth of a call to the last layer: `layers − 1`.
+    bottom: u8,
+    retry_at: RetryAt,
+    /// Calls parked at upper layers (empty with one layer).
+    frames: Frames<Ev>,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
     pub(crate) log_rows: u32,
@@ -177,6 +203,9 @@ impl Herd {
                 Vec::new()
             },
             free_slots: Vec::new(),
+            bottom: (s.layers - 1) as u8,
+            retry_at: s.retry_at,
+            frames: Frames::new(),
             rec: Recorder::new(s.slot_ms, outage_end),
             log_stride: stride,
             log_rows: s.log_clients.min(s.clients),
@@ -376,12 +405,16 @@ impl Herd {
         }
     }
 
-    /// The attempt reaches the load balancer at `ev.at`.
+    /// The attempt reaches the load balancer at `ev.at` (of the last layer; an upper one
+    /// passes it on).
     #[inline]
     fn arrive(&mut self, mut ev: Ev) {
+        if ev.depth() != self.bottom {
+            return self.pass_down(ev);
+        }
         let t = ev.at;
         self.events += 1;
-        self.counts.attempts += 1;
+        self.counts.bottom_attempts += 1;
         let k = self.servers.pick(&mut self.rng);
         ev.server = k as u16;
         if self.servers.has_queue_timeout() {
@@ -454,9 +487,13 @@ impl Herd {
     }
 
     /// A server answered `ev` at `t` with `code`; the answer reaches the client a trip
-    /// later, unless the client gave the attempt up first.
+    /// later, unless the client gave the attempt up first. (A call from an upper layer
+    /// reaches that layer instead.)
     #[inline(always)]
     fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
+        if ev.depth() != 0 {
+            return self.answer_inner(ev, code, t);
+        }
         let now = t + self.one_way();
         self.events += 1;
         if !self.is_live(&ev) || now >= ev.deadline {
@@ -585,7 +622,10 @@ impl Herd {
     }
 
     pub(crate) fn metrics(&mut self) -> Metrics {
-        let c = self.counts;
+        let mut c = self.counts;
+        if self.bottom == 0 {
+            c.attempts = c.bottom_attempts;
+        }
         let (p50, p99) = self.rec.percentiles();
         let requests = c.requests as f64;
         let per_s = |n: u64| {
@@ -619,6 +659,7 @@ impl Herd {
             goodput_rps: per_s(c.successes),
             throughput_rps: per_s(c.served),
             max_queue: f64::from(self.servers.max_queued),
+            bottom_attempts: c.bottom_attempts as f64,
         }
     }
 }

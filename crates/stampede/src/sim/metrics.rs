@@ -44,6 +44,9 @@ pub struct Metrics {
     pub throughput_rps: f64,
     /// The most requests waiting in queues at once, all servers together.
     pub max_queue: f64,
+    /// Attempts that reached the last layer of the chain of services (`total_attempts`
+    /// counts the first layer's); equal to `total_attempts` with one layer.
+    pub bottom_attempts: f64,
 }
 
 impl Metrics {
@@ -75,6 +78,7 @@ impl Metrics {
             goodput_rps: avg(|m| m.goodput_rps),
             throughput_rps: avg(|m| m.throughput_rps),
             max_queue: avg(|m| m.max_queue),
+            bottom_attempts: avg(|m| m.bottom_attempts),
         }
     }
 }

@@ -50,6 +50,9 @@
 //!   seen; it then answers as of the later time (a bucket never runs backwards), which
 //!   can give the earlier decision at most `refill_per_sec` × that spread / 1000 extra
 //!   tokens.
+//! - **Layers** (see `layers.rs`). With `layers` above 1, clients call a chain of
+//!   services and the servers above are its last layer; the layers between pass calls
+//!   on at the cost of a network trip each way, and retry too or not ([`RetryAt`]).
 //! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
 //!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
 //!   count as `budget_rejected`.
@@ -136,8 +139,9 @@ use core::str::FromStr;
 use crate::backoff::{BackoffSettings, Strategy};
 use crate::error::{ConfigError, Field};
 
+pub use herd::layers::{MAX_LAYERS, bottom_attempts_per_request};
 pub use metrics::{Metrics, Series};
-pub use model::{Balance, LatencyDist, QueueOrder, ServiceDist, Slowdown};
+pub use model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 pub(crate) use settings::Checked;
 pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
 pub use work::MAX_RUN_ATTEMPTS;

@@ -99,6 +99,17 @@ named! {
     ]
 }
 
+named! {
+    /// Which layers of a chain of services retry (see the simulator's `layers`).
+    RetryAt, Field::RetryAt, [
+        /// Every layer retries its call to the next with the policy: attempts multiply.
+        #[default]
+        Every => "every",
+        /// Only the clients retry; inner layers make one attempt and pass failures up.
+        Top => "top",
+    ]
+}
+
 /// A window in which every request that starts service takes `factor` times as long: a
 /// brownout, a garbage-collection storm, a noisy neighbour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -146,6 +157,10 @@ mod tests {
         for &d in LatencyDist::ALL {
             assert_eq!(d.name().parse::<LatencyDist>(), Ok(d));
         }
+        for &r in RetryAt::ALL {
+            assert_eq!(r.name().parse::<RetryAt>(), Ok(r));
+        }
+        assert_eq!("each".parse::<RetryAt>().unwrap_err().field, Field::RetryAt);
         assert_eq!(" LIFO ".parse::<QueueOrder>(), Ok(QueueOrder::Lifo));
         let e = "fastest".parse::<Balance>().unwrap_err();
         assert_eq!(e.field, Field::Balance);

@@ -193,6 +193,7 @@ impl Occ {
             timeouts: 0.0,
             wasted: 0.0,
             max_queue: 0.0,
+            bottom_attempts: self.writes as f64,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Everything a run depends on, and its validation.
 
-use super::model::{Balance, LatencyDist, QueueOrder, ServiceDist, Slowdown};
+use super::model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 use super::{BudgetScope, Scenario, work};
 use crate::budget::BudgetSettings;
 use crate::error::{ConfigError, Field, MAX_DURATION_MS};
@@ -101,6 +101,11 @@ pub struct SimSettings {
     pub slot_ms: f64,
     /// The most clients whose attempts the log keeps.
     pub log_clients: u32,
+    /// Services in the chain each request goes through, 1 to
+    /// [`MAX_LAYERS`](super::MAX_LAYERS); the last one is the servers above.
+    pub layers: u32,
+    /// Which layers retry.
+    pub retry_at: RetryAt,
 }
 
 impl Default for SimSettings {
@@ -146,6 +151,8 @@ impl Default for SimSettings {
             seed: 1,
             slot_ms: 10.0,
             log_clients: 10_000,
+            layers: 1,
+            retry_at: RetryAt::Every,
         }
     }
 }
@@ -242,6 +249,7 @@ impl SimSettings {
             Field::RetryAfter.check(ra)?;
         }
         Field::Slot.check(s.slot_ms)?;
+        Field::Layers.check(f64::from(s.layers))?;
         let budget = match s.budget {
             Some(b) => Some(b.validate()?),
             None => None,

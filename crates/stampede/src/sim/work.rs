@@ -7,11 +7,14 @@
 //! memory for good. So a run is refused up front, before it allocates anything, when an
 //! upper estimate of its attempts passes [`MAX_RUN_ATTEMPTS`]: requests × `max_attempts`,
 //! the most its clients can make whatever the server does. The error names what to lower.
+//! With a chain of layers, the attempts of every layer count (each is an event like a
+//! client's): requests × (`a + a² + … + a^layers`) when every layer retries `a` times.
 //!
 //! `aws-occ` has no attempt limit (its clients retry until they win); its work is bounded
 //! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
 //! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
 
+use super::herd::layers::attempts_per_request;
 use super::{Checked, MAX_OCC_CLIENTS, MAX_STEADY_REQUESTS, Scenario, SimSettings};
 use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 
@@ -40,11 +43,17 @@ fn max_run_attempts(c: &Checked) -> f64 {
     }
 }
 
-/// The most attempts `c`'s run can make: requests × `max_attempts`; `None` for `aws-occ`,
-/// which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) bounds.
+/// The most attempts one request can make, at every layer together.
+fn per_request(s: &SimSettings) -> f64 {
+    attempts_per_request(s.policy.max_attempts.max(1), s.layers.max(1), s.retry_at)
+}
+
+/// The most attempts `c`'s run can make: requests × `max_attempts` (at every layer, see
+/// [`per_request`]); `None` for `aws-occ`, which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS)
+/// bounds.
 pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
     let s = &c.s;
-    let attempts = f64::from(c.policy.max_attempts());
+    let attempts = per_request(s);
     match s.scenario {
         Scenario::Burst => Some(f64::from(s.clients) * attempts),
         Scenario::Steady | Scenario::Spike => Some(steady_requests(s) * attempts),
@@ -88,7 +97,7 @@ pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
     if c.s.scenario != Scenario::Closed || closed_requests(c) <= MAX_STEADY_REQUESTS {
         return Ok(());
     }
-    let attempts = f64::from(c.policy.max_attempts());
+    let attempts = per_request(&c.s);
     let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
     let max = (max_requests * closed_cycle_ms(c) / f64::from(c.s.clients)).floor();
     let expected = Expected::Work {
@@ -114,7 +123,10 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     if bound <= max {
         return Ok(());
     }
-    let requests = bound / f64::from(c.policy.max_attempts());
+    let requests = bound / per_request(&c.s);
+    if c.s.layers > 1 {
+        return Err(too_many_layer_attempts(c, requests, max));
+    }
     Err(ConfigError::new(
         Field::MaxAttempts,
         Expected::Work {
@@ -123,6 +135,34 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
         },
         Got::Number(f64::from(c.policy.max_attempts())),
     ))
+}
+
+/// The error for a chain of layers whose attempts pass `max` for `requests`: `max_attempts`
+/// with the most attempts per layer that fit, or, when not even one does, `layers` with
+/// the most layers that fit at one attempt each (at least 1: `requests` fit the bound).
+fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError {
+    let s = &c.s;
+    let fits = |a: u32, l: u32| requests * attempts_per_request(a, l, s.retry_at) <= max;
+    let attempts = (1..s.policy.max_attempts)
+        .rev()
+        .find(|&a| fits(a, s.layers));
+    let (field, max, bound, got) = match attempts {
+        Some(a) => (
+            Field::MaxAttempts,
+            a,
+            WorkBound::LayerAttempts,
+            s.policy.max_attempts,
+        ),
+        None => {
+            let layers = (1..s.layers).rev().find(|&l| fits(1, l)).unwrap_or(1);
+            (Field::Layers, layers, WorkBound::Layers, s.layers)
+        }
+    };
+    let expected = Expected::Work {
+        max: f64::from(max),
+        bound,
+    };
+    ConfigError::new(field, expected, Got::Number(f64::from(got)))
 }
 
 /// Refuses an `aws-occ` run of more than [`MAX_OCC_CLIENTS`], naming `clients`.
@@ -148,7 +188,7 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
     if steady_requests(s) <= MAX_STEADY_REQUESTS {
         return Ok(());
     }
-    let attempts = f64::from(s.policy.max_attempts.max(1));
+    let attempts = per_request(s);
     let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
     let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * effective_duration(s));
     let expected = Expected::Work {

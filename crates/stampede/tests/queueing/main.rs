@@ -5,7 +5,8 @@
 //! must bound the wait; arrivals, service times and network delays must have their
 //! distributions; Brooker's load-dependent service must obey PASTA and Little's law; the
 //! closed loop must be the machine-repairman queue; a fail rate must amplify as a
-//! geometric series; and every new path must keep each request's accounting and each
+//! geometric series, and retries at every layer of a chain as a product of them; and
+//! every new path must keep each request's accounting and each
 //! seed's bits.
 //!
 //! Each statistical check states its tolerance and where it comes from ([`theory`]).
@@ -17,6 +18,7 @@ mod arrivals;
 mod closed;
 mod distributions;
 mod fail_rate;
+mod layers;
 mod little;
 mod mm1;
 mod mmc;

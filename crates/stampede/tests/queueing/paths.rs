@@ -1,7 +1,8 @@
 //! Conservation and determinism on every new path of the engine: timeouts, LIFO, a queue
 //! timeout, several servers under each balance, a slowdown, a spike, a closed loop,
 //! log-normal service, a fail rate, an outage of some servers, Brooker's load-dependent
-//! service, exponential network delay, a shared budget.
+//! service, exponential network delay, a shared budget, a chain of layers retrying at
+//! every layer or at the top.
 //!
 //! For each: every request ends exactly once; the series add up to the metrics; the same
 //! seed gives the same bits (metrics, every series, the attempt log), also when the run
@@ -11,8 +12,8 @@
 
 use stampede::budget::BudgetSettings;
 use stampede::sim::{
-    Balance, BudgetScope, LatencyDist, Metrics, QueueOrder, Scenario, ServiceDist, SimSettings,
-    Simulation, Slowdown,
+    Balance, BudgetScope, LatencyDist, Metrics, QueueOrder, RetryAt, Scenario, ServiceDist,
+    SimSettings, Simulation, Slowdown,
 };
 
 use crate::support::{assert_conserved, full_jitter, simulate};
@@ -168,6 +169,26 @@ fn cases() -> Vec<Case> {
             },
             |m, _, _| m.completion_ms > 100_000.0 && m.timeouts > 0.0,
         ),
+        (
+            "three layers, every one retrying",
+            SimSettings {
+                layers: 3,
+                policy: full_jitter(2, 50.0, 2_000.0),
+                ..b()
+            },
+            // The bottom's failures multiply on the way down.
+            |m, _, _| m.bottom_attempts > 1.2 * m.total_attempts && m.timeouts > 0.0,
+        ),
+        (
+            "three layers, the top retrying",
+            SimSettings {
+                layers: 3,
+                retry_at: RetryAt::Top,
+                ..b()
+            },
+            // One bottom attempt per client attempt.
+            |m, _, _| m.bottom_attempts == m.total_attempts && m.wasted > 0.0,
+        ),
     ];
     for &balance in Balance::ALL {
         all.push((
@@ -231,7 +252,8 @@ fn every_request_ends_once_and_the_series_add_up() {
         assert_conserved(name, &m);
         assert!(!sim.truncated(), "{name}");
         let series = sim.series();
-        assert_eq!(total(series.offered), m.total_attempts, "{name}: offered");
+        // The series are the servers', those of the last layer.
+        assert_eq!(total(series.offered), m.bottom_attempts, "{name}: offered");
         assert_eq!(total(series.goodput), m.successes, "{name}: goodput");
         assert_eq!(total(series.timed_out), m.timeouts, "{name}: timed out");
         assert_eq!(total(series.wasted), m.wasted, "{name}: wasted");
@@ -247,7 +269,7 @@ fn every_request_ends_once_and_the_series_add_up() {
         // queue timeout).
         assert_eq!(
             total(series.served) + total(series.failed) + total(series.rejected),
-            m.total_attempts,
+            m.bottom_attempts,
             "{name}: every attempt a server received is answered once"
         );
         // What a server finishes either reaches its client in time or is wasted.
