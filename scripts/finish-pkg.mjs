@@ -5,10 +5,10 @@
 //
 // For PKG (the full build): name the package "stampede" (wasm-pack names it after the crate),
 // replace the generated .d.ts with the hand-written one, whose option and result types are
-// precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError)
-// from stampede.js, and check the size bar: stampede_bg.wasm at most 185 KB (185,000 bytes:
-// it was 150 KB before the queueing model, which adds about 35 KB with its hot paths inlined
-// for speed).
+// precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError,
+// CircuitOpenError, ThrottledError) from stampede.js, and check the size bar: stampede_bg.wasm
+// at most 185 KB (185,000 bytes: it was 150 KB before the queueing model, which adds about
+// 35 KB with its hot paths inlined for speed).
 //
 // With --slim SLIM (the same crate built with --no-default-features and --out-name
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
@@ -64,7 +64,7 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError } from "./snippets/${found}/js/errors.js";\n`);
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n`);
   }
 }
 

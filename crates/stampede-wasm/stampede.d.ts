@@ -78,10 +78,17 @@ export function classify(input: ClassifyInput): Verdict;
 /** Retry-After (delta-seconds or any HTTP-date form) as ms from nowMs; undefined if malformed. */
 export function parseRetryAfter(value: string, nowMs?: number): number | undefined;
 
-export interface BudgetOptions {
-  /** Tokens when full. */
+/** The budget schools (issue #12): today's token bucket, a ratio budget (Finagle, tower,
+ *  Linkerd; Brooker's adaptive client), gRPC retry throttling (gRFC A6), the AWS SDKs'
+ *  retry quota (standard mode). */
+export type BudgetKind = "bucket" | "ratio" | "grpc" | "aws";
+
+/** A token bucket refilled per second: `kind` absent or "bucket" (today's budget). */
+export interface BucketBudgetOptions {
+  kind?: "bucket";
+  /** Tokens when full (default 10). */
   capacity?: number;
-  /** Tokens added per second. */
+  /** Tokens added per second (default 1). */
   refillPerSec?: number;
   /** Tokens one retry costs (default 1). */
   retryCost?: number;
@@ -89,35 +96,130 @@ export interface BudgetOptions {
   successRefund?: number;
 }
 
-/** A call site's retry budget in the module's registry (one per page or worker).
+/** Each call deposits `ratio` of a token (expiring after `windowMs`), a retry withdraws 1,
+ *  and `minPerSec` retries per second are always allowed. Defaults Finagle's: 0.2, no cap,
+ *  10 per second, 10 s. Brooker's adaptive client: `{ kind: "ratio", ratio: 0.1, cap: 5,
+ *  minPerSec: 0 }`. First attempts are never refused. */
+export interface RatioBudgetOptions {
+  kind: "ratio";
+  /** Tokens each call deposits (0 to 1000; default 0.2). */
+  ratio?: number;
+  /** The most tokens held (default: no cap). */
+  cap?: number;
+  /** Retries per second always allowed (default 10). */
+  minPerSec?: number;
+  /** How long deposits and withdrawals count, ms (default 10,000). */
+  windowMs?: number;
+}
+
+/** gRPC retry throttling: tokens start at `maxTokens`; a failure takes 1, a success gives
+ *  back `tokenRatio`; retries and hedges only while tokens > maxTokens / 2. Defaults gRFC
+ *  A6's example (10, 0.1). First attempts are never refused. */
+export interface GrpcBudgetOptions {
+  kind: "grpc";
+  /** More than 0, at most 1000 (default 10). */
+  maxTokens?: number;
+  /** More than 0 (default 0.1). */
+  tokenRatio?: number;
+}
+
+/** The AWS SDKs' retry quota: `tokens` to start with (and at most); a retry costs
+ *  `retryCost` (`timeoutCost` after a timeout); a successful retry refunds its cost, a
+ *  first-try success 1. Defaults the SDKs' (500, 5, 10). First attempts are never refused. */
+export interface AwsBudgetOptions {
+  kind: "aws";
+  tokens?: number;
+  retryCost?: number;
+  timeoutCost?: number;
+}
+
+/** A budget of one of the four kinds; every field is optional and takes the default the
+ *  core gives it (see defaults()/limits()). A bad value is a RangeError naming it
+ *  (`budget.ratio`, `budget.kind`), a wrong type a TypeError. */
+export type BudgetOptions = BucketBudgetOptions | RatioBudgetOptions | GrpcBudgetOptions | AwsBudgetOptions;
+
+/** What an open breaker blocks: every call ("all", Polly) or only retries and hedges
+ *  ("retries", Brooker's simulations; first attempts keep measuring the dependency). */
+export type BreakerMode = "all" | "retries";
+
+/** A circuit breaker with Polly v8's semantics: it opens when, over `samplingMs`, at least
+ *  `minThroughput` outcomes were seen and the share that failed reaches `failureRatio`;
+ *  open, it fails fast (CircuitOpenError) for `breakMs`; then one call goes through as a
+ *  probe (half-open): its success closes it, its failure opens it again. A failure is an
+ *  outcome the classifier would retry (overload, outage, timeout, 5xx). Defaults Polly's:
+ *  0.1 over 30 s, 100 calls, 5 s, mode "all". */
+export interface BreakerOptions {
+  /** 0 to 1. */
+  failureRatio?: number;
+  samplingMs?: number;
+  /** A whole number, at least 1. */
+  minThroughput?: number;
+  breakMs?: number;
+  mode?: BreakerMode;
+}
+
+/** Client-side adaptive throttling (Google SRE book, "Handling Overload"): every attempt is
+ *  rejected locally (ThrottledError) with probability max(0, (requests − k·accepts) /
+ *  (requests + 1)) over the last `windowMs`; an attempt counts as accepted unless it failed
+ *  in a way the classifier would retry. Defaults the book's: k 2, 2 minutes. */
+export interface ThrottleOptions {
+  /** At least 1. */
+  k?: number;
+  windowMs?: number;
+}
+
+/** Hedging (gRFC A6 hedgingPolicy, Polly v8): if no answer has come `delayMs` after the last
+ *  attempt was sent, send another, up to `maxAttempts` in all (the first included); the first
+ *  success wins and the others are aborted; a failure the classifier retries sends the next
+ *  at once, a server hint (Retry-After, grpc-retry-pushback-ms) delays it. A request runs
+ *  under hedging or retries, not both: with hedging, the policy's rules, deadline and the
+ *  call site's nets apply, its backoff and maxAttempts do not. Defaults Polly's: 2 s, 2. */
+export interface HedgingOptions {
+  /** 0 (every attempt at once) to a day (default 2000). */
+  delayMs?: number;
+  /** 2 to 5 (default 2). */
+  maxAttempts?: number;
+}
+
+/** A call site's safety nets in the module's registry (one per page or worker): a budget of
+ *  any kind, and the breaker and throttle retryFetch gives it.
  *
- *  The rule: naming a call site WITH settings (forCallSite(name, options), or retryFetch's
- *  `budget` option) makes them its settings: a new bucket starts full; an existing one
- *  keeps its tokens, clamped to the new capacity (a larger capacity does not refill it).
- *  Missing fields take the defaults (10 tokens, +1/s, a retry costs 1, no refund). Naming
- *  it WITHOUT settings (forCallSite(name), retryFetch with only `callSite`) gets the bucket
- *  as it is, or a new default one. One call site has one bucket, whatever handles point at
- *  it. The registry holds at most 1,000 call sites: a new name past that throws a
- *  RangeError naming `name` (retryFetch: `callSite`); existing ones keep working. */
+ *  The rule, part by part (budget, breaker, throttle): naming a call site WITH settings for a
+ *  part (forCallSite(name, options) for the budget, or retryFetch's `budget`, `breaker`,
+ *  `throttle`) makes them its settings. The same settings as now keep the part's state; a
+ *  bucket given other bucket settings keeps its tokens, clamped to the new capacity (a
+ *  larger capacity does not refill it); any other change starts the part afresh. Missing
+ *  fields take the defaults (a bucket: 10 tokens, +1/s, a retry costs 1, no refund). Naming
+ *  it WITHOUT settings (forCallSite(name), retryFetch with only `callSite`) gets it as it is,
+ *  or a new call site with a default bucket. One call site has one set of nets, whatever
+ *  handles point at it. The registry holds at most 1,000 call sites: a new name past that
+ *  throws a RangeError naming `name` (retryFetch: `callSite`); existing ones keep working. */
 export class Budget {
   /** @throws TypeError if name is not a string (RangeError past 4096 characters);
-   *  RangeError/TypeError naming a bad option; RangeError when the registry is full. */
+   *  RangeError/TypeError naming a bad option (unprefixed: `kind`, `capacity`); RangeError
+   *  when the registry is full. */
   static forCallSite(name: string, options?: BudgetOptions): Budget;
   readonly callSite: string;
-  /** Tokens at nowMs. A budget measures intervals, so nowMs is read as a monotonic clock: by
-   *  default the one retryFetch charges budgets on, performance.now() moved onto the epoch
-   *  scale (Date.now() − performance.now() taken once, plus performance.now()), which no
-   *  change of the system clock moves. Date.now() is still accepted (same scale), but a
-   *  clock jump then refills or freezes the bucket.
+  /** The kind of the call site's budget. */
+  readonly kind: BudgetKind;
+  /** Tokens at nowMs: a bucket's tokens, a ratio budget's balance, gRPC's token count, the
+   *  AWS quota's available tokens. A budget measures intervals, so nowMs is read as a
+   *  monotonic clock: by default the one retryFetch charges budgets on, performance.now()
+   *  moved onto the epoch scale (Date.now() − performance.now() taken once, plus
+   *  performance.now()), which no change of the system clock moves. Date.now() is still
+   *  accepted (same scale), but a clock jump then refills or freezes a bucket.
    *  @throws TypeError/RangeError for a non-number or non-finite nowMs. */
   tokens(nowMs?: number): number;
-  /** Whether the circuit is open (retries and new calls fail fast) at nowMs. */
+  /** Whether a new call would fail fast at nowMs: an empty bucket (its circuit is open), or a
+   *  breaker of mode "all" that is open or waiting for its half-open probe. */
   isOpen(nowMs?: number): boolean;
-  /** Spends one retry's tokens if the bucket can pay; returns whether it could. */
+  /** Decides a retry as retryFetch would: if the budget, breaker and throttle let it
+   *  through, it is charged to them; returns whether it was. */
   tryRetry(nowMs?: number): boolean;
-  /** Refills the bucket to full under its current settings. */
+  /** Refills the budget under its current settings: a bucket to full, any other kind back
+   *  to its start. */
   reset(): void;
-  /** Frees the handle (the bucket stays in the registry). */
+  /** Frees the handle (the call site stays in the registry). */
   free(): void;
 }
 
@@ -300,33 +402,52 @@ export class Simulation {
 }
 
 export interface AttemptInfo {
+  /** The attempt's number, in the order attempts were sent (with hedging, attempts end in
+   *  any order, and onAttempt is called as each ends). */
   number: number;
   startedMs: number;
   status?: number;
   error?: TransportErrorKind;
-  decision: "retry" | "stop" | "success";
+  /** "retry": another attempt follows (with hedging: sent at once); "wait" (hedging only):
+   *  attempts are still in flight, or a server hint put the next one off (`delayMs`);
+   *  "success"; "stop". Attempts aborted because another ended the request are reported
+   *  last, as `error: "abort"`, decision "stop". */
+  decision: "retry" | "stop" | "success" | "wait";
   delayMs?: number;
   /** The classifier's reason (for a stop: why it stopped). */
   reason: string;
   /** Whether the wait came from Retry-After / pushback. */
   fromServer?: boolean;
-  /** The call site's tokens after the decision. */
+  /** The call site's budget's tokens after the decision (see Budget.tokens). */
   budgetTokens?: number;
+  /** Whether the attempt was sent as a hedge (false for the first and for retries). */
+  hedge: boolean;
+  /** On the attempt whose answer retryFetch resolves with, when hedging. */
+  won?: true;
 }
 
 export interface RetryFetchOptions {
   policy?: PolicyOptions;
-  /** Names a budget in the same registry as Budget.forCallSite (see Budget for the rule). */
+  /** Names the call site's nets (budget, breaker, throttle) in the same registry as
+   *  Budget.forCallSite (see Budget for the rule): every call naming it shares them. */
   callSite?: string;
-  /** Settings for the call site's budget: they reconfigure it (see Budget). Needs callSite. */
+  /** Settings for the budget: they reconfigure the call site's (see Budget). Without
+   *  callSite, the call has a budget of its own, which no other call sees. */
   budget?: BudgetOptions;
+  /** A circuit breaker: the call site's, or without callSite the call's own. */
+  breaker?: BreakerOptions;
+  /** Client-side adaptive throttling: the call site's, or without callSite the call's own. */
+  throttle?: ThrottleOptions;
+  /** Send hedges (concurrent attempts) instead of retrying after failures. Only requests
+   *  that may be repeated are hedged: a POST or PATCH needs `idempotent: true`. */
+  hedging?: HedgingOptions;
   /** Each attempt's own timeout, ms (more than 0, at most a day); a timed-out attempt is a
    *  "timeout", retried like one. */
   attemptTimeoutMs?: number;
   /** The whole call's deadline from its start, ms (0 to a day): no attempt runs past it and
    *  no retry starts after it. Combined with policy.maxElapsedMs: the smaller one applies. */
   deadlineMs?: number;
-  /** Allow retrying POST/PATCH (e.g. with an idempotency key). */
+  /** Allow retrying and hedging POST/PATCH (e.g. with an idempotency key). */
   idempotent?: boolean;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
@@ -351,25 +472,57 @@ export class RetryError extends Error {
   readonly cause: unknown;
   private constructor();
 }
-/** Rejection when the call site's budget is spent (no request sent): `err instanceof BudgetExhaustedError`. */
+/** Rejection when the budget refuses the call (no request sent): `err instanceof BudgetExhaustedError`. */
 export class BudgetExhaustedError extends Error {
   readonly name: "BudgetExhaustedError";
-  readonly callSite: string;
+  /** The call site, or undefined for a call's own budget. */
+  readonly callSite: string | undefined;
   /** How long until a retry could be paid for again, ms (Infinity without refill). */
   readonly retryInMs: number;
   readonly tokens: number;
   private constructor();
 }
 
-/** fetch with retries decided by the core policy. Two clocks: Date.now() only to read a
+/** The call site's circuit breaker is open: the call was not sent (`attempts` empty, no
+ *  `cause`), or it stopped a retry or hedge after a network failure (`attempts` the log,
+ *  `cause` the last attempt's error; after an HTTP status, the Response comes back instead,
+ *  as fetch would). */
+export class CircuitOpenError extends Error {
+  readonly name: "CircuitOpenError";
+  /** The call site, or undefined for a call's own breaker. */
+  readonly callSite: string | undefined;
+  /** The core's reason: "circuit open: failing fast for … ms instead of calling downstream". */
+  readonly reason: string;
+  /** How long until a call could go through again (the probe), ms. */
+  readonly retryInMs: number;
+  readonly attempts: AttemptInfo[];
+  readonly cause: unknown;
+  private constructor();
+}
+/** The call site's adaptive throttle rejected the call (or its next retry or hedge) locally;
+ *  the same shape as CircuitOpenError. */
+export class ThrottledError extends Error {
+  readonly name: "ThrottledError";
+  readonly callSite: string | undefined;
+  readonly reason: string;
+  /** The probability it was rejected with. */
+  readonly probability: number;
+  readonly attempts: AttemptInfo[];
+  readonly cause: unknown;
+  private constructor();
+}
+
+/** fetch with retries (or hedges) decided by the core policy, under the call site's nets. Two clocks: Date.now() only to read a
  *  Retry-After HTTP-date; a monotonic clock (see Budget.tokens) for the budget, deadlineMs and
  *  policy.maxElapsedMs, so a system clock change neither refills nor drains a budget nor moves
  *  a deadline. AttemptInfo.startedMs stays Date.now().
  *
  *  Resolves with the first success or, when
  *  it gives up on an HTTP status, the last Response (like fetch, a 503 does not throw);
- *  rejects with RetryError, BudgetExhaustedError (at once, nothing sent), or the signal's
- *  reason on abort. The promise always settles, whatever the arguments hold.
+ *  rejects with RetryError, with BudgetExhaustedError, CircuitOpenError or ThrottledError
+ *  (at once, nothing sent, when the budget, the breaker or the throttle refuses the call),
+ *  or with the signal's reason on abort (every attempt in flight is aborted). The promise
+ *  always settles, whatever the arguments hold.
  *
  *  The caller's code: `init` is copied once (its getters run once) and each option read once.
  *  Whatever the caller's code throws — a getter or Proxy trap on `init`, `input`, `options`,

@@ -327,12 +327,19 @@ function trySetting(key, value) {
   const [head, name] = key.includes(".") ? key.split(".") : [undefined, key];
   const call = (f) => { try { f(); } catch (e) { return e; } return undefined; };
   if (head === "policy") return call(() => new Simulation({ policy: { [name]: value } }));
-  if (head === "budget") return call(() => new Simulation({ budget: { [name]: value } }));
+  // A budget field belongs to one kind (retryCost to the bucket's and the AWS quota's).
+  const kind = { ratio: "ratio", cap: "ratio", minPerSec: "ratio", windowMs: "ratio", maxTokens: "grpc", tokenRatio: "grpc", tokens: "aws", timeoutCost: "aws" }[name];
+  const budget = kind ? { kind, [name]: value } : { [name]: value };
+  if (head === "budget") return call(() => new Simulation({ budget }));
   if (head === "slowdown") return call(() => new Simulation({ slowdown: { startMs: 0, lengthMs: 1000, factor: 2, [name]: value } }));
+  // retryFetch reads the nets and hedging (a bad value rejects before anything is sent).
+  if (["breaker", "throttle", "hedging"].includes(head)) {
+    return retryFetch("http://127.0.0.1:9/never", undefined, { policy: { maxAttempts: 1 }, [head]: { [name]: value } }).then(() => undefined, (e) => e);
+  }
   if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
   // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
   if (`policy.${name}` in all) return call(() => new RetryPolicy({ [name]: value }));
-  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", { [name]: value }));
+  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", budget));
   // Steady, so that its own settings (ratePerClient, durationMs) are checked too; a spike's
   // and a closed loop's own settings in their scenarios.
   const scenario = name.startsWith("spike") ? "spike" : name === "thinkMs" ? "closed" : "steady";

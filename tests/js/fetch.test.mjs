@@ -326,7 +326,9 @@ test("wrong types in retryFetch's arguments name the argument", async () => {
   const url = `${server.base}/api/health`;
   await assert.rejects(retryFetch(url, 5, {}), (e) => e instanceof TypeError && /^init: expected an object, got 5$/.test(e.message));
   await assert.rejects(retryFetch(url, undefined, { callSite: 42 }), (e) => e instanceof TypeError && /^callSite: expected a string, got 42$/.test(e.message));
-  await assert.rejects(retryFetch(url, undefined, { budget: { capacity: 1 } }), (e) => e instanceof TypeError && /^budget: needs callSite/.test(e.message));
+  // A budget without a call site is the call's own (issue #12): accepted, and checked.
+  assert.equal((await retryFetch(url, undefined, { budget: { capacity: 1 } })).status, 200);
+  await assert.rejects(retryFetch(url, undefined, { budget: 3 }), (e) => e instanceof TypeError && /^budget: expected an object, got 3$/.test(e.message));
   await assert.rejects(retryFetch(url, undefined, 7), (e) => e instanceof TypeError && /^retryFetch options: /.test(e.message));
   await assert.rejects(retryFetch(url, { method: "FETCH ME" }, {}), (e) => e instanceof RangeError && /^init\.method: /.test(e.message));
   await assert.rejects(retryFetch(url, undefined, { attemptTimeoutMs: 0 }), (e) => e instanceof RangeError && /^attemptTimeoutMs: /.test(e.message));

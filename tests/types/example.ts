@@ -128,3 +128,49 @@ export function settingsContract(): number {
   void [bad, badUnit, info, unit, elapsed, occ, names, scenes];
   return base;
 }
+
+// Issue #12: every budget kind, the breaker, the throttle, hedging, and their errors.
+import { CircuitOpenError, ThrottledError } from "stampede";
+import type { AwsBudgetOptions, BreakerMode, BreakerOptions, BudgetKind, BudgetOptions, GrpcBudgetOptions, HedgingOptions, RatioBudgetOptions, RetryFetchOptions, ThrottleOptions } from "stampede";
+
+export async function nets(signal: AbortSignal): Promise<number> {
+  const ratio: RatioBudgetOptions = { kind: "ratio", ratio: 0.1, cap: 5, minPerSec: 0, windowMs: 10_000 };
+  const grpc: GrpcBudgetOptions = { kind: "grpc", maxTokens: 10, tokenRatio: 0.1 };
+  const aws: AwsBudgetOptions = { kind: "aws", tokens: 500, retryCost: 5, timeoutCost: 10 };
+  const bucket: BudgetOptions = { capacity: 10, refillPerSec: 1 };
+  const kinds: BudgetOptions[] = [ratio, grpc, aws, bucket, { kind: "bucket", capacity: 3 }];
+  const b = Budget.forCallSite("GET /api/orders", grpc);
+  const kind: BudgetKind = b.kind;
+  const mode: BreakerMode = "retries";
+  const breaker: BreakerOptions = { failureRatio: 0.1, samplingMs: 30_000, minThroughput: 100, breakMs: 5_000, mode };
+  const throttle: ThrottleOptions = { k: 2, windowMs: 120_000 };
+  const hedging: HedgingOptions = { delayMs: 50, maxAttempts: 3 };
+  const options: RetryFetchOptions = {
+    callSite: "GET /api/orders", budget: ratio, breaker, throttle, hedging, signal,
+    onAttempt: (a) => { const h: boolean = a.hedge; const won: true | undefined = a.won; const d: "retry" | "stop" | "success" | "wait" = a.decision; void [h, won, d]; },
+  };
+  let waited = 0;
+  try {
+    await retryFetch("/api/slow?ms=300", undefined, options);
+  } catch (e) {
+    if (e instanceof CircuitOpenError) {
+      waited = e.retryInMs;
+      const log: AttemptInfo[] = e.attempts;
+      const where: string | undefined = e.callSite;
+      void [log, where, e.reason, e.cause];
+    } else if (e instanceof ThrottledError) {
+      waited = e.probability;
+      void [e.attempts, e.callSite, e.reason];
+    }
+  }
+  // @ts-expect-error budget kinds are a closed set
+  const badKind: BudgetOptions = { kind: "leaky" };
+  // @ts-expect-error a ratio budget has no capacity
+  const mixed: RatioBudgetOptions = { kind: "ratio", capacity: 10 };
+  // @ts-expect-error breaker modes are a closed set
+  const badMode: BreakerOptions = { mode: "half" };
+  // @ts-expect-error the error classes are made by retryFetch, not by callers
+  new CircuitOpenError();
+  void [kinds, kind, badKind, mixed, badMode];
+  return waited;
+}

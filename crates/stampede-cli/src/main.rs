@@ -14,6 +14,7 @@ use crate::output::Failure;
 
 mod classify_cmd;
 mod delays_cmd;
+mod hedge_flags;
 mod layer_flags;
 mod model_flags;
 mod non_utf8;

@@ -39,6 +39,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
         "max_queue": num(m.max_queue),
         "mean_ms": opt(m.mean_ms),
         "bottom_attempts": num(m.bottom_attempts),
+        "hedges": num(m.hedges),
     }) else {
         unreachable!("json! of an object literal is an object")
     };
@@ -47,7 +48,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
 
 /// The metrics `sweep` writes as columns after `scenario,strategy,clients,runs`, and
 /// `simulate` as rows of its table, in this order.
-pub const METRIC_COLUMNS: [&str; 20] = [
+pub const METRIC_COLUMNS: [&str; 21] = [
     "requests",
     "total_attempts",
     "successes",
@@ -70,6 +71,8 @@ pub const METRIC_COLUMNS: [&str; 20] = [
     "mean_ms",
     // Where to retry (issue #12): attempts at the last layer of a chain of services.
     "bottom_attempts",
+    // Hedging's.
+    "hedges",
 ];
 
 /// A JSON value as a CSV cell: `null` is empty, a string bare.

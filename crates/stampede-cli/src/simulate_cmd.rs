@@ -14,6 +14,7 @@ use stampede::sim::{BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation,
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 
 use crate::UsageError;
+use crate::hedge_flags::Hedge;
 use crate::layer_flags::LayerFlags;
 use crate::model_flags::{Model, or_list};
 use crate::output::Failure;
@@ -93,6 +94,8 @@ pub struct Common {
     model: Model,
     #[command(flatten)]
     layers: LayerFlags,
+    #[command(flatten)]
+    hedge: Hedge,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -236,6 +239,8 @@ impl Common {
             ("--attempts", "whose clients retry until their write wins")
         } else if self.budget.is_some() {
             ("--budget", "whose clients retry until their write wins")
+        } else if let Some(flag) = self.hedge.given() {
+            (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.model.first_given() {
             (
                 flag,
@@ -289,7 +294,7 @@ impl Common {
             seed: self.seed,
             ..SimSettings::default()
         });
-        self.layers.apply(s)
+        self.hedge.apply(self.layers.apply(s))
     }
 }
 
@@ -362,6 +367,14 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         if let Some(chain) = LayerFlags::describe(&settings) {
             writeln!(out, "{chain}")?;
+        }
+        if let Some(h) = settings.hedging {
+            writeln!(
+                out,
+                "hedged: another attempt after {} ms without an answer, {} in all, instead of retries",
+                stampede_cli::json::num(h.delay_ms),
+                h.max_attempts
+            )?;
         }
         for k in METRIC_COLUMNS {
             writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;

@@ -13,7 +13,7 @@ export class RetryError extends Error {
   }
 }
 
-/** The call site's retry budget is spent: nothing was sent. */
+/** A budget (of any kind) refused the call: nothing was sent. */
 export class BudgetExhaustedError extends Error {
   constructor(message, callSite, retryInMs, tokens) {
     super(message);
@@ -24,12 +24,50 @@ export class BudgetExhaustedError extends Error {
   }
 }
 
+/** The call site's circuit breaker is open: the call (or its next retry) was not sent.
+ *  `attempts` is the attempt log (empty when nothing was sent), `cause` the last attempt's
+ *  error when one was made. */
+export class CircuitOpenError extends Error {
+  constructor(message, callSite, reason, retryInMs, attempts, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "CircuitOpenError";
+    this.callSite = callSite;
+    this.reason = reason;
+    this.retryInMs = retryInMs;
+    this.attempts = attempts;
+  }
+}
+
+/** The call site's adaptive throttle rejected the call (or its next retry) locally:
+ *  nothing more was sent. Same shape as CircuitOpenError, with the rejection's
+ *  `probability`. */
+export class ThrottledError extends Error {
+  constructor(message, callSite, reason, probability, attempts, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "ThrottledError";
+    this.callSite = callSite;
+    this.reason = reason;
+    this.probability = probability;
+    this.attempts = attempts;
+  }
+}
+
 export function retryError(reason, attempts, cause) {
   return new RetryError(`retryFetch gave up: ${reason}`, reason, attempts, cause);
 }
 
+/** The message of a blocked call: the call site's name first, when it has one. */
+const blocked = (callSite, reason) => (callSite == null ? reason : `${callSite}: ${reason}`);
+
 export function budgetExhaustedError(callSite, reason, retryInMs, tokens) {
-  return new BudgetExhaustedError(`${callSite}: ${reason}`, callSite, retryInMs, tokens);
+  return new BudgetExhaustedError(blocked(callSite, reason), callSite, retryInMs, tokens);
+}
+
+/** kind 0: CircuitOpenError (`value` is retryInMs), 1: ThrottledError (`value` is the
+ *  probability). `cause` is undefined when no attempt was made. */
+export function blockedError(kind, callSite, reason, value, attempts, cause) {
+  const C = kind === 0 ? CircuitOpenError : ThrottledError;
+  return new C(blocked(callSite, reason), callSite, reason, value, attempts, cause);
 }
 
 // Settings errors: a RangeError (bad value) or TypeError (wrong type) whose message keeps

@@ -1,32 +1,24 @@
-//! `Budget`: the module's registry of retry budgets, keyed by call site.
+//! `Budget`: a handle on one call site's budget in the module's registry (`registry`),
+//! the one `retryFetch`'s `callSite` names.
 //!
-//! The rule (the core's `BudgetRegistry`): naming a call site *with* settings
-//! (`Budget.forCallSite(name, options)`, `retryFetch`'s `budget` option) makes them the call
-//! site's settings — a new bucket starts full, an existing one keeps its tokens, clamped to
-//! the new capacity; naming it *without* settings gets the bucket as it is (or a new one
-//! with the defaults). One call site has one bucket, whatever handles point at it. The
-//! registry holds at most 1,000 call sites; a new name past that is a `RangeError`.
+//! The budget may be of any kind (`{ kind: "bucket" | "ratio" | "grpc" | "aws", … }`, a
+//! missing kind being today's token bucket); see `registry` for the rule that settles what
+//! a call site holds when it is named again with other settings.
 
-use std::cell::RefCell;
-
-use stampede::budget::{BudgetExhausted, BudgetRegistry, BudgetSettings, TokenBucket};
-use stampede::{ConfigError, Field};
+use stampede::budget::{BudgetExhausted, BudgetSettings};
+use stampede::nets::{BreakerState, Budget as Nets, Guard, GuardSettings};
+use stampede::{Field, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::errors::{config_error, config_error_as};
-use crate::fields::{Group, prefix_of};
-use crate::opts::{Opts, finite_arg, text};
-
-thread_local! {
-    /// One registry per module instance (per page, per worker).
-    static REGISTRY: RefCell<BudgetRegistry> = RefCell::new(BudgetRegistry::new());
-}
+use crate::errors::config_error;
+use crate::opts::{Opts, finite_arg, random_seed, text};
+use crate::registry::with_site;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
     #[wasm_bindgen(js_name = budgetExhaustedError)]
     fn budget_exhausted_error(
-        call_site: &str,
+        call_site: Option<&str>,
         reason: &str,
         retry_in_ms: f64,
         tokens: f64,
@@ -51,61 +43,42 @@ pub(crate) fn budget_settings(opts: &Opts<'_>) -> Result<BudgetSettings, JsValue
     s.validate().map_err(|e| config_error(opts.prefix(), &e))
 }
 
-/// A registry error: a full registry names the call-site argument (`name`, `callSite`).
-fn registry_error(name_field: &str, e: &ConfigError) -> JsValue {
-    match e.field {
-        Field::CallSite => config_error_as("", name_field, e),
-        _ => config_error(prefix_of(Group::Budget), e),
-    }
-}
-
-/// Runs `f` on the bucket of `call_site` at `now_ms`. With `settings`, they become the
-/// call site's settings first (see the module docs); without, an existing bucket is used
-/// as it is and a missing one is made with the core's default. `name_field` names the
-/// call-site argument in errors.
-pub(crate) fn with_bucket<T>(
-    call_site: &str,
-    settings: Option<BudgetSettings>,
-    now_ms: f64,
-    name_field: &str,
-    f: impl FnOnce(&mut TokenBucket) -> T,
-) -> Result<T, JsValue> {
-    let mut f = Some(f);
-    let mut out = None;
-    bucket_dyn(call_site, settings, now_ms, name_field, &mut |b| {
-        out = f.take().map(|f| f(b));
-    })?;
-    // `bucket_dyn` calls back exactly once when it succeeds.
-    out.ok_or(JsValue::UNDEFINED)
-}
-
-/// The one, non-generic body of [`with_bucket`] (one copy in the wasm, not one per use).
-#[inline(never)]
-fn bucket_dyn(
-    call_site: &str,
-    settings: Option<BudgetSettings>,
-    now_ms: f64,
-    name_field: &str,
-    f: &mut dyn FnMut(&mut TokenBucket),
-) -> Result<(), JsValue> {
-    REGISTRY.with(|r| {
-        let mut r = r.borrow_mut();
-        let bucket = match settings {
-            Some(s) => r.configure(call_site, s, now_ms),
-            None => r.get_or_insert(call_site, BudgetSettings::default(), now_ms),
-        }
-        .map_err(|e| registry_error(name_field, &e))?;
-        f(bucket);
-        Ok(())
-    })
-}
-
-/// The `BudgetExhaustedError` `retryFetch` rejects with when a call site's budget is spent.
-pub(crate) fn exhausted_error(call_site: &str, e: &BudgetExhausted) -> JsValue {
+/// The `BudgetExhaustedError` `retryFetch` rejects with when a budget refuses a call.
+pub(crate) fn exhausted_error(call_site: Option<&str>, e: &BudgetExhausted) -> JsValue {
     budget_exhausted_error(call_site, &e.to_string(), e.retry_in_ms, e.tokens)
 }
 
-/// A handle on one call site's token bucket in the module's registry.
+/// The tokens a budget holds at `now_ms`, whatever its kind: a bucket's tokens, a ratio
+/// budget's balance, gRPC's token count, the AWS quota's available tokens.
+pub(crate) fn tokens_of(guard: &mut Guard, now_ms: f64) -> Option<f64> {
+    Some(match guard.budget()? {
+        Nets::Bucket(b) => b.tokens(now_ms),
+        Nets::Ratio(r) => r.balance(now_ms),
+        Nets::Grpc(g) => g.tokens(),
+        Nets::Aws(q) => q.available(),
+    })
+}
+
+/// Whether a first attempt would fail fast at `now_ms`: an empty bucket, or a breaker that
+/// blocks every attempt (mode `all`) while open or while its half-open probe is out.
+fn is_open(guard: &mut Guard, now_ms: f64) -> bool {
+    if let Some(Nets::Bucket(b)) = guard.budget()
+        && b.is_open(now_ms)
+    {
+        return true;
+    }
+    guard.breaker().is_some_and(|b| {
+        let blocks_all = b.settings().mode == stampede::nets::BreakerMode::All;
+        blocks_all
+            && match b.state() {
+                BreakerState::Closed => false,
+                BreakerState::Open { until_ms } => now_ms < until_ms,
+                BreakerState::HalfOpen { blocked_until_ms } => now_ms < blocked_until_ms,
+            }
+    })
+}
+
+/// A handle on one call site's budget in the module's registry.
 #[wasm_bindgen]
 pub struct Budget {
     call_site: String,
@@ -117,23 +90,37 @@ fn now_arg(now_ms: &JsValue) -> Result<f64, JsValue> {
     Ok(finite_arg(now_ms, "nowMs")?.unwrap_or_else(crate::clock::mono_ms))
 }
 
+impl Budget {
+    /// Runs `f` on the call site's nets as they are.
+    fn with<T>(
+        &self,
+        now_ms: f64,
+        f: impl FnOnce(&mut Guard, &GuardSettings) -> T,
+    ) -> Result<T, JsValue> {
+        with_site(&self.call_site, GuardSettings::default(), now_ms, "name", f)
+    }
+}
+
 #[wasm_bindgen]
 impl Budget {
-    /// `Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 })`: the
-    /// bucket of that call site. With `options`, they become its settings (a new bucket
-    /// starts full; an existing one keeps its tokens, clamped to the new capacity); without
-    /// them the existing bucket is returned untouched (a new one gets 10 tokens, +1/s).
-    /// `retryFetch`'s `callSite` option names the same bucket.
+    /// `Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 })` or
+    /// `{ kind: "ratio", ratio: 0.1, cap: 5 }`: the budget of that call site. With
+    /// `options`, they become its budget's settings (see `registry` for what is kept);
+    /// without them the call site is returned untouched (a new one gets a bucket of 10
+    /// tokens, +1/s). `retryFetch`'s `callSite` option names the same call site.
     #[wasm_bindgen(js_name = forCallSite)]
     pub fn for_call_site(name: JsValue, options: JsValue) -> Result<Budget, JsValue> {
         let name = text(&name, "", "name")?;
         let opts = Opts::new(&options, "Budget options", "")?;
-        let settings = if options.is_undefined() || options.is_null() {
-            None
-        } else {
-            Some(budget_settings(&opts)?)
+        let given = GuardSettings {
+            budget: if options.is_undefined() || options.is_null() {
+                None
+            } else {
+                Some(crate::nets::budget_kind(&opts)?)
+            },
+            ..GuardSettings::default()
         };
-        with_bucket(&name, settings, crate::clock::mono_ms(), "name", |_| ())?;
+        with_site(&name, given, crate::clock::mono_ms(), "name", |_, _| ())?;
         Ok(Budget { call_site: name })
     }
 
@@ -143,31 +130,50 @@ impl Budget {
         self.call_site.clone()
     }
 
-    /// Tokens left at `nowMs` (default: the monotonic clock, see `clock`).
-    pub fn tokens(&self, now_ms: JsValue) -> Result<f64, JsValue> {
-        let now = now_arg(&now_ms)?;
-        with_bucket(&self.call_site, None, now, "name", |b| b.tokens(now))
-    }
-
-    /// Whether the circuit is open (calls fail fast) at `nowMs`.
-    #[wasm_bindgen(js_name = isOpen)]
-    pub fn is_open(&self, now_ms: JsValue) -> Result<bool, JsValue> {
-        let now = now_arg(&now_ms)?;
-        with_bucket(&self.call_site, None, now, "name", |b| b.is_open(now))
-    }
-
-    /// Spends one retry's tokens if the bucket can pay; returns whether it could.
-    #[wasm_bindgen(js_name = tryRetry)]
-    pub fn try_retry(&self, now_ms: JsValue) -> Result<bool, JsValue> {
-        let now = now_arg(&now_ms)?;
-        with_bucket(&self.call_site, None, now, "name", |b| {
-            b.try_retry(now).is_ok()
+    /// The budget's kind: `"bucket"`, `"ratio"`, `"grpc"` or `"aws"`.
+    #[wasm_bindgen(getter)]
+    pub fn kind(&self) -> Result<String, JsValue> {
+        self.with(crate::clock::mono_ms(), |_, s| {
+            s.budget.map_or("bucket", |k| k.name()).to_owned()
         })
     }
 
-    /// Refills the bucket to full, under the call site's current settings.
+    /// Tokens at `nowMs` (default: the monotonic clock, see `clock`): a bucket's tokens, a
+    /// ratio budget's balance, gRPC's token count, the AWS quota's available tokens.
+    pub fn tokens(&self, now_ms: JsValue) -> Result<f64, JsValue> {
+        let now = now_arg(&now_ms)?;
+        self.with(now, |g, _| tokens_of(g, now).unwrap_or(f64::INFINITY))
+    }
+
+    /// Whether a new call would fail fast at `nowMs`: an empty bucket (its circuit is
+    /// open), or a breaker (mode `all`) open or waiting for its half-open probe.
+    #[wasm_bindgen(js_name = isOpen)]
+    pub fn is_open(&self, now_ms: JsValue) -> Result<bool, JsValue> {
+        let now = now_arg(&now_ms)?;
+        self.with(now, |g, _| is_open(g, now))
+    }
+
+    /// Decides a retry at `nowMs` as `retryFetch` would: if the call site's budget, breaker
+    /// and throttle let it through, it is charged to them and this returns `true`.
+    #[wasm_bindgen(js_name = tryRetry)]
+    pub fn try_retry(&self, now_ms: JsValue) -> Result<bool, JsValue> {
+        let now = now_arg(&now_ms)?;
+        let mut rng = seeded(random_seed());
+        self.with(now, |g, _| g.try_retry(now, false, &mut rng).is_ok())
+    }
+
+    /// Refills the budget: a bucket to full, any other kind back to its start, under the
+    /// call site's current settings.
     pub fn reset(&self) -> Result<(), JsValue> {
         let now = crate::clock::mono_ms();
-        with_bucket(&self.call_site, None, now, "name", |b| b.reset(now))
+        self.with(now, |g, s| match (g.budget(), s.budget) {
+            (Some(Nets::Bucket(b)), _) => b.reset(now),
+            (Some(b), Some(kind)) => {
+                if let Ok(fresh) = kind.build(now) {
+                    *b = fresh;
+                }
+            }
+            _ => {}
+        })
     }
 }

@@ -1,9 +1,15 @@
 //! `retryFetch`: the browser's `fetch` under the core policy.
 //!
-//! Every decision — whether to retry, how long to wait, whether the budget allows it — is
-//! `Policy::decide_verdict` from the core; this module only performs the attempts, reads
-//! what came back, and waits with `setTimeout` (no async runtime: `globalThis.fetch` and
-//! `setTimeout` exist in windows, workers and Node 20 alike).
+//! Every decision — whether to retry, how long to wait, whether the call site's nets (a
+//! budget of any kind, a circuit breaker, an adaptive throttle) allow it — is the core's:
+//! `Policy::admit_guarded` before the first attempt, `Policy::decide_verdict_guarded` after
+//! each one, or, with `hedging`, the core's `Hedge` (see [`hedged`]). This module only
+//! performs the attempts, reads what came back, and waits with `setTimeout` (no async
+//! runtime: `globalThis.fetch` and `setTimeout` exist in windows, workers and Node 20 alike).
+//!
+//! The nets: with `callSite`, the call site's in the module's registry (`registry`), shared
+//! by every call that names it; without, the nets the call gives are its own and die with
+//! it. The throttle draws from the call's RNG (`policy.seed`).
 //!
 //! Aborting: the caller's signals (`options.signal`, `init.signal`, a `Request` input's
 //! own signal) are folded into one controller for the whole call, so an abort is seen
@@ -32,35 +38,51 @@
 
 mod abort;
 mod attempt;
+mod hedged;
 mod js;
 
 use js_sys::{Array, Date, Function, Object};
-use stampede::budget::BudgetSettings;
 use stampede::classify::{Method, Request, TransportError, Verdict};
+use stampede::hedge::Hedging;
+use stampede::nets::{Blocked, Guard, GuardSettings};
 use stampede::policy::{Decision, Policy, StopReason};
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use self::abort::{Signal, sleep};
-use self::attempt::{Attempted, Call, Last};
-use self::js::{get, named, threw};
-use crate::budget::{budget_settings, exhausted_error, with_bucket};
-use crate::opts::{Opts, config_error, set, text, type_error, wrong_type};
+use self::attempt::{Call, Last};
+pub(crate) use self::js::named;
+use self::js::{get, threw};
+use crate::budget::{exhausted_error, tokens_of};
+use crate::nets::{guard_settings, hedging, nested};
+use crate::opts::{Opts, config_error, set, text, wrong_type};
 use crate::policy::policy_settings;
+use crate::registry::with_site;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
     #[wasm_bindgen(js_name = retryError)]
     fn retry_error_js(reason: &str, attempts: &Array, cause: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = blockedError)]
+    fn blocked_error_js(
+        kind: u8,
+        call_site: Option<&str>,
+        reason: &str,
+        value: f64,
+        attempts: &Array,
+        cause: &JsValue,
+    ) -> JsValue;
 }
 
 struct FetchOptions {
     policy: Policy,
     rng: SeededRng,
     call_site: Option<String>,
-    /// Explicit settings for the call site's budget (they reconfigure it).
-    budget: Option<BudgetSettings>,
+    /// The nets this call gives (`budget`, `breaker`, `throttle`): they configure the call
+    /// site's, or, without a call site, are the call's own.
+    nets: GuardSettings,
+    hedging: Option<Hedging>,
     attempt_timeout_ms: Option<f64>,
     idempotent: bool,
     signal: Option<Signal>,
@@ -84,18 +106,11 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     }
     let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
     let call_site = o.string("callSite")?;
-    let budget = match o.raw("budget")? {
-        Some(b) => {
-            let b = named(&b, "budget.");
-            Some(budget_settings(&Opts::new(&b, "budget", "budget.")?)?)
-        }
+    let nets = guard_settings(&o)?;
+    let hedging = match nested(&o, "hedging", crate::fields::Group::Hedging, hedging)? {
+        Some(h) => Some(h.build().map_err(|e| config_error("hedging.", &e))?),
         None => None,
     };
-    if budget.is_some() && call_site.is_none() {
-        return Err(type_error(
-            "budget: needs callSite, the name of the budget in the registry",
-        ));
-    }
     let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
     let on_attempt = match o.raw("onAttempt")? {
         Some(f) => Some(
@@ -108,7 +123,8 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         policy,
         rng: seeded(policy_opts.seed()?),
         call_site,
-        budget,
+        nets,
+        hedging,
         attempt_timeout_ms,
         idempotent: o.bool("idempotent")?.unwrap_or(false),
         signal: match o.raw("signal")? {
@@ -117,6 +133,115 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         },
         on_attempt,
     })
+}
+
+/// Where a call's safety nets live.
+enum Nets {
+    /// No call site and no nets given: nothing limits the call.
+    None,
+    /// No call site: the call's own nets, which no other call sees.
+    Own(Box<Guard>),
+    /// The call site's, in the module's registry (see `registry`).
+    Site(String),
+}
+
+impl Nets {
+    /// The call's nets at `now_ms`: a call site's is configured with what the call gives.
+    fn new(call_site: Option<String>, given: GuardSettings, now_ms: f64) -> Result<Nets, JsValue> {
+        Ok(match call_site {
+            Some(cs) => {
+                with_site(&cs, given, now_ms, "callSite", |_, _| ())?;
+                Nets::Site(cs)
+            }
+            None if given.is_empty() => Nets::None,
+            // Validated when read.
+            None => Nets::Own(Box::new(given.build(now_ms).map_err(|e| {
+                config_error(crate::fields::prefix_of(crate::fields::group(e.field)), &e)
+            })?)),
+        })
+    }
+
+    /// Runs `f` on the nets at `now_ms`.
+    fn with<T>(
+        &mut self,
+        now_ms: f64,
+        f: impl FnOnce(Option<&mut Guard>) -> T,
+    ) -> Result<T, JsValue> {
+        match self {
+            Nets::None => Ok(f(None)),
+            Nets::Own(g) => Ok(f(Some(g))),
+            Nets::Site(cs) => {
+                with_site(cs, GuardSettings::default(), now_ms, "callSite", |g, _| {
+                    f(Some(g))
+                })
+            }
+        }
+    }
+
+    fn call_site(&self) -> Option<&str> {
+        match self {
+            Nets::Site(cs) => Some(cs),
+            _ => None,
+        }
+    }
+
+    /// The budget's tokens at `now_ms`, for `onAttempt`.
+    fn tokens(&mut self, now_ms: f64) -> Result<Option<f64>, JsValue> {
+        self.with(now_ms, |g| g.and_then(|g| tokens_of(g, now_ms)))
+    }
+}
+
+/// The error a call rejects with when `reason` stopped it and its last attempt (if any)
+/// failed with `cause`: an open circuit or a throttle is `CircuitOpenError` or
+/// `ThrottledError`, anything else (a budget too, as before the other nets) `RetryError`.
+fn stop_error(
+    call_site: Option<&str>,
+    reason: &StopReason,
+    text: &str,
+    attempts: &Array,
+    cause: &JsValue,
+) -> JsValue {
+    match reason {
+        StopReason::CircuitOpen(e) => {
+            blocked_error_js(0, call_site, text, e.retry_in_ms, attempts, cause)
+        }
+        StopReason::Throttled(e) => {
+            blocked_error_js(1, call_site, text, e.probability, attempts, cause)
+        }
+        _ => retry_error_js(text, attempts, cause),
+    }
+}
+
+/// The error of a first attempt the nets refused: nothing was sent.
+fn refused_error(call_site: Option<&str>, b: Blocked) -> JsValue {
+    match b {
+        Blocked::Budget(e) => exhausted_error(call_site, &e),
+        b => {
+            let reason = StopReason::from(b);
+            stop_error(
+                call_site,
+                &reason,
+                &reason.to_string(),
+                &Array::new(),
+                &JsValue::UNDEFINED,
+            )
+        }
+    }
+}
+
+/// Hands back what a call that stopped for `reason` ends with: a response (a success, or
+/// the last HTTP status, as `fetch` would), or the error of its last transport failure.
+fn finish(
+    last: Last,
+    call_site: Option<&str>,
+    reason: &StopReason,
+    text: &str,
+    attempts: &Array,
+) -> Result<JsValue, JsValue> {
+    match last {
+        Last::Response(r) => Ok(r),
+        Last::Error(e) => Err(stop_error(call_site, reason, text, attempts, &e)),
+    }
 }
 
 /// The request's method: `init.method` (read from the call's copy of `init`), else a
@@ -136,60 +261,75 @@ fn method_of(input: &JsValue, init: &Object) -> Result<Method, JsValue> {
     Ok(Method::Get)
 }
 
-fn decision_name(d: &Decision) -> &'static str {
-    match d {
-        Decision::Retry { .. } => "retry",
-        Decision::Stop(StopReason::Succeeded(_)) => "success",
-        Decision::Stop(_) => "stop",
-    }
+/// What `onAttempt` is told of one attempt (besides its outcome).
+struct Report<'a> {
+    /// The attempt's number, in the order attempts were sent.
+    number: u32,
+    /// When it was sent (`Date.now()`).
+    started_ms: f64,
+    /// `"retry"`, `"success"`, `"stop"` or (hedging) `"wait"`.
+    decision: &'static str,
+    /// The wait before the next attempt, and whether the server set it.
+    delay: Option<(f64, bool)>,
+    reason: &'a str,
+    tokens: Option<f64>,
+    /// Sent as a hedge (hedging only; `false` otherwise).
+    hedge: bool,
+    /// The attempt whose answer the call resolves with (hedging only).
+    won: bool,
 }
 
-/// The `onAttempt` record of one attempt, and the reason in words.
+/// The `onAttempt` record of an attempt whose outcome was `status` or `error`.
 #[inline(never)]
-fn attempt_info(
-    number: u32,
-    started_ms: f64,
-    a: &Attempted,
-    verdict: &Verdict,
-    decision: &Decision,
-    tokens: Option<f64>,
-) -> (Object, String) {
+fn attempt_info(status: Option<u16>, error: Option<TransportError>, r: &Report<'_>) -> Object {
     let info = Object::new();
-    set(&info, "number", number);
-    set(&info, "startedMs", started_ms);
-    match (a.status, a.error) {
+    set(&info, "number", r.number);
+    set(&info, "startedMs", r.started_ms);
+    match (status, error) {
         (_, Some(e)) => set(&info, "error", e.name()),
         (Some(s), None) => set(&info, "status", s),
         _ => {}
     }
-    set(&info, "decision", decision_name(decision));
-    let reason = match decision {
-        Decision::Retry {
-            delay_ms,
-            from_server,
-            ..
-        } => {
-            set(&info, "delayMs", *delay_ms);
-            set(&info, "fromServer", *from_server);
-            verdict.reason.to_string()
-        }
-        Decision::Stop(r) => r.to_string(),
-    };
-    set(&info, "reason", reason.as_str());
-    if let Some(t) = tokens {
+    set(&info, "decision", r.decision);
+    if let Some((delay_ms, from_server)) = r.delay {
+        set(&info, "delayMs", delay_ms);
+        set(&info, "fromServer", from_server);
+    }
+    set(&info, "reason", r.reason);
+    if let Some(t) = r.tokens {
         set(&info, "budgetTokens", t);
     }
-    (info, reason)
+    set(&info, "hedge", r.hedge);
+    if r.won {
+        set(&info, "won", true);
+    }
+    info
 }
 
-/// `retryFetch(url, init, { policy, callSite, budget, attemptTimeoutMs, deadlineMs,
-/// idempotent, signal, onAttempt })`: `fetch` with retries decided by the core policy.
+/// Logs `info` in `attempts` and calls `onAttempt` with it. A broken callback ends the
+/// call, as any of the caller's code that throws.
+fn report(on_attempt: Option<&Function>, attempts: &Array, info: &Object) -> Result<(), JsValue> {
+    attempts.push(info);
+    match on_attempt {
+        Some(f) => f
+            .call1(&JsValue::NULL, info)
+            .map(|_| ())
+            .map_err(threw("", "onAttempt")),
+        None => Ok(()),
+    }
+}
+
+/// `retryFetch(url, init, { policy, callSite, budget, breaker, throttle, hedging,
+/// attemptTimeoutMs, deadlineMs, idempotent, signal, onAttempt })`: `fetch` with retries
+/// (or hedges) decided by the core policy, under the call site's safety nets.
 ///
 /// Resolves with the first successful `Response`, or — like `fetch`, which does not throw
 /// on a 503 — with the last `Response` when it gives up on an HTTP status. Rejects with a
-/// `RetryError` (`attempts`, `reason`) when it gives up on a transport failure, with a
-/// `BudgetExhaustedError` at once, calling nothing, when the call site's budget is spent,
-/// and with the signal's reason when the caller aborts (`options.signal` or
+/// `RetryError` (`attempts`, `reason`) when it gives up on a transport failure; at once,
+/// calling nothing, with a `BudgetExhaustedError` when the budget refuses the call, a
+/// `CircuitOpenError` when the breaker is open, a `ThrottledError` when the throttle
+/// rejects it (the last two also when they stop a call whose last attempt failed on the
+/// network); and with the signal's reason when the caller aborts (`options.signal` or
 /// `init.signal`), at whatever point that happens. It always settles: whatever the
 /// caller's code throws (a getter, a Proxy trap, a signal, `fetch`, `onAttempt`) rejects it
 /// with a `TypeError` naming the culprit.
@@ -202,18 +342,29 @@ pub async fn retry_fetch(
     let mut o = read_options(&options)?;
     let call = Call::new(&input, &init, o.signal.take())?;
     let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
-    // Aborted before the call: nothing is sent, and the budget is not touched.
+    // Aborted before the call: nothing is sent, and the nets are not touched.
     call.cancel.check()?;
-    // The budget and the deadline run on the monotonic clock (see `clock`).
+    // The nets and the deadline run on the monotonic clock (see `clock`).
     let started = crate::clock::mono_ms();
-    if let Some(cs) = &o.call_site {
-        let admitted = with_bucket(cs, o.budget, started, "callSite", |b| {
-            o.policy.admit(Some(b), started)
-        })?;
-        if let Err(e) = admitted {
-            return Err(exhausted_error(cs, &e));
-        }
+    let mut nets = Nets::new(o.call_site.take(), o.nets, started)?;
+    let admitted = nets.with(started, |g| o.policy.admit_guarded(g, started, &mut o.rng))?;
+    if let Err(b) = admitted {
+        return Err(refused_error(nets.call_site(), b));
     }
+    match o.hedging {
+        Some(h) => hedged::run(&mut o, &call, request, &mut nets, started, h).await,
+        None => retry(&mut o, &call, request, &mut nets, started).await,
+    }
+}
+
+/// The retry loop: one attempt at a time, the policy deciding after each.
+async fn retry(
+    o: &mut FetchOptions,
+    call: &Call,
+    request: Request,
+    nets: &mut Nets,
+    started: f64,
+) -> Result<JsValue, JsValue> {
     let mut state = o.policy.start(started);
     let attempts = Array::new();
     loop {
@@ -230,7 +381,7 @@ pub async fn retry_fetch(
             (a, r) => a.or(r),
         };
         let a = call.attempt(timeout).await?;
-        // The wall clock reads a Retry-After date; the budget and deadline use the other.
+        // The wall clock reads a Retry-After date; the nets and deadline use the other.
         let at = crate::clock::now();
         let verdict: Verdict = o.policy.rules().classify(request, &a.outcome(), at.wall_ms);
         // Timers count whole milliseconds and may fire a fraction of one early on the
@@ -242,27 +393,40 @@ pub async fn retry_fetch(
             Some(r) if deadline_fired => at.mono_ms.max(started + elapsed + r),
             _ => at.mono_ms,
         };
-        let (decision, tokens) = match &o.call_site {
-            Some(cs) => with_bucket(cs, None, now, "callSite", |b| {
-                let d = o
-                    .policy
-                    .decide_verdict(&mut state, &verdict, now, Some(b), &mut o.rng);
-                (d, Some(b.tokens(now)))
-            })?,
-            None => (
-                o.policy
-                    .decide_verdict(&mut state, &verdict, now, None, &mut o.rng),
-                None,
+        let (policy, rng) = (&o.policy, &mut o.rng);
+        let decision = nets.with(now, |g| {
+            policy.decide_verdict_guarded(&mut state, &verdict, now, g, rng)
+        })?;
+        let (name, delay, reason) = match &decision {
+            Decision::Retry {
+                delay_ms,
+                from_server,
+                ..
+            } => (
+                "retry",
+                Some((*delay_ms, *from_server)),
+                verdict.reason.to_string(),
             ),
+            Decision::Stop(StopReason::Succeeded(_)) => ("success", None, decision_text(&decision)),
+            Decision::Stop(_) => ("stop", None, decision_text(&decision)),
         };
-        let (info, reason) = attempt_info(number, attempt_started, &a, &verdict, &decision, tokens);
-        attempts.push(&info);
-        if let Some(f) = &o.on_attempt
-            && let Err(e) = f.call1(&JsValue::NULL, &info)
-        {
-            // A broken callback ends the call, as any of the caller's code that throws.
+        let info = attempt_info(
+            a.status,
+            a.error,
+            &Report {
+                number,
+                started_ms: attempt_started,
+                decision: name,
+                delay,
+                reason: &reason,
+                tokens: nets.tokens(now)?,
+                hedge: false,
+                won: false,
+            },
+        );
+        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info) {
             a.discard_body();
-            return Err(threw("", "onAttempt")(e));
+            return Err(e);
         }
         // Aborted during the attempt or from inside onAttempt: stop here, send no more.
         if let Err(abort_reason) = call.cancel.check() {
@@ -274,12 +438,15 @@ pub async fn retry_fetch(
                 a.discard_body();
                 sleep(delay_ms, &call.cancel.signal()).await?;
             }
-            Decision::Stop(_) => {
-                return match a.last {
-                    Last::Response(r) => Ok(r),
-                    Last::Error(e) => Err(retry_error_js(&reason, &attempts, &e)),
-                };
-            }
+            Decision::Stop(r) => return finish(a.last, nets.call_site(), &r, &reason, &attempts),
         }
+    }
+}
+
+/// A stop's reason in words.
+fn decision_text(d: &Decision) -> String {
+    match d {
+        Decision::Stop(r) => r.to_string(),
+        Decision::Retry { reason, .. } => reason.to_string(),
     }
 }

@@ -22,8 +22,10 @@ mod clock;
 mod errors;
 mod fetch;
 mod fields;
+mod nets;
 mod opts;
 mod policy;
+mod registry;
 #[cfg(feature = "sim")]
 mod settings;
 #[cfg(feature = "sim")]

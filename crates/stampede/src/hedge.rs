@@ -80,10 +80,12 @@
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
 
-use crate::budget::{BudgetExhausted, TokenBucket};
+use rand::Rng;
+
 use crate::classify::{Action, Reason, Request, Verdict};
 use crate::error::{ConfigError, Field};
-use crate::policy::{Policy, StopReason};
+use crate::nets::Settled;
+use crate::policy::{Gate, Policy, StopReason};
 
 /// The fewest attempts a hedged request makes, the first included (gRFC A6: more than 1).
 pub const MIN_HEDGED_ATTEMPTS: u32 = 2;
@@ -260,31 +262,38 @@ impl Hedge {
     /// The hedge timer, at `mono_ms`: once the due time has come (and the request is not
     /// over), the next hedge is decided — sent if the deadline and the budget allow it.
     /// Earlier (a stale timer), nothing happens.
-    pub fn on_due(&mut self, mono_ms: f64, budget: Option<&mut TokenBucket>) -> HedgeStep {
+    pub fn on_due<G: Gate, R: Rng + ?Sized>(
+        &mut self,
+        mono_ms: f64,
+        gate: Option<&mut G>,
+        rng: &mut R,
+    ) -> HedgeStep {
         if self.is_done() || mono_ms < self.due_ms {
             return HedgeStep::Wait;
         }
         self.due_ms = f64::INFINITY;
-        self.hedge(mono_ms, budget)
+        self.hedge(mono_ms, gate, rng)
     }
 
     /// An attempt ended at `mono_ms` with `verdict` (the policy's rules' verdict on its
-    /// outcome). After the request is over, a late answer changes nothing (`Wait`).
-    pub fn on_outcome(
+    /// outcome); `gate` (the call site's budget, breaker, throttle) learns of it. After the
+    /// request is over, a late answer changes nothing (`Wait`): its client has moved on.
+    pub fn on_outcome<G: Gate, R: Rng + ?Sized>(
         &mut self,
         verdict: &Verdict,
         mono_ms: f64,
-        budget: Option<&mut TokenBucket>,
+        mut gate: Option<&mut G>,
+        rng: &mut R,
     ) -> HedgeStep {
         if self.is_done() {
             return HedgeStep::Wait;
         }
         self.in_flight = self.in_flight.saturating_sub(1);
+        if let Some(g) = gate.as_deref_mut() {
+            g.settle(mono_ms, self.settled(verdict.action));
+        }
         match verdict.action {
-            Action::Success => {
-                credit(budget, mono_ms);
-                self.finish(StopReason::Succeeded(verdict.reason))
-            }
+            Action::Success => self.finish(StopReason::Succeeded(verdict.reason)),
             Action::DoNotRetry if stops_hedging_only(verdict.reason) => {
                 self.halt = Halt::Server(verdict.reason);
                 self.due_ms = f64::INFINITY;
@@ -303,14 +312,33 @@ impl Hedge {
                 // A non-fatal failure: the next hedge now, without the delay.
                 _ => {
                     self.due_ms = f64::INFINITY;
-                    self.hedge(mono_ms, budget)
+                    self.hedge(mono_ms, gate, rng)
                 }
             },
         }
     }
 
-    /// Decides a hedge at `now`: refused past the deadline or by the budget, else sent.
-    fn hedge(&mut self, now: f64, budget: Option<&mut TokenBucket>) -> HedgeStep {
+    /// How an attempt with `action` ended, as the nets see it: a win is a retry's when a
+    /// hedge was sent (the hedges were paid like retries; the AWS quota refunds one).
+    fn settled(&self, action: Action) -> Settled {
+        match action {
+            Action::Success if self.sent > 1 => Settled::Retried {
+                after_timeout: false,
+            },
+            Action::Success => Settled::FirstTry,
+            Action::Retry => Settled::Failed,
+            Action::DoNotRetry => Settled::Other,
+        }
+    }
+
+    /// Decides a hedge at `now`: refused past the deadline or by the call site's limits
+    /// (charged now, when decided), else sent.
+    fn hedge<G: Gate, R: Rng + ?Sized>(
+        &mut self,
+        now: f64,
+        gate: Option<&mut G>,
+        rng: &mut R,
+    ) -> HedgeStep {
         if self.halt != Halt::No || self.sent >= self.max {
             return HedgeStep::Wait;
         }
@@ -319,10 +347,10 @@ impl Hedge {
             self.halt = Halt::Deadline(at_ms);
             return self.idle_after_halt();
         }
-        if let Err(e) = charge(budget, now) {
-            // Not sent. What is in flight goes on; the next failure asks the budget again.
+        if let Some(Err(reason)) = gate.map(|g| g.try_retry(now, false, rng)) {
+            // Not sent. What is in flight goes on; the next failure asks the limits again.
             return if self.in_flight == 0 {
-                self.finish(StopReason::BudgetExhausted(e))
+                self.finish(reason)
             } else {
                 HedgeStep::Wait
             };
@@ -382,22 +410,6 @@ fn stops_hedging_only(reason: Reason) -> bool {
         reason,
         Reason::PushbackStop | Reason::PushbackMalformed | Reason::HintTooLong { .. }
     )
-}
-
-/// Charges one hedge to the budget, at the moment it is decided. The one place a hedge
-/// meets the budget: a wider budget type changes this function alone.
-fn charge(budget: Option<&mut TokenBucket>, mono_ms: f64) -> Result<(), BudgetExhausted> {
-    match budget {
-        Some(b) => b.try_retry(mono_ms),
-        None => Ok(()),
-    }
-}
-
-/// Tells the budget a request succeeded (a refund, as after a successful retry).
-fn credit(budget: Option<&mut TokenBucket>, mono_ms: f64) {
-    if let Some(b) = budget {
-        b.on_success(mono_ms);
-    }
 }
 
 #[cfg(test)]

@@ -449,9 +449,13 @@ impl Policy {
     }
 }
 
-/// What the policy needs of a call site's limits: today's bucket alone, or a [`Guard`].
-trait Gate {
+/// What the policy (and [hedging](crate::hedge)) needs of a call site's limits: today's
+/// bucket alone, or a [`Guard`]. Both implement it; a caller passes whichever it holds.
+pub trait Gate {
+    /// An attempt ended at `now_ms` as `settled`: the limits learn of it.
     fn settle(&mut self, now_ms: f64, settled: Settled);
+    /// A retry (or hedge) is decided at `now_ms`: refused, with the reason to stop, or
+    /// paid for.
     fn try_retry<R: Rng + ?Sized>(
         &mut self,
         now_ms: f64,

@@ -69,7 +69,9 @@ fn sweep_ends_with_bottom_attempts_and_takes_the_flags() {
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!(header.last(), Some(&"bottom_attempts"));
+    // Appended after the queueing model's columns: earlier columns keep their places.
+    let at_col = |k: &str| header.iter().position(|h| *h == k);
+    assert!(at_col("bottom_attempts") > at_col("mean_ms"), "{header:?}");
     let at = |row: &str, k: &str| -> f64 {
         let i = header.iter().position(|h| *h == k).unwrap();
         row.split(',').nth(i).unwrap().parse().unwrap()

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 #[cfg(unix)]
 mod arguments;
+mod hedge;
 mod layers;
 mod model;
 mod output;

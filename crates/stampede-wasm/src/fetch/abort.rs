@@ -153,10 +153,6 @@ impl Cancel {
         self.ctrl.signal()
     }
 
-    pub(super) fn aborted(&self) -> bool {
-        self.ctrl.signal().aborted()
-    }
-
     /// `Err(reason)` once aborted.
     pub(super) fn check(&self) -> Result<(), JsValue> {
         let s = self.ctrl.signal();

@@ -57,20 +57,17 @@ impl Call {
     /// by the timeout, whichever comes first. `Err` only when the caller's code fails
     /// (`input.clone`, a misbehaving `fetch` or response): the call ends there.
     pub(super) async fn attempt(&self, timeout_ms: Option<f64>) -> Result<Attempted, JsValue> {
-        let timed_out = Rc::new(Cell::new(false));
-        let sent = self.send(timeout_ms, &timed_out)?;
+        let sent = self.send(timeout_ms)?;
         let result = JsFuture::from(sent.settled.clone()).await;
-        match result {
-            Ok(v) => Attempted::response(v),
-            Err(e) => Ok(Attempted::failed(e, self.cancel.aborted(), timed_out.get())),
-        }
+        sent.attempted(result)
     }
 
     /// Starts one attempt: `fetch(input, init)` under a fresh controller. What it returns
     /// settles when fetch's promise does, or as soon as the attempt is aborted, even by a
     /// `fetch` that ignores its signal (or a thenable that never calls back).
     #[inline(never)]
-    fn send(&self, timeout_ms: Option<f64>, timed_out: &Rc<Cell<bool>>) -> Result<Sent, JsValue> {
+    pub(super) fn send(&self, timeout_ms: Option<f64>) -> Result<Sent, JsValue> {
+        let timed_out = Rc::new(Cell::new(false));
         let ctrl = AbortController::new()?;
         let cancel = self.cancel.signal();
         let (c, s) = (ctrl.clone(), cancel.clone());
@@ -80,7 +77,7 @@ impl Call {
         )?;
         let timer = match timeout_ms {
             Some(ms) => {
-                let (c, t) = (ctrl.clone(), timed_out.clone());
+                let (c, t) = (ctrl.clone(), Rc::clone(&timed_out));
                 let expire = move || {
                     t.set(true);
                     c.abort();
@@ -106,6 +103,9 @@ impl Call {
         }
         Ok(Sent {
             settled,
+            ctrl,
+            timed_out,
+            aborted: self.cancel.signal(),
             _guards: (cancelled, timer, abort),
         })
     }
@@ -165,10 +165,36 @@ fn request_parts(input: &JsValue) -> Result<(Option<Function>, Option<Signal>), 
     ))
 }
 
-/// An attempt on its way: the promise to wait for, and what must live until it settles.
-struct Sent {
-    settled: Promise,
+/// An attempt on its way: the promise to wait for, its own controller, and what must live
+/// until it settles.
+pub(super) struct Sent {
+    /// Settles when fetch's promise does, or as soon as the attempt is aborted.
+    pub(super) settled: Promise,
+    ctrl: AbortController,
+    timed_out: Rc<Cell<bool>>,
+    /// The call's signal: aborted when the caller aborts.
+    aborted: web_sys::AbortSignal,
     _guards: (Listener, Option<Timer>, Listener),
+}
+
+impl Sent {
+    /// What the attempt left, once `settled` has: `Err` only when the caller's code broke
+    /// the contract of `fetch` (see [`Attempted::response`]).
+    pub(super) fn attempted(&self, result: Result<JsValue, JsValue>) -> Result<Attempted, JsValue> {
+        match result {
+            Ok(v) => Attempted::response(v),
+            Err(e) => Ok(Attempted::failed(
+                e,
+                self.aborted.aborted(),
+                self.timed_out.get(),
+            )),
+        }
+    }
+
+    /// Aborts this attempt through its own controller (a hedge that lost the race).
+    pub(super) fn abort(&self) {
+        self.ctrl.abort();
+    }
 }
 
 /// What the last attempt left: a response to hand back, or an error.

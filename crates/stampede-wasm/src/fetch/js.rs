@@ -129,6 +129,10 @@ export function named(obj, prefix) {
   });
 }
 const ignore = () => {};
+// Our own promise (one attempt's), tagged with its index for a race: never rejects.
+export function tagged(p, i) {
+  return p.then((v) => [i, true, v], (e) => [i, false, e]);
+}
 export function discardBody(response) {
   try {
     const body = isObject(response) ? response.body : undefined;
@@ -146,7 +150,10 @@ extern "C" {
     /// A settings object whose property reads (by the shared settings readers, through
     /// `Reflect.get`, a `catch` binding) turn an exception into a `TypeError` naming
     /// `{prefix}{key}`; anything but an object as it is.
-    pub(super) fn named(obj: &JsValue, prefix: &str) -> JsValue;
+    pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
+    /// `p` (one of our attempts' promises) as a promise of `[i, true, value]` or
+    /// `[i, false, error]`, for a race between attempts.
+    pub(super) fn tagged(p: &js_sys::Promise, i: u32) -> js_sys::Promise;
     #[wasm_bindgen(js_name = threwError)]
     fn threw_error(prefix: &str, name: &str, thrown: &JsValue) -> JsValue;
     /// `promise.then(resolve, reject)`: `undefined` once done, `false` if `promise` is not a

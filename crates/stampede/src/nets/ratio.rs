@@ -66,12 +66,14 @@ impl Default for RatioSettings {
 }
 
 impl RatioSettings {
-    /// Brooker's adaptive client: 0.1 per call, at most 5, no floor.
+    /// Brooker's adaptive client: 0.1 per call, at most 5, no floor, and deposits that
+    /// last a minute (Finagle's longest ttl; his bucket has no expiry at all, and over a
+    /// minute the cap, not the expiry, is what bounds it).
     pub const BROOKER: RatioSettings = RatioSettings {
         ratio: 0.1,
         cap: Some(5.0),
         min_per_sec: 0.0,
-        window_ms: 10_000.0,
+        window_ms: 60_000.0,
     };
 
     /// Validates every field.
@@ -192,8 +194,8 @@ mod tests {
             b.deposit(f64::from(i));
         }
         assert!((b.balance(1000.0) - 5.0).abs() < 1e-9);
-        // 10 s later every deposit has expired.
-        assert_eq!(b.balance(11_000.0), 0.0);
+        // A minute later every deposit has expired.
+        assert_eq!(b.balance(61_000.0), 0.0);
     }
 
     #[test]

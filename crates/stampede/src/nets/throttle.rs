@@ -15,8 +15,12 @@
 //! - An attempt counts as *accepted* unless it failed in a way the classifier would
 //!   retry (overload, outage, timeout, 5xx): the book counts as rejected what the backend
 //!   refused for lack of capacity; the classifier is our one word on that.
-//! - The probability is computed from the counts before this attempt is added; the
-//!   attempt then counts as a request whether or not it was rejected, as in the book.
+//! - A request counts when its fate is known: when its answer comes (accepted or not), or
+//!   at once when the throttle rejects it. The book counts it when it is sent, so its
+//!   attempts in flight count as requests not (yet) accepted: a client starting cold
+//!   with 20 attempts in flight would reject with probability 20/21 though the backend
+//!   accepts everything. Counting at the answer removes that skew and changes nothing
+//!   in a steady state (the same requests, counted a round trip later).
 //! - The window is ten slots; the random draw comes from the caller's seeded RNG.
 
 use core::fmt;
@@ -24,7 +28,7 @@ use core::fmt;
 use rand::Rng;
 
 use super::window::Window;
-use crate::error::{ConfigError, Field};
+use crate::error::{ConfigError, Field, fmt_num};
 
 /// Unvalidated throttle settings.
 ///
@@ -71,10 +75,11 @@ pub struct Throttled {
 
 impl fmt::Display for Throttled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // fmt_num, not `{:.2}`: float formatting would cost the slim wasm build kilobytes.
         write!(
             f,
-            "throttled: rejected locally (probability {:.2}) because the backend has been refusing requests",
-            self.probability
+            "throttled: rejected locally (probability {}) because the backend has been refusing requests",
+            fmt_num((self.probability * 100.0).round() / 100.0)
         )
     }
 }
@@ -111,22 +116,24 @@ impl Throttle {
         reject_probability(requests, accepts, self.settings.k)
     }
 
-    /// An attempt is asked for at `now_ms`: it counts as a request, and is rejected with
-    /// the [probability](Self::probability) of the counts before it. Draws from `rng` only
-    /// when that probability is above 0.
+    /// An attempt is asked for at `now_ms`: rejected with the
+    /// [probability](Self::probability) of the counts so far, and then counted as a
+    /// request at once; one let through counts when its answer comes ([`record`](Self::record)).
+    /// Draws from `rng` only when that probability is above 0.
     pub fn allow<R: Rng + ?Sized>(&mut self, now_ms: f64, rng: &mut R) -> Result<(), Throttled> {
         let p = self.probability(now_ms);
-        self.window.add(now_ms, REQUESTS, 1.0);
         if p > 0.0 && crate::backoff::uniform(rng, 0.0, 1.0) < p {
+            self.window.add(now_ms, REQUESTS, 1.0);
             Err(Throttled { probability: p })
         } else {
             Ok(())
         }
     }
 
-    /// An attempt's outcome reached the client at `now_ms`: `accepted` unless it failed in
-    /// a way the classifier would retry.
+    /// An attempt's answer reached the client at `now_ms`: a request, `accepted` unless it
+    /// failed in a way the classifier would retry.
     pub fn record(&mut self, now_ms: f64, accepted: bool) {
+        self.window.add(now_ms, REQUESTS, 1.0);
         if accepted {
             self.window.add(now_ms, ACCEPTS, 1.0);
         }

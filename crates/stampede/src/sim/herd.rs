@@ -18,24 +18,31 @@
 //! Layers (see `layers.rs`, a child module so that it works on the engine's own state): a
 //! call to an upper layer is parked there while that layer's own call goes down, and the
 //! answer climbs back through the parked calls.
+//! Hedged requests (`hedged.rs`) keep several attempts in flight; their attempts are the
+//! same events, told apart by a flag, and their hedge timers are [`Kind::Hedge`] events.
 
 use super::load::{Load, Tick};
 use super::model::LatencyDist;
 use super::model::RetryAt;
+use super::nets::Nets;
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
-use super::{BudgetScope, Checked, Metrics, log_stride};
+use super::{Checked, Metrics, log_stride};
 use crate::SeededRng;
 use crate::backoff::uniform;
-use crate::budget::TokenBucket;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Attempt, Decision, Policy, StopReason};
 
 #[path = "layers.rs"]
 pub(super) mod layers;
 use layers::Frames;
+// Hedged requests: their logic lives in `sim/hedged.rs`, a child of this module so that it
+// drives the same engine (the same wheel, servers and sends) through the hooks below.
+#[path = "hedged.rs"]
+mod hedged;
+use hedged::{HEDGED, Hedged};
 
 const GET: Request = Request::new(Method::Get);
 
@@ -51,6 +58,8 @@ pub(crate) enum Kind {
     Timeout,
     /// The arrival process's next tick (see [`Load`]).
     Tick,
+    /// A hedged request's hedge timer (see `hedged.rs`).
+    Hedge,
 }
 
 /// One event: an attempt of a logical request, where it is, or a tick. 64 bytes.
@@ -68,7 +77,8 @@ pub(crate) struct Ev {
     ticket: u32,
     server: u16,
     kind: Kind,
-    /// [`LOGGED`], [`ARMED`], and from bit [`DEPTH_SHIFT`] on the call's depth.
+    /// [`LOGGED`], [`ARMED`], [`HEDGED`], and from bit [`DEPTH_SHIFT`] on the call's depth
+    /// or, for a hedged attempt, its index.
     flags: u8,
 }
 
@@ -77,10 +87,13 @@ const LOGGED: u8 = 1;
 /// The attempt's timer is in the wheel: its ticket decides which copy settles it.
 const ARMED: u8 = 2;
 /// The rest of the flags is the call's depth: 0 for a client's call to layer 1, `k` for
-/// layer `k`'s call to layer `k + 1` (see `layers.rs`). An event is one cache line, with
-/// no byte to spare for it.
-const DEPTH_SHIFT: u8 = 2;
+/// layer `k`'s call to layer `k + 1` (see `layers.rs`); for a hedged attempt, its index
+/// in its request instead (see `hedged.rs`). The two never meet: hedging is refused with
+/// more than one layer, so a hedged attempt is a client's (depth 0). An event is one cache
+/// line, with no byte to spare for either.
+const DEPTH_SHIFT: u8 = 3;
 const _: () = assert!(super::MAX_LAYERS < 1 << (8 - DEPTH_SHIFT));
+const _: () = assert!(hedged::HEDGED < 1 << DEPTH_SHIFT && hedged::HEDGED > ARMED);
 
 impl Ev {
     #[inline]
@@ -93,7 +106,24 @@ impl Ev {
     }
     #[inline]
     fn depth(&self) -> u8 {
-        self.flags >> DEPTH_SHIFT
+        if self.hedged() {
+            0
+        } else {
+            self.flags >> DEPTH_SHIFT
+        }
+    }
+    #[inline]
+    fn hedged(&self) -> bool {
+        self.flags & HEDGED != 0
+    }
+    /// The attempt's number in its request, from 1, for the log.
+    #[inline]
+    fn number(&self) -> u32 {
+        if self.hedged() {
+            hedged::index(self) + 1
+        } else {
+            self.attempt.made() + 1
+        }
     }
 }
 
@@ -116,9 +146,12 @@ struct Counts {
     successes: u64,
     gave_up: u64,
     budget_rejected: u64,
+    breaker_rejected: u64,
+    throttled: u64,
     timeouts: u64,
     wasted: u64,
     served: u64,
+    hedges: u64,
     completion: f64,
 }
 
@@ -127,8 +160,7 @@ const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
 pub(crate) struct Herd {
     policy: Policy,
-    scope: Option<BudgetScope>,
-    budgets: Vec<TokenBucket>,
+    nets: Nets,
     latency_dist: LatencyDist,
     half_latency: f64,
     /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
@@ -164,19 +196,14 @@ pub(crate) struct Herd {
     pub(crate) events: u64,
     /// Events taken from the wheel (stale timers included).
     pub(crate) steps: u64,
+    /// The hedged requests' state (empty without hedging).
+    hedged: Hedged,
 }
 
 impl Herd {
     pub(crate) fn new(c: Checked) -> Self {
         let s = &c.s;
-        let budgets = match (c.budget, s.budget_scope) {
-            (None, _) => Vec::new(),
-            (Some(b), BudgetScope::Shared) => vec![TokenBucket::from_valid(b, 0.0)],
-            (Some(b), BudgetScope::Client) => {
-                vec![TokenBucket::from_valid(b, 0.0); s.clients as usize]
-            }
-        };
-        let scope = c.budget.map(|_| s.budget_scope);
+        let nets = Nets::new(c.nets, s.budget_scope, s.clients);
         let outage_end = s.outage_start_ms + s.outage_ms;
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
@@ -186,8 +213,7 @@ impl Herd {
         let per_client_slots = load.slot_per_client();
         let mut h = Herd {
             policy: c.policy,
-            scope,
-            budgets,
+            nets,
             latency_dist: s.latency_dist,
             half_latency: s.latency_ms / 2.0,
             jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
@@ -213,6 +239,7 @@ impl Herd {
             now: 0.0,
             events: 0,
             steps: 0,
+            hedged: Hedged::new(c.hedging),
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -294,19 +321,6 @@ impl Herd {
         .max(0.0)
     }
 
-    #[inline]
-    fn budget(
-        budgets: &mut [TokenBucket],
-        scope: Option<BudgetScope>,
-        client: u32,
-    ) -> Option<&mut TokenBucket> {
-        match scope {
-            None => None,
-            Some(BudgetScope::Shared) => budgets.first_mut(),
-            Some(BudgetScope::Client) => budgets.get_mut(client as usize),
-        }
-    }
-
     fn is_logged(&self, client: u32) -> bool {
         client % self.log_stride == 0 && client / self.log_stride < self.log_rows
     }
@@ -331,17 +345,16 @@ impl Herd {
         self.counts.requests += 1;
         self.events += 1;
         let logged = self.is_logged(client);
-        if let Err(_e) = self
-            .policy
-            .admit(Self::budget(&mut self.budgets, self.scope, client), t)
-        {
-            self.counts.budget_rejected += 1;
-            self.rec.blocked(t);
+        if let Err(e) = self.nets.admit(&self.policy, client, t, &mut self.rng) {
+            let code = self.count_blocked(e.into(), t);
             if logged {
-                self.rec.log(t, client, 1, outcome::BUDGET_BLOCKED);
+                self.rec.log(t, client, 1, code);
             }
             self.ended(client, t);
             return;
+        }
+        if let Some(hedging) = self.hedged.hedging {
+            return self.issue_hedged(hedging, client, t, logged);
         }
         let slot = self.take_slot(client);
         let ev = Ev {
@@ -380,7 +393,9 @@ impl Herd {
             return;
         }
         ev.flags |= ARMED;
-        ev.ticket = self.tickets[ev.slot as usize];
+        if !ev.hedged() {
+            ev.ticket = self.tickets[ev.slot as usize];
+        }
         let timer = Ev {
             at: ev.deadline,
             kind: Kind::Timeout,
@@ -393,13 +408,21 @@ impl Herd {
     /// (or an answer, if its timer fired first) settled it.
     #[inline]
     fn is_live(&self, ev: &Ev) -> bool {
-        !ev.armed() || self.tickets[ev.slot as usize] == ev.ticket
+        if ev.flags & (ARMED | HEDGED) == 0 {
+            return true;
+        }
+        if ev.hedged() {
+            return self.hedge_is_live(ev);
+        }
+        self.tickets[ev.slot as usize] == ev.ticket
     }
 
     /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
     #[inline]
     fn settle(&mut self, ev: &Ev) {
-        if ev.armed() {
+        if ev.hedged() {
+            self.hedge_settle(ev);
+        } else if ev.armed() {
             let t = &mut self.tickets[ev.slot as usize];
             *t = t.wrapping_add(1);
         }
@@ -508,7 +531,7 @@ impl Herd {
         }
         self.settle(&ev);
         if ev.logged() {
-            self.rec.log(t, ev.client, ev.attempt.made() + 1, code);
+            self.rec.log(t, ev.client, ev.number(), code);
         }
         self.decide(ev, code, now);
     }
@@ -526,8 +549,7 @@ impl Herd {
         self.counts.timeouts += 1;
         self.rec.timed_out(t);
         if ev.logged() {
-            self.rec
-                .log(t, ev.client, ev.attempt.made() + 1, outcome::TIMEOUT);
+            self.rec.log(t, ev.client, ev.number(), outcome::TIMEOUT);
         }
         self.decide(ev, outcome::TIMEOUT, t);
     }
@@ -535,12 +557,19 @@ impl Herd {
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
     #[inline(always)]
     fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
+        if ev.hedged() {
+            return self.decide_hedged(ev, code, now);
+        }
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
-        let budget = Self::budget(&mut self.budgets, self.scope, client);
-        let decision =
-            self.policy
-                .decide_verdict(&mut ev.attempt, verdict, now, budget, &mut self.rng);
+        let decision = self.nets.decide(
+            &self.policy,
+            client,
+            &mut ev.attempt,
+            verdict,
+            now,
+            &mut self.rng,
+        );
         match decision {
             Decision::Retry { delay_ms, .. } => {
                 self.events += 1;
@@ -554,12 +583,13 @@ impl Herd {
                         let started = ev.attempt.started_ms();
                         self.rec.latencies.push((now - started) as f32);
                     }
-                    StopReason::BudgetExhausted(_) => {
-                        self.counts.budget_rejected += 1;
-                        self.rec.blocked(now);
+                    StopReason::BudgetExhausted(_)
+                    | StopReason::CircuitOpen(_)
+                    | StopReason::Throttled(_) => {
+                        let code = self.count_blocked(reason, now);
                         if ev.logged() {
                             let next = ev.attempt.made() + 1;
-                            self.rec.log(now, client, next, outcome::BUDGET_BLOCKED);
+                            self.rec.log(now, client, next, code);
                         }
                     }
                     _ => self.counts.gave_up += 1,
@@ -568,6 +598,26 @@ impl Herd {
                     self.free_slots.push(ev.slot);
                 }
                 self.ended(client, now);
+            }
+        }
+    }
+
+    /// A net refused a request or a retry at `t`, for `reason` (one of the nets'): counted
+    /// apart by net; returns the log's code.
+    fn count_blocked(&mut self, reason: StopReason, t: f64) -> u8 {
+        self.rec.blocked(t);
+        match reason {
+            StopReason::CircuitOpen(_) => {
+                self.counts.breaker_rejected += 1;
+                outcome::BREAKER_BLOCKED
+            }
+            StopReason::Throttled(_) => {
+                self.counts.throttled += 1;
+                outcome::THROTTLED
+            }
+            _ => {
+                self.counts.budget_rejected += 1;
+                outcome::BUDGET_BLOCKED
             }
         }
     }
@@ -603,6 +653,7 @@ impl Herd {
                 Kind::Finish => self.finish(ev),
                 Kind::Timeout => self.timeout(ev),
                 Kind::Tick => self.on_tick(ev),
+                Kind::Hedge => self.on_hedge_timer(ev),
             }
         }
         self.now = self.now.max(self.wheel.bucket() as f64);
@@ -660,6 +711,9 @@ impl Herd {
             throughput_rps: per_s(c.served),
             max_queue: f64::from(self.servers.max_queued),
             bottom_attempts: c.bottom_attempts as f64,
+            breaker_rejected: c.breaker_rejected as f64,
+            throttled: c.throttled as f64,
+            hedges: c.hedges as f64,
         }
     }
 }

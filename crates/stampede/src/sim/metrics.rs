@@ -47,6 +47,14 @@ pub struct Metrics {
     /// Attempts that reached the last layer of the chain of services (`total_attempts`
     /// counts the first layer's); equal to `total_attempts` with one layer.
     pub bottom_attempts: f64,
+    // Safety nets (issue #12).
+    /// Requests stopped by an open circuit breaker (before their first attempt or a retry).
+    pub breaker_rejected: f64,
+    /// Requests stopped by adaptive throttling (before their first attempt or a retry).
+    pub throttled: f64,
+    /// Extra attempts sent as hedges (already in `total_attempts`): with one hedge per
+    /// request at most, the fraction of requests that were hedged is `hedges / requests`.
+    pub hedges: f64,
 }
 
 impl Metrics {
@@ -79,6 +87,9 @@ impl Metrics {
             throughput_rps: avg(|m| m.throughput_rps),
             max_queue: avg(|m| m.max_queue),
             bottom_attempts: avg(|m| m.bottom_attempts),
+            breaker_rejected: avg(|m| m.breaker_rejected),
+            throttled: avg(|m| m.throttled),
+            hedges: avg(|m| m.hedges),
         }
     }
 }
@@ -98,7 +109,7 @@ pub struct Series<'a> {
     pub rejected: &'a [u32],
     /// Attempts failed by the outage or by the fail rate.
     pub failed: &'a [u32],
-    /// Requests or retries blocked by the budget.
+    /// Requests or retries blocked by a net: the budget, the breaker, the throttle.
     pub blocked: &'a [u32],
     /// Successful requests, counted when the answer reached the client (the goodput).
     pub goodput: &'a [u32],

@@ -56,6 +56,17 @@
 //! - **Budgets.** A [`TokenBucket`](crate::budget::TokenBucket) per client, or one shared by
 //!   all ([`BudgetScope`]). While it is empty, new requests and retries fail fast and
 //!   count as `budget_rejected`.
+//! - **Safety nets** ([`crate::nets`], `SimSettings::nets`): a budget of another school
+//!   (ratio, gRPC, AWS), a circuit breaker, adaptive throttling, per client or shared by
+//!   the same `budget_scope`. What they refuse fails fast and counts apart:
+//!   `budget_rejected` (any budget), `breaker_rejected`, `throttled`.
+//! - **Hedging** (`hedging`; the rules are [`crate::hedge`]'s). A request sends another
+//!   attempt whenever none has answered `delay_ms` after the last one was sent (at once
+//!   after a non-fatal failure), up to `max_attempts` in all, instead of retrying; the
+//!   first success wins. The losers are cancelled by their client only: a server still
+//!   serves them, and that work is `wasted`, as for a timed-out attempt (see `hedged.rs`
+//!   for why). The hedge timer is an event in the same wheel. `hedges` counts the extra
+//!   attempts, so without a budget `total_attempts = requests + hedges`.
 //!
 //! # Metrics
 //!
@@ -68,7 +79,7 @@
 //!   overload: from then on, it serves everything offered. 0 when it never rejected one.
 //!
 //! Conservation: every request ends exactly once, so
-//! `successes + gave_up + budget_rejected = requests`; every attempt that reaches a
+//! `successes + gave_up + budget_rejected + breaker_rejected + throttled = requests`; every attempt that reaches a
 //! server is served, rejected or failed exactly once; served = successes + wasted.
 //!
 //! # Series and the attempt log
@@ -121,6 +132,7 @@ mod herd;
 mod load;
 mod metrics;
 pub mod model;
+mod nets;
 mod normal;
 mod occ;
 mod queue;

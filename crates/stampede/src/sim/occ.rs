@@ -194,6 +194,9 @@ impl Occ {
             wasted: 0.0,
             max_queue: 0.0,
             bottom_attempts: self.writes as f64,
+            breaker_rejected: 0.0,
+            throttled: 0.0,
+            hedges: 0.0,
         }
     }
 }

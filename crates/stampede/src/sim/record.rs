@@ -17,6 +17,10 @@ pub mod outcome {
     pub const ERROR: u8 = 5;
     /// The client gave the attempt up at its timeout (logged at that time).
     pub const TIMEOUT: u8 = 6;
+    /// Not sent: the circuit breaker was open.
+    pub const BREAKER_BLOCKED: u8 = 7;
+    /// Not sent: adaptive throttling rejected it.
+    pub const THROTTLED: u8 = 8;
 }
 
 /// The longest series kept, in slots.
@@ -255,7 +259,7 @@ impl Recorder {
         }
     }
 
-    /// The budget refused a request or a retry at `t_ms`.
+    /// A net (the budget, the breaker, the throttle) refused a request or a retry at `t_ms`.
     #[inline]
     pub(crate) fn blocked(&mut self, t_ms: f64) {
         if let Some(s) = self.slot(t_ms) {

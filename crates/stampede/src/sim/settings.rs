@@ -3,7 +3,9 @@
 use super::model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 use super::{BudgetScope, Scenario, work};
 use crate::budget::BudgetSettings;
-use crate::error::{ConfigError, Field, MAX_DURATION_MS};
+use crate::error::{ConfigError, Expected, Field, Got, MAX_DURATION_MS};
+use crate::hedge::{Hedging, HedgingSettings};
+use crate::nets::GuardSettings;
 use crate::policy::{Policy, PolicySettings};
 
 /// The mean service time when none is given (ms): with the default capacity of 500
@@ -93,8 +95,12 @@ pub struct SimSettings {
     pub retry_after_ms: Option<f64>,
     /// A retry budget; `None`: none.
     pub budget: Option<BudgetSettings>,
-    /// Who shares the budget.
+    /// Who shares the budget (and every other net).
     pub budget_scope: BudgetScope,
+    /// Safety nets (issue #12, [`crate::nets`]): a budget of any school, a circuit breaker,
+    /// adaptive throttling. At most one budget in all: `budget` (a bucket) or
+    /// `nets.budget`.
+    pub nets: GuardSettings,
     /// The seed.
     pub seed: u64,
     /// Width of the series' slots (ms), 1 to 60,000.
@@ -106,6 +112,10 @@ pub struct SimSettings {
     pub layers: u32,
     /// Which layers retry.
     pub retry_at: RetryAt,
+    /// Hedging (see [`crate::hedge`]): each request sends another attempt every
+    /// `delay_ms` without an answer, and the first success wins; it then runs under these
+    /// rules instead of the policy's backoff and attempts. `None`: no hedging.
+    pub hedging: Option<HedgingSettings>,
 }
 
 impl Default for SimSettings {
@@ -148,11 +158,13 @@ impl Default for SimSettings {
             retry_after_ms: None,
             budget: None,
             budget_scope: BudgetScope::Client,
+            nets: GuardSettings::default(),
             seed: 1,
             slot_ms: 10.0,
             log_clients: 10_000,
             layers: 1,
             retry_at: RetryAt::Every,
+            hedging: None,
         }
     }
 }
@@ -163,8 +175,10 @@ pub(crate) struct Checked {
     pub(crate) s: SimSettings,
     pub(crate) policy: Policy,
     pub(crate) latency_sd: f64,
-    pub(crate) budget: Option<BudgetSettings>,
+    /// Every net, the bucket included; `None`: none.
+    pub(crate) nets: Option<GuardSettings>,
     pub(crate) fleet: Fleet,
+    pub(crate) hedging: Option<Hedging>,
 }
 
 /// The servers a run simulates, as sized from its settings.
@@ -250,12 +264,22 @@ impl SimSettings {
         }
         Field::Slot.check(s.slot_ms)?;
         Field::Layers.check(f64::from(s.layers))?;
-        let budget = match s.budget {
-            Some(b) => Some(b.validate()?),
-            None => None,
-        };
+        let nets = s.nets.with_bucket(s.budget)?.validate()?;
+        let nets = (!nets.is_empty()).then_some(nets);
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
+        }
+        let hedging = match s.hedging {
+            Some(h) => Some(h.build()?),
+            None => None,
+        };
+        if hedging.is_some() && s.layers > 1 {
+            // A hedged call is a client's: hedging inside a chain is not modelled.
+            return Err(ConfigError::new(
+                Field::Layers,
+                Expected::Syntax("1 with hedging (only clients hedge)"),
+                Got::Number(f64::from(s.layers)),
+            ));
         }
         match s.scenario {
             Scenario::Steady | Scenario::Spike => {
@@ -280,8 +304,9 @@ impl SimSettings {
             s: s.clone(),
             policy,
             latency_sd,
-            budget,
+            nets,
             fleet,
+            hedging,
         };
         work::check_closed_requests(&checked)?;
         work::check(&checked)?;

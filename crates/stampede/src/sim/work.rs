@@ -34,18 +34,24 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 /// attempts took 9.4 s, most of it cache misses over 7 million pending events).
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 
-/// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout.
+/// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout or
+/// hedging (a hedged attempt's timer is a third event, like a timeout's).
 fn max_run_attempts(c: &Checked) -> f64 {
-    if c.s.timeout_ms.is_some() {
+    if c.s.timeout_ms.is_some() || c.hedging.is_some() {
         (MAX_RUN_ATTEMPTS / 3.0).floor()
     } else {
         MAX_RUN_ATTEMPTS
     }
 }
 
-/// The most attempts one request can make, at every layer together.
+/// The most attempts one request can make: at every layer together, or, with hedging
+/// (which replaces the policy's retries and is refused with more than one layer), the
+/// hedging's attempts.
 fn per_request(s: &SimSettings) -> f64 {
-    attempts_per_request(s.policy.max_attempts.max(1), s.layers.max(1), s.retry_at)
+    match s.hedging {
+        Some(h) => f64::from(h.max_attempts.max(1)),
+        None => attempts_per_request(s.policy.max_attempts.max(1), s.layers.max(1), s.retry_at),
+    }
 }
 
 /// The most attempts `c`'s run can make: requests × `max_attempts` (at every layer, see
@@ -59,6 +65,15 @@ pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
         Scenario::Steady | Scenario::Spike => Some(steady_requests(s) * attempts),
         Scenario::Closed => Some(closed_requests(c) * attempts),
         Scenario::AwsOcc => None,
+    }
+}
+
+/// The most attempts one request makes at one layer, and the setting that says so: the
+/// hedging's attempts with hedging (which replaces the policy's retries), else the policy's.
+fn attempts_of_one(c: &Checked) -> (Field, u32) {
+    match c.hedging {
+        Some(h) => (Field::HedgeMaxAttempts, h.max_attempts()),
+        None => (Field::MaxAttempts, c.policy.max_attempts()),
     }
 }
 
@@ -127,13 +142,14 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     if c.s.layers > 1 {
         return Err(too_many_layer_attempts(c, requests, max));
     }
+    let (field, attempts) = attempts_of_one(c);
     Err(ConfigError::new(
-        Field::MaxAttempts,
+        field,
         Expected::Work {
             max: (max / requests).floor(),
             bound: WorkBound::RunAttempts,
         },
-        Got::Number(f64::from(c.policy.max_attempts())),
+        Got::Number(f64::from(attempts)),
     ))
 }
 

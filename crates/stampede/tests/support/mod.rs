@@ -70,12 +70,15 @@ pub fn assert_near(what: &str, got: f64, want: f64, tol: f64) {
 #[track_caller]
 pub fn assert_conserved(what: &str, m: &Metrics) {
     assert_eq!(
-        m.successes + m.gave_up + m.budget_rejected,
+        m.successes + m.gave_up + m.budget_rejected + m.breaker_rejected + m.throttled,
         m.requests,
-        "{what}: successes {} + gave up {} + budget rejected {} ≠ requests {}",
+        "{what}: successes {} + gave up {} + budget rejected {} + breaker rejected {} + \
+         throttled {} ≠ requests {}",
         m.successes,
         m.gave_up,
         m.budget_rejected,
+        m.breaker_rejected,
+        m.throttled,
         m.requests
     );
 }

@@ -1,0 +1,140 @@
+//! The safety nets' options — `budget` of every kind, `breaker`, `throttle`, `hedging` —
+//! into the core's settings (`stampede::nets`, `stampede::hedge`).
+//!
+//! Every field's name, default and range is the core's (`Field`); a missing field takes
+//! the core's default, a bad value is the core's `RangeError` naming it under its prefix
+//! (`budget.kind`, `breaker.failureRatio`, `hedging.delayMs`), a value of the wrong type a
+//! `TypeError`. The same readers serve `retryFetch` and `Budget.forCallSite`.
+
+use stampede::Field;
+use stampede::budget::BudgetSettings;
+use stampede::hedge::HedgingSettings;
+use stampede::nets::{
+    AwsSettings, BreakerMode, BreakerSettings, BudgetKind, GrpcSettings, GuardSettings,
+    RatioSettings, ThrottleSettings,
+};
+use wasm_bindgen::prelude::*;
+
+use crate::budget::budget_settings;
+use crate::errors::config_error;
+use crate::fields::{Group, prefix_of};
+use crate::opts::Opts;
+
+/// The budget kinds, in the order of [`BudgetKind::NAMES`].
+#[derive(Clone, Copy)]
+enum Kind {
+    Bucket,
+    Ratio,
+    Grpc,
+    Aws,
+}
+
+const KINDS: [Kind; 4] = [Kind::Bucket, Kind::Ratio, Kind::Grpc, Kind::Aws];
+
+/// Sets `*slot` to the number of `field` when given (checked by the core's `validate`).
+fn read(opts: &Opts<'_>, field: Field, slot: &mut f64) -> Result<(), JsValue> {
+    if let Some(v) = opts.number(field)? {
+        *slot = v;
+    }
+    Ok(())
+}
+
+/// Reads `BudgetOptions`: `{ kind?, … }`, the kind's own fields (an absent kind is
+/// `"bucket"`, read exactly as before kinds existed). Validated.
+pub(crate) fn budget_kind(opts: &Opts<'_>) -> Result<BudgetKind, JsValue> {
+    let kind = opts
+        .choice(Field::BudgetKind, &BudgetKind::NAMES, &KINDS)?
+        .unwrap_or(Kind::Bucket);
+    let kind = match kind {
+        Kind::Bucket => return budget_settings(opts).map(BudgetKind::Bucket),
+        Kind::Ratio => {
+            let mut s = RatioSettings::default();
+            read(opts, Field::Ratio, &mut s.ratio)?;
+            s.cap = opts.number(Field::RatioCap)?;
+            read(opts, Field::MinPerSec, &mut s.min_per_sec)?;
+            read(opts, Field::Window, &mut s.window_ms)?;
+            BudgetKind::Ratio(s)
+        }
+        Kind::Grpc => {
+            let mut s = GrpcSettings::default();
+            read(opts, Field::MaxTokens, &mut s.max_tokens)?;
+            read(opts, Field::TokenRatio, &mut s.token_ratio)?;
+            BudgetKind::Grpc(s)
+        }
+        Kind::Aws => {
+            let mut s = AwsSettings::default();
+            read(opts, Field::Tokens, &mut s.tokens)?;
+            read(opts, Field::RetryCost, &mut s.retry_cost)?;
+            read(opts, Field::TimeoutCost, &mut s.timeout_cost)?;
+            BudgetKind::Aws(s)
+        }
+    };
+    kind.validate().map_err(|e| config_error(opts.prefix(), &e))
+}
+
+/// Reads `BreakerOptions`: `{ failureRatio, samplingMs, minThroughput, breakMs, mode }`,
+/// Polly v8's defaults for what is missing. Validated.
+fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
+    let mut s = BreakerSettings::default();
+    read(opts, Field::FailureRatio, &mut s.failure_ratio)?;
+    read(opts, Field::Sampling, &mut s.sampling_ms)?;
+    if let Some(n) = opts.whole(Field::MinThroughput)? {
+        s.min_throughput = n;
+    }
+    read(opts, Field::BreakDuration, &mut s.break_ms)?;
+    const MODES: [BreakerMode; 2] = [BreakerMode::All, BreakerMode::Retries];
+    if let Some(m) = opts.choice(Field::BreakerMode, &BreakerMode::NAMES, &MODES)? {
+        s.mode = m;
+    }
+    s.validate().map_err(|e| config_error(opts.prefix(), &e))
+}
+
+/// Reads `ThrottleOptions`: `{ k, windowMs }`, the SRE book's defaults for what is missing.
+fn throttle(opts: &Opts<'_>) -> Result<ThrottleSettings, JsValue> {
+    let mut s = ThrottleSettings::default();
+    read(opts, Field::K, &mut s.k)?;
+    read(opts, Field::ThrottleWindow, &mut s.window_ms)?;
+    s.validate().map_err(|e| config_error(opts.prefix(), &e))
+}
+
+/// Reads `HedgingOptions`: `{ delayMs, maxAttempts }`, Polly v8's defaults for what is
+/// missing. Validated.
+pub(crate) fn hedging(opts: &Opts<'_>) -> Result<HedgingSettings, JsValue> {
+    let mut s = HedgingSettings::default();
+    read(opts, Field::HedgeDelay, &mut s.delay_ms)?;
+    if let Some(n) = opts.whole(Field::HedgeMaxAttempts)? {
+        s.max_attempts = n;
+    }
+    s.validate().map_err(|e| config_error(opts.prefix(), &e))
+}
+
+/// The nested options object `key` of `opts` (`budget`, `breaker`, …), if given, read by
+/// `f` with the group's prefix in messages.
+pub(crate) fn nested<T>(
+    opts: &Opts<'_>,
+    key: &str,
+    group: Group,
+    f: impl FnOnce(&Opts<'_>) -> Result<T, JsValue>,
+) -> Result<Option<T>, JsValue> {
+    match opts.raw(key)? {
+        Some(v) => {
+            let v = crate::fetch::named(&v, prefix_of(group));
+            f(&Opts::new(&v, key, prefix_of(group))?).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// Reads the nets a call gives: `budget`, `breaker`, `throttle` (each optional).
+pub(crate) fn guard_settings(opts: &Opts<'_>) -> Result<GuardSettings, JsValue> {
+    Ok(GuardSettings {
+        budget: nested(opts, "budget", Group::Budget, budget_kind)?,
+        breaker: nested(opts, "breaker", Group::Breaker, breaker)?,
+        throttle: nested(opts, "throttle", Group::Throttle, throttle)?,
+    })
+}
+
+/// The default budget of a call site named without one: today's token bucket.
+pub(crate) fn default_budget() -> BudgetKind {
+    BudgetKind::Bucket(BudgetSettings::default())
+}

@@ -1,0 +1,91 @@
+//! Adaptive throttling in the scenario: it sends at most about K times what the
+//! backend accepts.
+
+use stampede::nets::{GuardSettings, ThrottleSettings};
+use stampede::sim::BudgetScope;
+
+use crate::{SEEDS, run};
+
+/// The throttle's draws: every attempt let through, and every one it rejected.
+trait Draws {
+    fn throttled_draws(&self) -> f64;
+}
+
+impl Draws for stampede::sim::Metrics {
+    fn throttled_draws(&self) -> f64 {
+        self.total_attempts + self.throttled
+    }
+}
+
+fn throttle() -> GuardSettings {
+    GuardSettings {
+        throttle: Some(ThrottleSettings::default()),
+        ..GuardSettings::default()
+    }
+}
+
+/// While everything is accepted, `requests − K·accepts ≤ 0` and nothing is rejected.
+#[test]
+fn a_healthy_backend_is_never_throttled() {
+    for scope in [BudgetScope::Client, BudgetScope::Shared] {
+        let m = run(0.0, throttle(), scope, 1);
+        assert_eq!(m.throttled, 0.0, "{scope:?}");
+    }
+}
+
+/// With failures independent of load, a fraction `1 − p` of what is sent is accepted, so
+/// the K·accepts the formula lets through is `K(1 − p)` times what is sent: more than
+/// enough while `p < 1 − 1/K` (50% at K = 2), too little above. Then every rejection
+/// raises `requests` without `accepts`, the probability climbs towards 1 and the client
+/// sheds almost everything (the SRE book's throttle assumes rejections mean lack of
+/// capacity, not a fixed failure rate). At p = 0.7 and 0.9 most requests are throttled;
+/// at p = 0.2 few are (the first answers, in a window still nearly empty, can be
+/// failures: that cold start is the formula's, not a steady rejection).
+///
+/// How much still goes out: after `n` draws a throttle has sent `s(n)` attempts, of which
+/// `a·s/K` were accepted, with `a = K(1 − p)`; each draw sends with probability
+/// `(K·accepts + 1)/(requests + 1) = (a·s + 1)/(n + 1)`. As an equation in `n`,
+/// `ds/dn = (a·s + 1)/(n + 1)`, so `s(n) = ((n + 1)^a − 1)/a`: sublinear when `a < 1`, the
+/// share sent falling as `n^(a − 1)`. The measured attempts must be within a factor of 2
+/// of that (the equation ignores that accepts are learned a round trip late, and uses
+/// each throttle's mean draws). The lower bound holds only where that delay is small: a
+/// client draws 10 times a second, 0.2 times per 20 ms round trip; the shared throttle
+/// draws 20 times per round trip, and at the start rejections (counted at once) outrun
+/// the accepts still in flight, so it sheds more than the equation says (only the upper
+/// bound is checked there).
+#[test]
+fn the_throttle_collapses_past_one_minus_one_over_k() {
+    for seed in SEEDS {
+        for scope in [BudgetScope::Client, BudgetScope::Shared] {
+            let what = format!("{scope:?}, seed {seed}");
+            let low = run(0.2, throttle(), scope, seed);
+            assert!(
+                low.throttled < 0.15 * low.requests,
+                "{what}: {}",
+                low.throttled
+            );
+            for p in [0.7, 0.9] {
+                let high = run(p, throttle(), scope, seed);
+                assert!(
+                    high.throttled > 0.8 * high.requests,
+                    "{what}, p = {p}: {}",
+                    high.throttled
+                );
+                let throttles = if scope == BudgetScope::Shared {
+                    1.0
+                } else {
+                    100.0
+                };
+                let n = (high.throttled_draws()) / throttles;
+                let a = 2.0 * (1.0 - p);
+                let want = throttles * ((n + 1.0).powf(a) - 1.0) / a;
+                let got = high.total_attempts;
+                let lower = scope == BudgetScope::Client && want >= 100.0;
+                assert!(
+                    got < want * 2.0 && (!lower || got > want / 2.0),
+                    "{what}, p = {p}: {got} attempts, expected about {want:.0}"
+                );
+            }
+        }
+    }
+}
