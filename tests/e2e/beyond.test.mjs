@@ -175,3 +175,40 @@ describe("Which safety net?", () => {
     await page.close();
   });
 });
+
+describe("the live panel's breaker and hedging", () => {
+  test("hedging sends parallel attempts, drawn in rows of their own, one of them the winner", T, async () => {
+    const { page, problems } = await open();
+    await page.locator("#live").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => !document.getElementById("live-send")?.disabled);
+    // Every attempt takes 800 ms: hedges after 300 ms overlap the first attempt.
+    await page.fill("#live-url", "/api/slow?ms=800");
+    await page.check("#live-hedging");
+    await page.fill("#live-hedge-delay", "300");
+    await page.check("#live-breaker");
+    const code = (await page.textContent("#embed-code")) ?? "";
+    assert.match(code, /breaker: \{\},/, "the snippet repeats the breaker");
+    assert.match(code, /hedging: \{ delayMs: 300, maxAttempts: \d \},/, "and the hedging");
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.getElementById("live-send")?.disabled === false && (document.getElementById("live-status")?.textContent ?? "").startsWith("200"), null, { timeout: 20_000 });
+    const seen = await page.evaluate(() => ({
+      hedges: document.querySelectorAll('#live-log li[data-hedge="true"]').length,
+      won: document.querySelectorAll('#live-log li[data-won="true"]').length,
+      bars: document.querySelectorAll("#live-strip .strip-attempt").length,
+      hedgeBars: document.querySelectorAll("#live-strip .strip-attempt.hedge").length,
+      stacked: [...document.querySelectorAll("#live-strip .strip-attempt")].filter((b) => b.style.top !== "").length,
+    }));
+    assert.ok(seen.hedges >= 1, `hedges reported: ${JSON.stringify(seen)}`);
+    assert.equal(seen.won, 1, `one winner: ${JSON.stringify(seen)}`);
+    assert.equal(seen.hedgeBars, seen.hedges, "every hedge drawn as a hedge");
+    assert.ok(seen.stacked >= 1, `parallel attempts stack below the first: ${JSON.stringify(seen)}`);
+    // A hedging delay that is not a number is named beside it, and nothing is sent.
+    await page.fill("#live-hedge-delay", "");
+    await page.locator("#live-hedge-delay").pressSequentially("e");
+    await page.click("#live-send");
+    await page.waitForFunction(() => !document.getElementById("live-hedge-delay-error")?.hidden);
+    assert.equal(await page.getAttribute("#live-hedge-delay", "aria-invalid"), "true");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -135,3 +135,18 @@ test("the live strip: attempts one after another share a row, parallel hedges st
     [0, 1, 2, 1, 0],
   );
 });
+
+test("the embed snippet repeats the live panel's breaker and hedging", () => {
+  const base = {
+    policy: DEFAULT_STATE.a,
+    budget: null,
+    url: "https://example.test/api/x",
+    method: "GET",
+    callSite: "GET https://example.test/api/x",
+    comments: { init: "i", seed: "s", budget: "b" },
+  };
+  const plain = embedSnippet(base);
+  assert.ok(!plain.includes("breaker") && !plain.includes("hedging") && !plain.includes("callSite"), plain);
+  const both = embedSnippet({ ...base, breaker: true, hedging: { delayMs: 250, maxAttempts: 3 } });
+  assert.match(both, /callSite: "GET https:\/\/example\.test\/api\/x",\n  breaker: \{\},\n  hedging: \{ delayMs: 250, maxAttempts: 3 \},/);
+});

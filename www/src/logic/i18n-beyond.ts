@@ -59,6 +59,7 @@ export const enBeyond = {
 
   "live.breaker": "Circuit breaker (Polly's defaults)",
   "live.hedging": "Hedge after",
+  "live.hedgeDelay": "Hedging delay",
   "live.hedge": "hedge",
   "live.won": "won",
   "live.breakerOpen": "The circuit is open: the request was not sent. {reason}",
@@ -124,6 +125,7 @@ export const ruBeyond: Record<BeyondKey, string> = {
 
   "live.breaker": "Предохранитель (настройки Polly по умолчанию)",
   "live.hedging": "Хеджировать через",
+  "live.hedgeDelay": "Задержка хеджирования",
   "live.hedge": "хедж",
   "live.won": "победил",
   "live.breakerOpen": "Предохранитель разомкнут: запрос не отправлен. {reason}",
