@@ -233,6 +233,9 @@ export type ServiceDist = "constant" | "exponential" | "lognormal";
 /** How one network leg's delay is distributed. */
 export type LatencyDist = "normal" | "exponential";
 export type BudgetScope = "client" | "shared";
+/** Which layers of a chain of services retry: every one (attempts multiply down the
+ *  chain), or only the clients (inner layers make one attempt and pass failures up). */
+export type RetryAt = "every" | "top";
 
 /** A window in which every request that starts service takes `factor` times as long (a
  *  brownout, a GC storm, a noisy neighbour). All three are required. */
@@ -308,6 +311,13 @@ export interface SimOptions {
   seed?: number;
   slotMs?: number;
   logClients?: number;
+  /** Services in the chain each request goes through, 1 to 10 (default 1): clients call layer
+   *  1, each layer calls the next, and the servers above are the last layer (the outage, fail
+   *  rate, slowdown and queues apply there); upper layers pass calls on at the cost of a
+   *  network trip each way. */
+  layers?: number;
+  /** Which layers retry (default "every"); the budget is the clients' alone. */
+  retryAt?: RetryAt;
 }
 
 /** The servers a simulation runs, as sized from its settings. */
@@ -349,6 +359,9 @@ export interface Metrics {
   throughputRps: number;
   /** The most requests waiting in queues at once, all servers together. */
   maxQueue: number;
+  /** Attempts that reached the last layer of the chain (`totalAttempts` counts layer 1's);
+   *  equal to `totalAttempts` with one layer. */
+  bottomAttempts: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
@@ -665,6 +678,8 @@ export interface Defaults {
     seed: number;
     slotMs: number;
     logClients: number;
+    layers: number;
+    retryAt: RetryAt;
     scenarioBackoff: Record<Scenario, ScenarioBackoff>;
   };
 }
@@ -691,6 +706,7 @@ export interface Choices {
   queueOrder: QueueOrder[];
   serviceDist: ServiceDist[];
   latencyDist: LatencyDist[];
+  retryAt: RetryAt[];
 }
 /** The accepted names of every option that takes one, keyed by the option's name. */
 export function choices(): Choices;

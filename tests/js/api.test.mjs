@@ -227,7 +227,8 @@ test("Budget: wrong types throw TypeError naming the parameter, not the glue's o
 });
 
 const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budgetRejected", "amplification", "peakRps",
-  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue"];
+  "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue",
+  "bottomAttempts"];
 
 test("Simulation: metrics, views into wasm memory, golden run", () => {
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy: { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6 }, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });

@@ -78,6 +78,7 @@ test("defaults(), limits(), choices(): the new settings, from the core", () => {
     queueOrder: ["fifo", "lifo"],
     serviceDist: ["constant", "exponential", "lognormal"],
     latencyDist: ["normal", "exponential"],
+    retryAt: ["every", "top"],
   });
   assert.deepEqual(scenarios(), ["burst", "steady", "aws-occ", "spike", "closed"]);
 });

@@ -3,7 +3,7 @@
 import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } from "stampede";
 import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
 import type { Defaults, Limit, Scenario, ScenarioBackoff, SettingsErrorCode, SettingsErrorInfo, SettingsRangeError, SettingsTypeError, Strategy, Unit } from "stampede";
-import type { Balance, Choices, Fleet, LatencyDist, QueueOrder, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
+import type { Balance, Choices, Fleet, LatencyDist, QueueOrder, RetryAt, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
 import { choices } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
@@ -173,4 +173,18 @@ export async function nets(signal: AbortSignal): Promise<number> {
   new CircuitOpenError();
   void [kinds, kind, badKind, mixed, badMode];
   return waited;
+}
+
+// Where to retry: a chain of layers, who retries, and the attempts at the bottom.
+export function layers(): number {
+  const every: SimOptions = { layers: 3, retryAt: "every", failRate: 1, policy: { strategy: "none", maxAttempts: 4 } };
+  const at: RetryAt = defaults().simulation.retryAt;
+  const choicesAt: RetryAt[] = choices().retryAt;
+  const sim = new Simulation({ ...every, retryAt: at });
+  sim.run();
+  const m: Metrics = sim.metrics();
+  // @ts-expect-error retryAt is a closed set
+  const bad: SimOptions = { retryAt: "each" };
+  void [choicesAt, bad];
+  return m.bottomAttempts / m.totalAttempts + defaults().simulation.layers;
 }

@@ -177,11 +177,12 @@ pub(crate) const fn group(field: Field) -> Group {
         | Field::SpikeStart
         | Field::SpikeLength
         | Field::SpikeFactor
-        | Field::Think => Group::Top,
+        | Field::Think
+        | Field::Layers
+        | Field::RetryAt => Group::Top,
         Field::SlowdownStart | Field::SlowdownLength | Field::SlowdownFactor => Group::Slowdown,
         Field::HedgeDelay | Field::HedgeMaxAttempts => Group::Hedging,
-        // Not read by the wasm `SimOptions` yet (the layers work adds them).
-        Field::Runs | Field::Layers | Field::RetryAt => Group::None,
+        Field::Runs => Group::None,
     }
 }
 

@@ -7,7 +7,7 @@ use stampede::budget::BudgetSettings;
 use stampede::classify::{DEFAULT_RETRY_ON, RetryRules};
 use stampede::policy::PolicySettings;
 use stampede::sim::{
-    Balance, BudgetScope, LatencyDist, QueueOrder, Scenario, ServiceDist, SimSettings,
+    Balance, BudgetScope, LatencyDist, QueueOrder, RetryAt, Scenario, ServiceDist, SimSettings,
 };
 use stampede::{Field, Limit};
 use wasm_bindgen::prelude::*;
@@ -118,6 +118,8 @@ fn sim_defaults(s: &SimSettings) -> Object {
     // Seeds are u64 in the core; the default (1) is exact as a JavaScript number.
     set(&o, js_name(Field::Seed), s.seed as f64);
     set(&o, js_name(Field::LogClients), s.log_clients);
+    set(&o, js_name(Field::Layers), s.layers);
+    set(&o, js_name(Field::RetryAt), s.retry_at.name());
     let per_scenario = Object::new();
     for scenario in Scenario::ALL {
         let b = Object::new();
@@ -191,11 +193,11 @@ pub fn scenarios() -> js_sys::Array {
 
 /// Every option that takes a name, keyed by the option's JavaScript name, with the names
 /// it accepts in the core's order: `{ strategy, scenario, budgetScope, balance,
-/// queueOrder, serviceDist, latencyDist }`.
+/// queueOrder, serviceDist, latencyDist, retryAt }`.
 #[wasm_bindgen]
 pub fn choices() -> Object {
     let out = Object::new();
-    let lists: [(Field, &[&str]); 7] = [
+    let lists: [(Field, &[&str]); 8] = [
         (Field::Strategy, &Strategy::NAMES),
         (Field::Scenario, &Scenario::NAMES),
         (Field::BudgetScope, &BudgetScope::NAMES),
@@ -203,6 +205,7 @@ pub fn choices() -> Object {
         (Field::QueueOrder, QueueOrder::NAMES),
         (Field::ServiceDist, ServiceDist::NAMES),
         (Field::LatencyDist, LatencyDist::NAMES),
+        (Field::RetryAt, RetryAt::NAMES),
     ];
     for (field, names) in lists {
         set(&out, js_name(field), names_array(names));

@@ -34,6 +34,7 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     set(&o, "goodputRps", m.goodput_rps);
     set(&o, "throughputRps", m.throughput_rps);
     set(&o, "maxQueue", m.max_queue);
+    set(&o, "bottomAttempts", m.bottom_attempts);
     o
 }
 

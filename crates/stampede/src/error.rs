@@ -135,15 +135,13 @@ impl WorkBound {
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \
-                 makes at most 20000000 attempts, counted at every layer: requests × (a + a² \
-                 + … + a^layers) when every layer retries a times, requests × a × layers \
-                 when only the top does; a third of that with a client timeout; fewer \
-                 requests or layers also help)"
+                 makes at most 20000000 attempts counted at every layer, a third of that with \
+                 a client timeout; fewer layers also help)"
             }
             WorkBound::Layers => {
-                "layers for this many requests at one attempt per layer (a run makes at most \
-                 20000000 attempts, counted at every layer, a third of that with a client \
-                 timeout; fewer requests also help)"
+                "layers for this many requests at one attempt each (a run makes at most \
+                 20000000 attempts counted at every layer, a third of that with a client \
+                 timeout)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

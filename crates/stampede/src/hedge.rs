@@ -61,22 +61,29 @@
 //! ```
 //! use stampede::classify::{HttpStatus, Method, Outcome, Request};
 //! use stampede::hedge::{HedgeStep, HedgingSettings};
+//! use stampede::budget::TokenBucket;
 //! use stampede::policy::{PolicySettings, StopReason};
+//! use stampede::SeededRng;
+//! use rand::SeedableRng;
 //!
 //! let policy = PolicySettings::default().build()?;
+//! // No budget here; a call site's `TokenBucket` or `Guard` goes where `none` is.
+//! let none = None::<&mut TokenBucket>;
+//! let mut rng = SeededRng::seed_from_u64(1);
 //! let hedging = HedgingSettings::new(50.0, 3).build()?;
 //! let get = Request::new(Method::Get);
 //! let mut h = hedging.start(&policy, get, 0.0); // the first attempt is sent at 0 ms
 //! assert_eq!(h.next_due_ms(), Some(50.0));
-//! assert_eq!(h.on_due(50.0, None), HedgeStep::Send); // no answer yet: hedge
+//! assert_eq!(h.on_due(50.0, none, &mut rng), HedgeStep::Send); // no answer yet: hedge
 //! assert_eq!(h.next_due_ms(), Some(100.0));
 //! // The first attempt fails with 503: the third is sent at once.
 //! let v = policy.rules().classify(get, &Outcome::response(HttpStatus::new(503)?), 0.0);
-//! assert_eq!(h.on_outcome(&v, 70.0, None), HedgeStep::Send);
+//! assert_eq!(h.on_outcome(&v, 70.0, None::<&mut TokenBucket>, &mut rng), HedgeStep::Send);
 //! assert_eq!((h.sent(), h.in_flight(), h.next_due_ms()), (3, 2, None));
 //! // The second answers 200: the request is over, the third is cancelled.
 //! let ok = policy.rules().classify(get, &Outcome::response(HttpStatus::OK), 0.0);
-//! assert!(matches!(h.on_outcome(&ok, 80.0, None), HedgeStep::Done(StopReason::Succeeded(_))));
+//! let step = h.on_outcome(&ok, 80.0, None::<&mut TokenBucket>, &mut rng);
+//! assert!(matches!(step, HedgeStep::Done(StopReason::Succeeded(_))));
 //! # Ok::<(), stampede::ConfigError>(())
 //! ```
 

@@ -4,7 +4,8 @@
 
 use stampede::Field;
 use stampede::sim::{
-    Balance, BudgetScope, LatencyDist, QueueOrder, Scenario, ServiceDist, SimSettings, Slowdown,
+    Balance, BudgetScope, LatencyDist, QueueOrder, RetryAt, Scenario, ServiceDist, SimSettings,
+    Slowdown,
 };
 use wasm_bindgen::prelude::*;
 
@@ -83,6 +84,13 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     }
     if let Some(v) = opts.choice(Field::LatencyDist, LatencyDist::NAMES, LatencyDist::ALL)? {
         s.latency_dist = v;
+    }
+    // Where to retry: a chain of `layers` services, retrying at every one or the top.
+    if let Some(v) = opts.whole(Field::Layers)? {
+        s.layers = v;
+    }
+    if let Some(v) = opts.choice(Field::RetryAt, RetryAt::NAMES, RetryAt::ALL)? {
+        s.retry_at = v;
     }
     // The core keeps no public list of scopes to pick from: its own parser.
     if let Some(v) = opts.text(Field::BudgetScope)? {

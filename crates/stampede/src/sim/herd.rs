@@ -22,8 +22,7 @@
 //! same events, told apart by a flag, and their hedge timers are [`Kind::Hedge`] events.
 
 use super::load::{Load, Tick};
-use super::model::LatencyDist;
-use super::model::RetryAt;
+use super::model::{LatencyDist, RetryAt};
 use super::nets::Nets;
 use super::normal::exponential;
 use super::queue::{Timed, Wheel};
@@ -513,9 +512,13 @@ impl Herd {
     /// later, unless the client gave the attempt up first. (A call from an upper layer
     /// reaches that layer instead.)
     #[inline(always)]
-    fn answer(&mut self, mut ev: Ev, code: u8, t: f64) {
-        if ev.depth() != 0 {
-            return self.answer_inner(ev, code, t);
+    fn answer(&mut self, mut ev: Ev, code: u8, mut t: f64) {
+        // Up the chain, one layer at a time, until a layer retries or the client hears.
+        while ev.depth() != 0 {
+            match self.answer_inner(ev, code, t) {
+                Some((caller, at)) => (ev, t) = (caller, at),
+                None => return,
+            }
         }
         let now = t + self.one_way();
         self.events += 1;

@@ -78,7 +78,9 @@ pub fn bottom_attempts_per_request(p: f64, attempts: u32, layers: u32, retry_at:
 
 /// The most attempts a request can make at all layers together, its share of the run's
 /// work bound: `a + a² + … + a^L` when every layer retries `a` times, `a · L` when only
-/// the clients do.
+/// the clients do. Not inlined: the checks call it in several places, and the
+/// WebAssembly build is held to a size bar.
+#[inline(never)]
 pub(crate) fn attempts_per_request(attempts: u32, layers: u32, retry_at: RetryAt) -> f64 {
     let a = f64::from(attempts);
     match retry_at {
@@ -161,8 +163,9 @@ impl Herd {
     }
 
     /// Sends an upper layer's call at `t`: it reaches the layer below a trip later. No
-    /// timer: only clients give attempts up.
-    #[inline]
+    /// timer: only clients give attempts up. (One copy of the wheel's push for both
+    /// callers: the WebAssembly build is held to a size bar.)
+    #[inline(never)]
     fn send_down(&mut self, mut call: Ev, t: f64) {
         call.at = t + self.one_way();
         self.wheel.push(call.at, call);
@@ -171,9 +174,10 @@ impl Herd {
     /// The layer below answered `call` at `t` with `code`; the answer reaches the layer
     /// that made the call a trip later. With `every` it asks the policy (no budget: it is
     /// the client's); once it stops, or at once with `top`, it answers the call parked at
-    /// it with the same code.
+    /// it with the same code: that call, and when, are returned for the caller to answer
+    /// (a loop, not a recursion, keeps one copy of the client's answer in the engine).
     #[inline(never)]
-    pub(super) fn answer_inner(&mut self, mut call: Ev, code: u8, t: f64) {
+    pub(super) fn answer_inner(&mut self, mut call: Ev, code: u8, t: f64) -> Option<(Ev, f64)> {
         let now = t + self.one_way();
         self.events += 1;
         if self.retry_at == RetryAt::Every {
@@ -183,11 +187,11 @@ impl Herd {
                     .decide_verdict(&mut call.attempt, verdict, now, None, &mut self.rng);
             if let Decision::Retry { delay_ms, .. } = decision {
                 self.events += 1;
-                return self.send_down(call, now + delay_ms);
+                self.send_down(call, now + delay_ms);
+                return None;
             }
         }
-        let caller = self.frames.unpark(call.slot);
-        self.answer(caller, code, now);
+        Some((self.frames.unpark(call.slot), now))
     }
 }
 

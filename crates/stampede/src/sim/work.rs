@@ -156,6 +156,8 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
 /// The error for a chain of layers whose attempts pass `max` for `requests`: `max_attempts`
 /// with the most attempts per layer that fit, or, when not even one does, `layers` with
 /// the most layers that fit at one attempt each (at least 1: `requests` fit the bound).
+#[cold]
+#[inline(never)]
 fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError {
     let s = &c.s;
     let fits = |a: u32, l: u32| requests * attempts_per_request(a, l, s.retry_at) <= max;
