@@ -1,7 +1,8 @@
 // End-to-end tests of issue #12's panels: "Which safety net?" (#panel-nets) shows the
 // engine's own numbers (the same run through `stampede simulate --json`), sweeps on a pool
 // of Web Workers while the main thread keeps drawing frames, keeps its last good picture
-// on bad input, and speaks Russian.
+// on bad input, and speaks Russian; "Where to retry" (#panel-layers) shows the SRE book's
+// 64 and the Builders' Library's 243; the live panel hedges in parallel.
 // Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
 
 import { describe, test } from "node:test";
@@ -166,11 +167,45 @@ describe("Which safety net?", () => {
     assert.match((await page.textContent('#nets-table tr[data-net="attempts"] th')) ?? "", /Только лимит попыток/);
     assert.match((await page.textContent("#nets-figure-note")) ?? "", /воркер/);
     assert.match((await page.textContent("#panel-nets-status")) ?? "", /прогонов/);
+    await panelDone(page, "panel-layers");
+    assert.equal(await page.textContent("#layers-h"), "Где повторять");
+    assert.match((await page.textContent("#panel-layers .why")) ?? "", /повторяет каждый слой/);
+    assert.equal(await page.textContent('#retry-at option[value="top"]'), "только верхний слой");
     // A bad value, in Russian too.
     await page.fill("#nets-fail-rate", "");
     await page.locator("#nets-fail-rate").pressSequentially("e");
     await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
     assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /Введите число|Это не число/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe("Where to retry", () => {
+  test("layers 3 × 4 attempts: 64 at the bottom retrying everywhere, 4 at the top, as the engine counts", T, async () => {
+    const { page, problems } = await open();
+    await panelDone(page, "panel-layers");
+    const value = (at) => page.evaluate((at) => Number(document.querySelector(`[data-layers="${at}"]`)?.getAttribute("data-value")), at);
+    assert.equal(await value("every"), 64);
+    assert.equal(await value("top"), 4);
+    // The engine's own count for the same run (logic/layers.ts layersRun: 10 clients, a burst, the bottom failing).
+    const flags = ["--scenario", "burst", "--clients", "10", "--outage", "0", "--fail-rate", "1", "--workers", "0", "--queue", "0", "--latency", "2", "--strategy", "none", "--base", "1", "--cap", "1", "--attempts", "4", "--layers", "3"];
+    const core = cliSimulate([...flags, "--retry-at", "every"]);
+    assert.equal(core.bottom_attempts / core.requests, 64);
+    // 3 attempts at 5 layers: the Builders' Library's 243.
+    const runs = Number(await page.getAttribute("#panel-layers", "data-runs"));
+    await page.fill("#layers-attempts", "3");
+    await panelDone(page, "panel-layers", runs + 1);
+    await page.fill("#layers", "5");
+    await panelDone(page, "panel-layers", runs + 2);
+    assert.equal(await value("every"), 243);
+    assert.equal(await value("top"), 3);
+    // Out of the page's envelope: named inline, the numbers kept.
+    await page.fill("#layers", "60");
+    await page.waitForFunction(() => !document.getElementById("layers-error")?.hidden);
+    assert.match((await page.textContent("#layers-error")) ?? "", /from 1 to 6/);
+    assert.equal(await value("every"), 243);
+    assert.equal(await page.getAttribute("#layers", "aria-invalid"), "true");
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -66,3 +66,30 @@ test("hedging: extra load is hedges per request; the curve runs by extra load wi
   assert.deepEqual(c.curve.map((v) => (Number.isNaN(v) ? null : v)), [60, null, 20]);
   assert.deepEqual(c.marker.map((v) => (Number.isNaN(v) ? null : v)), [null, 30, null]);
 });
+
+test("layers through the package: 64 and 4 at 3 × 4, 243 and 3 at 5 × 3 (exact: the bottom fails every attempt)", async () => {
+  const { pkg } = await import("./package.js");
+  const bottom = (layers: number, attempts: number, at: "every" | "top") => {
+    const sim = new pkg.Simulation(layersRun(layers, attempts, at, 1));
+    try {
+      sim.run();
+      return bottomPerRequest(sim.metrics());
+    } finally {
+      sim.free();
+    }
+  };
+  assert.equal(bottom(3, 4, "every"), 64);
+  assert.equal(bottom(3, 4, "top"), 4);
+  assert.equal(bottom(5, 3, "every"), 243);
+  assert.equal(bottom(5, 3, "top"), 3);
+  // The page's largest run (6 layers of 6 attempts) stays within the core's bounds.
+  assert.equal(bottom(6, 6, "every"), 6 ** 6);
+});
+
+test("the panels' envelopes lie inside the core's limits", async () => {
+  const { CORE_LIMITS } = await import("../../www/src/generated/core.js");
+  const { LAYERS_ENVELOPE } = await import("../../www/src/logic/layers.js");
+  const layers = CORE_LIMITS["layers"];
+  assert.ok(layers, "limits() has layers");
+  assert.ok(LAYERS_ENVELOPE.min >= layers.min && LAYERS_ENVELOPE.max <= layers.max, JSON.stringify(layers));
+});

@@ -31,7 +31,9 @@ import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
 import { StoryPanel } from "./panels/story.js";
+import { LayersPanel } from "./panels/layers.js";
 import { NetsPanel } from "./panels/nets.js";
+import type { SweepPanel } from "./panels/sweep-panel.js";
 import { sweepPool } from "./wasm/pool.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 
@@ -57,7 +59,7 @@ export class App {
   private readonly live: LiveSection;
   private readonly story: StoryPanel;
   /** Issue #12's panels: each sweeps on the pool of workers once on screen. */
-  private readonly nets: NetsPanel;
+  private readonly sweeps: SweepPanel<unknown>[];
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
   private runs = 0;
@@ -107,7 +109,7 @@ export class App {
         this.compare.resize();
         this.redrawKept();
         this.story.redraw();
-        this.nets.resize();
+        for (const p of this.sweeps) p.resize();
       }),
       frames: this.scheduler,
     };
@@ -130,7 +132,7 @@ export class App {
     this.delays = new DelaysPanel(ctx);
     this.story = new StoryPanel(ctx, this.runner);
     this.live = new LiveSection(ctx);
-    this.nets = new NetsPanel(ctx, sweepPool());
+    this.sweeps = [new NetsPanel(ctx, sweepPool()), new LayersPanel(ctx, sweepPool())];
     this.wire(ctx);
     this.relabel();
     this.controls.show(this.good);
@@ -178,7 +180,7 @@ export class App {
     const resize = new ResizeObserver(() => ctx.resized());
     resize.observe(byId("figures"));
     resize.observe(byId("herd"));
-    resize.observe(byId("panel-nets"));
+    for (const p of this.sweeps) resize.observe(p.section);
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.palette = readPalette();
       this.herd.invalidate();
@@ -187,7 +189,7 @@ export class App {
       this.story.relabel();
       this.redrawKept();
       this.story.redraw();
-      this.nets.relabel();
+      for (const p of this.sweeps) p.relabel();
       this.scheduler.followUp();
     });
   }
@@ -276,7 +278,7 @@ export class App {
     performance.mark("stampede:interactive");
     document.documentElement.dataset["ready"] = "1";
     // The sweeping panels start after the first picture, so they never delay it.
-    this.nets.start();
+    for (const p of this.sweeps) p.start();
   }
 
   private setBusy(busy: boolean): void {
@@ -365,7 +367,7 @@ export class App {
     this.story.relabel();
     this.redrawKept();
     this.story.redraw();
-    this.nets.relabel();
+    for (const p of this.sweeps) p.relabel();
     this.showErrors();
     this.scheduler.followUp();
     this.shareLink.follow();

@@ -36,6 +36,8 @@ export interface LineChartOptions {
   xRange?: [number, number];
   /** The y axis starts at 0 (linear scale) and reaches at least this. */
   yMin?: number;
+  /** x takes whole values only (layers): ticks on whole numbers. */
+  xWhole?: boolean;
 }
 
 export class LineChart {
@@ -72,7 +74,18 @@ export class LineChart {
           ? { distr: 3, range: (_u, min, max) => [Math.max(0.5, (min || 1) / 1.5), Math.max(2, (max || 1) * 1.5)] }
           : { range: (_u, _min, max) => [0, Math.max(o.yMin ?? 1, (max || 0) * 1.08)] },
       },
-      axes: [axis({ values: (_u, splits) => splits.map(xv) }), axis({ values: (_u, splits) => splits.map(yv), size: 56 })],
+      axes: [
+        axis({
+          ...(o.xWhole ? { incrs: [1, 2, 5, 10] } : {}),
+          values: (_u, splits) => splits.map((v) => (v == null || (o.xWhole && !Number.isInteger(v)) ? "" : xv(v))),
+        }),
+        axis({
+          // A log axis labels its powers of ten only (uPlot draws the minor ticks between).
+          values: (_u, splits) =>
+            splits.map((v) => (v == null || (o.logY && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9) ? "" : yv(v))),
+          size: 56,
+        }),
+      ],
       series: [
         { label: o.xLabel, value: (_u, v) => (v == null ? "" : xv(v)) },
         ...o.series.map(

@@ -80,6 +80,9 @@ const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdo
   seed: "seed",
   slotMs: null,
   logClients: null,
+  // The layers panel's (#layers, #retry-at) say their own errors, beside their fields.
+  layers: null,
+  retryAt: null,
 };
 
 /** The slowdown window's parts (errors name them "slowdown.startMs" …). */

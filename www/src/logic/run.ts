@@ -2,6 +2,7 @@
 // leaves out, how the servers are sized), what the core sized back, the windows the
 // figures shade, and how big a run is (whether it goes to the worker).
 
+import type { SimOptions as PackageSimOptions } from "stampede";
 import {
   hasServer,
   isOngoing,
@@ -62,7 +63,7 @@ export interface HedgingOptions {
   maxAttempts?: number;
 }
 
-export type RetryAt = "every" | "top";
+export type RetryAt = NonNullable<PackageSimOptions["retryAt"]>;
 
 /** What a safety net changes in a run: the attempts, and at most one of each mechanism. */
 export interface NetOptions {
@@ -118,7 +119,7 @@ export interface BeyondOptions extends Omit<SimOptions, "budget"> {
   breaker?: BreakerOptions | null;
   throttle?: ThrottleOptions | null;
   hedging?: HedgingOptions | null;
-  layers?: number;
+  layers?: PackageSimOptions["layers"];
   retryAt?: RetryAt;
 }
 

@@ -108,12 +108,13 @@ export class LayersPanel extends SweepPanel<LayersSettings> {
       grid: palette.grid,
       text: palette.text,
       logY: true,
+      xWhole: true,
       xValue: (v) => formatNumber(v, lang),
       yValue: (v) => `${formatNumber(v, lang)}×`,
       series: [
         { label: t("layers.retryAt.every"), stroke: palette.policyA, points: true },
         { label: t("layers.retryAt.top"), stroke: palette.policyB, points: true, dash: [6, 3] },
-        { label: t("hedging.series.now"), stroke: palette.text, marker: true },
+        { label: t("layers.series.now"), stroke: palette.text, marker: true },
       ],
     });
     return this.chart;

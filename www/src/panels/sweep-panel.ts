@@ -65,6 +65,11 @@ export abstract class SweepPanel<S> {
   /** Whether a typed value is refused (the kept picture stays). */
   protected abstract refused(): boolean;
 
+  /** The panel's section (it observes its own size). */
+  get section(): HTMLElement {
+    return this.root;
+  }
+
   /** The wasm module is ready: the panel may run once it is on screen. */
   start(): void {
     this.started = true;
