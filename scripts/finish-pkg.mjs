@@ -7,8 +7,9 @@
 // replace the generated .d.ts with the hand-written one, whose option and result types are
 // precise instead of `any`, re-export the error classes (RetryError, BudgetExhaustedError,
 // CircuitOpenError, ThrottledError) from stampede.js, and check the size bar: stampede_bg.wasm
-// at most 185 KB (185,000 bytes: it was 150 KB before the queueing model, which adds about
-// 35 KB with its hot paths inlined for speed).
+// at most MAX_WASM_BYTES (it was 150 KB before the queueing model, which adds about 35 KB
+// with its hot paths inlined for speed; issue #12's safety nets, hedging and layers add
+// the rest: see MAX_WASM_BYTES).
 //
 // With --slim SLIM (the same crate built with --no-default-features and --out-name
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
@@ -24,12 +25,18 @@ import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const MAX_WASM_BYTES = 185_000;
+// 182.3 KB after the queueing model; issue #12 (four budgets, the breaker, the throttle,
+// hedging, a chain of layers, in the simulator and in retryFetch, with their options,
+// defaults and errors) brought it to 229.5 KB, measured at the merge. The bar leaves ~10 KB:
+// it stops growth nobody decided on, not the features.
+const MAX_WASM_BYTES = 240_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
 // (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
-// reach it: 56.5 KB measured. Until it does, this bar only stops it from growing.
+// reach it: 56.5 KB measured before issue #12, 68.6 KB after retryFetch gained every budget
+// kind, the breaker, the throttle and hedging. Until the goal is met, this bar only stops it
+// from growing further.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
-const MAX_SLIM_GZIP_BYTES = 60_000;
+const MAX_SLIM_GZIP_BYTES = 72_000;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const crate = join(here, "..", "crates", "stampede-wasm");

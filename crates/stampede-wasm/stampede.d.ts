@@ -305,8 +305,14 @@ export interface SimOptions {
   thinkMs?: number;
   /** The server's Retry-After during the outage, ms (sent in whole seconds). */
   retryAfterMs?: number | null;
+  /** A retry budget of any school: `kind` absent (or "bucket") is the token bucket. */
   budget?: BudgetOptions | null;
+  /** Who shares the budget, the breaker and the throttle: each client its own, or one for all. */
   budgetScope?: BudgetScope;
+  /** A circuit breaker (Polly v8's semantics; mode "retries" is Brooker's). */
+  breaker?: BreakerOptions | null;
+  /** Client-side adaptive throttling (Google SRE book). */
+  throttle?: ThrottleOptions | null;
   /** Default 1 (simulations are always seeded). */
   seed?: number;
   slotMs?: number;
@@ -362,10 +368,14 @@ export interface Metrics {
   /** Attempts that reached the last layer of the chain (`totalAttempts` counts layer 1's);
    *  equal to `totalAttempts` with one layer. */
   bottomAttempts: number;
+  /** Requests stopped by an open circuit breaker (before their first attempt or a retry). */
+  breakerRejected: number;
+  /** Requests stopped by adaptive throttling (before their first attempt or a retry). */
+  throttled: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
-export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6; // served, outage, overload, budget-blocked, aws-occ conflict, fail rate (500), timed out
+export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; // served, outage, overload, budget-blocked, aws-occ conflict, fail rate (500), timed out, breaker-blocked, throttled
 
 /** A seeded simulation.
  *
@@ -397,7 +407,7 @@ export class Simulation {
   rejected(): Uint32Array;
   /** Per slot: attempts failed by the outage or the fail rate. */
   failed(): Uint32Array;
-  /** Per slot: requests and retries blocked by the budget. */
+  /** Per slot: requests and retries blocked by a net: the budget, the breaker or the throttle. */
   blocked(): Uint32Array;
   /** Per slot: successful requests, counted when the answer reached the client (the goodput). */
   goodput(): Uint32Array;
@@ -681,6 +691,14 @@ export interface Defaults {
     layers: number;
     retryAt: RetryAt;
     scenarioBackoff: Record<Scenario, ScenarioBackoff>;
+  };
+  /** Each safety net's defaults, its source's numbers (issue #12). */
+  nets: {
+    ratio: Required<RatioBudgetOptions>;
+    grpc: Required<GrpcBudgetOptions>;
+    aws: Required<AwsBudgetOptions>;
+    breaker: Required<BreakerOptions>;
+    throttle: Required<ThrottleOptions>;
   };
 }
 

@@ -32,12 +32,14 @@ test("every name of the contract is exported", () => {
 // The bar was 150 KB for the fluid simulator; the queueing model (servers, queues, the
 // balancer, arrival processes, timeouts, a two-level event wheel) adds about 35 KB with its
 // hot paths inlined for speed, and `stampede/fetch` is the entry for apps that want only
-// retryFetch.
-test("stampede_bg.wasm is at most 185 KB", (t) => {
+// retryFetch. Issue #12's safety nets (four budgets, the breaker, the throttle) add about
+// 16 KB more (182.3 KB before, 198.1 KB after), and hedging, the chain of layers and
+// retryFetch's nets the rest (229.5 KB at the merge): the bar is 240 KB, scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 240 KB", (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 185_000, `${bytes.length} bytes > 185,000`);
+  assert.ok(bytes.length <= 240_000, `${bytes.length} bytes > 240,000`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {
@@ -228,7 +230,7 @@ test("Budget: wrong types throw TypeError naming the parameter, not the glue's o
 
 const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budgetRejected", "amplification", "peakRps",
   "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue",
-  "bottomAttempts"];
+  "bottomAttempts", "breakerRejected", "throttled"];
 
 test("Simulation: metrics, views into wasm memory, golden run", () => {
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy: { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6 }, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
@@ -328,10 +330,9 @@ function trySetting(key, value) {
   const [head, name] = key.includes(".") ? key.split(".") : [undefined, key];
   const call = (f) => { try { f(); } catch (e) { return e; } return undefined; };
   if (head === "policy") return call(() => new Simulation({ policy: { [name]: value } }));
-  // A budget field belongs to one kind (retryCost to the bucket's and the AWS quota's).
-  const kind = { ratio: "ratio", cap: "ratio", minPerSec: "ratio", windowMs: "ratio", maxTokens: "grpc", tokenRatio: "grpc", tokens: "aws", timeoutCost: "aws" }[name];
-  const budget = kind ? { kind, [name]: value } : { [name]: value };
-  if (head === "budget") return call(() => new Simulation({ budget }));
+  if (head === "budget") return call(() => new Simulation({ budget: { kind: budgetKindOf(name), [name]: value } }));
+  if (head === "breaker") return call(() => new Simulation({ breaker: { [name]: value } }));
+  if (head === "throttle") return call(() => new Simulation({ throttle: { [name]: value } }));
   if (head === "slowdown") return call(() => new Simulation({ slowdown: { startMs: 0, lengthMs: 1000, factor: 2, [name]: value } }));
   // retryFetch reads the nets and hedging (a bad value rejects before anything is sent).
   if (["breaker", "throttle", "hedging"].includes(head)) {
@@ -340,7 +341,7 @@ function trySetting(key, value) {
   if (head !== undefined) assert.fail(`${key}: an unknown prefix`);
   // A nested option is listed alone too: a RetryPolicy's or a Budget's own.
   if (`policy.${name}` in all) return call(() => new RetryPolicy({ [name]: value }));
-  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", budget));
+  if (`budget.${name}` in all) return call(() => Budget.forCallSite("contract", { kind: budgetKindOf(name), [name]: value }));
   // Steady, so that its own settings (ratePerClient, durationMs) are checked too; a spike's
   // and a closed loop's own settings in their scenarios.
   const scenario = name.startsWith("spike") ? "spike" : name === "thinkMs" ? "closed" : "steady";
@@ -351,6 +352,14 @@ function trySetting(key, value) {
     return retryFetch("http://127.0.0.1:9/never", undefined, { [name]: value }).then(() => undefined, (e) => e);
   }
   return assert.fail(`${key}: limits() lists it, but this test does not know where it goes: add it to trySetting`);
+}
+
+/** The budget kind a `budget.` field belongs to (the safety nets, issue #12). */
+function budgetKindOf(name) {
+  if (["ratio", "cap", "minPerSec", "windowMs"].includes(name)) return "ratio";
+  if (["maxTokens", "tokenRatio"].includes(name)) return "grpc";
+  if (["tokens", "timeoutCost"].includes(name)) return "aws";
+  return "bucket";
 }
 
 /** Bad values for a limit, each with the code it must get. */
@@ -460,7 +469,7 @@ test("wrong types: TypeError with field, code wrong_type, and got when it is a p
 
 test("defaults(): the core's defaults, which omitted options take, each within its limits", () => {
   const d = defaults();
-  assert.deepEqual(Object.keys(d).sort(), ["budget", "policy", "simulation"]);
+  assert.deepEqual(Object.keys(d).sort(), ["budget", "nets", "policy", "simulation"]);
   assert.deepEqual(d.policy, { strategy: "full", baseMs: 200, capMs: 30000, multiplier: 2, maxAttempts: 6, maxElapsedMs: null, maxRetryAfterMs: 60000, retryOn: "5xx,408,429" });
   assert.equal(d.simulation.latencySdMs, null);
   assert.equal(d.simulation.retryAfterMs, null);

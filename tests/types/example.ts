@@ -24,6 +24,12 @@ export async function demo(signal: AbortSignal): Promise<number> {
   sim.run();
   const m: Metrics = sim.metrics();
   const p99: number | null = m.p99Ms;
+  // Safety nets (issue #12): a budget of another school, a breaker, a throttle.
+  const nets = new Simulation({ scenario: "steady", failRate: 0.3, budget: { kind: "ratio", ratio: 0.1, cap: 5, minPerSec: 0, windowMs: 60000 }, breaker: { failureRatio: 0.1, mode: "retries" }, throttle: { k: 2 }, budgetScope: "shared" });
+  nets.run();
+  const blocked: number = nets.metrics().breakerRejected + nets.metrics().throttled;
+  const grpc = new Simulation({ budget: { kind: "grpc", maxTokens: 10, tokenRatio: 0.1 } });
+  const aws = new Simulation({ budget: { kind: "aws", tokens: 500 } });
   sim.advanceTo(1000);
   const offered: Uint32Array = sim.offered();
   const log: Float32Array = sim.attemptLog();

@@ -17,11 +17,13 @@ mod delays_cmd;
 mod hedge_flags;
 mod layer_flags;
 mod model_flags;
+mod net_flags;
 mod non_utf8;
 mod output;
 mod serve_cmd;
 mod sim_output;
 mod simulate_cmd;
+mod sweep_grid;
 
 /// Retry strategies that do not stampede: backoff and jitter, what to retry,
 /// Retry-After, retry budgets, and a thundering-herd simulator.

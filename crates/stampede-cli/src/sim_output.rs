@@ -40,6 +40,8 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
         "mean_ms": opt(m.mean_ms),
         "bottom_attempts": num(m.bottom_attempts),
         "hedges": num(m.hedges),
+        "breaker_rejected": num(m.breaker_rejected),
+        "throttled": num(m.throttled),
     }) else {
         unreachable!("json! of an object literal is an object")
     };
@@ -48,7 +50,7 @@ pub fn metrics_json(scenario: Scenario, clients: u32, m: &Metrics) -> Map<String
 
 /// The metrics `sweep` writes as columns after `scenario,strategy,clients,runs`, and
 /// `simulate` as rows of its table, in this order.
-pub const METRIC_COLUMNS: [&str; 21] = [
+pub const METRIC_COLUMNS: [&str; 23] = [
     "requests",
     "total_attempts",
     "successes",
@@ -73,6 +75,8 @@ pub const METRIC_COLUMNS: [&str; 21] = [
     "bottom_attempts",
     // Hedging's.
     "hedges",
+    "breaker_rejected",
+    "throttled",
 ];
 
 /// A JSON value as a CSV cell: `null` is empty, a string bare.

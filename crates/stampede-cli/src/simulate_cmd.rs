@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use rayon::prelude::*;
 use serde_json::Value;
 use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
@@ -17,8 +16,10 @@ use crate::UsageError;
 use crate::hedge_flags::Hedge;
 use crate::layer_flags::LayerFlags;
 use crate::model_flags::{Model, or_list};
+use crate::net_flags::Nets;
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
+use crate::sweep_grid::{Shard, parse_shard, run_points};
 
 /// The settings both commands share.
 #[derive(ClapArgs, Debug, Clone)]
@@ -28,8 +29,8 @@ pub struct Common {
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
     /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
     /// its clients retry until their write wins, with no attempt limit and no budget, so it
-    /// rejects --attempts and --budget (and the Servers, Clients and Layers flags, which it does
-    /// not model) and ignores the rest.
+    /// rejects --attempts and --budget (and the safety nets', Servers, Clients, Layers and
+    /// hedging flags, which it does not model) and ignores the rest.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -81,7 +82,8 @@ pub struct Common {
     /// aws-occ, whose clients retry until they win.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
-    /// Who shares the budget: client (each its own) or shared (one for all).
+    /// Who shares the budget, and every safety net: client (each its own) or shared (one
+    /// for all).
     #[arg(long, default_value = defaults().budget_scope.name(), value_parser = parse_scope)]
     budget_scope: BudgetScope,
     /// The seed; runs use seed, seed+1, …
@@ -96,6 +98,8 @@ pub struct Common {
     layers: LayerFlags,
     #[command(flatten)]
     hedge: Hedge,
+    #[command(flatten)]
+    nets: Nets,
 }
 
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
@@ -128,6 +132,11 @@ pub struct SweepArgs {
     strategy: StrategyList,
     #[command(flatten)]
     common: Common,
+    /// Run only part I of N of the grid (I from 1 to N): the points I, I+N, I+2N, … of the
+    /// whole grid's rows, with the header. Read the parts' rows round-robin to join them
+    /// (see the README: Slurm, Kubernetes, GNU parallel).
+    #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = parse_shard, allow_hyphen_values = true)]
+    shard: Shard,
 }
 
 #[derive(Debug, Clone)]
@@ -232,6 +241,7 @@ impl Common {
     /// attempt limit or a budget would be silently ignored, and it models no servers,
     /// queues or timeouts, so neither would the [`Model`] flags be.
     fn check_scenario(&self) -> Result<(), UsageError> {
+        self.nets.settings(self.budget.is_some())?;
         if self.scenario != Scenario::AwsOcc {
             return Ok(());
         }
@@ -239,6 +249,8 @@ impl Common {
             ("--attempts", "whose clients retry until their write wins")
         } else if self.budget.is_some() {
             ("--budget", "whose clients retry until their write wins")
+        } else if let Some(flag) = self.nets.first_given() {
+            (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.hedge.given() {
             (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.model.first_given() {
@@ -291,6 +303,11 @@ impl Common {
             retry_after_ms: self.retry_after,
             budget: self.budget,
             budget_scope: self.budget_scope,
+            // Checked by `check_scenario`, which every command runs first.
+            nets: self
+                .nets
+                .settings(self.budget.is_some())
+                .unwrap_or_default(),
             seed: self.seed,
             ..SimSettings::default()
         });
@@ -398,14 +415,21 @@ pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
             .validate()
             .map_err(usage)?;
     }
-    let rows: Result<Vec<_>, _> = points
-        .par_iter()
-        .map(|&(strategy, clients)| {
-            run_many(&a.common.settings(clients, strategy), a.common.runs)
-                .map(|m| (strategy, clients, m))
-        })
+    // Every part validates the whole grid (above), so a bad flag fails every part alike.
+    let points: Vec<(Strategy, u32)> = points
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, p)| a.shard.takes(k).then_some(p))
         .collect();
-    let rows = rows.map_err(usage)?;
+    let settings: Vec<SimSettings> = points
+        .iter()
+        .map(|&(strategy, clients)| a.common.settings(clients, strategy))
+        .collect();
+    let metrics = run_points(&settings, a.common.runs).map_err(usage)?;
+    let rows = points
+        .into_iter()
+        .zip(metrics)
+        .map(|((strategy, clients), m)| (strategy, clients, m));
     writeln!(
         out,
         "scenario,strategy,clients,runs,{}",

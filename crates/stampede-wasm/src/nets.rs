@@ -74,7 +74,7 @@ pub(crate) fn budget_kind(opts: &Opts<'_>) -> Result<BudgetKind, JsValue> {
 
 /// Reads `BreakerOptions`: `{ failureRatio, samplingMs, minThroughput, breakMs, mode }`,
 /// Polly v8's defaults for what is missing. Validated.
-fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
+pub(crate) fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
     let mut s = BreakerSettings::default();
     read(opts, Field::FailureRatio, &mut s.failure_ratio)?;
     read(opts, Field::Sampling, &mut s.sampling_ms)?;
@@ -90,7 +90,7 @@ fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
 }
 
 /// Reads `ThrottleOptions`: `{ k, windowMs }`, the SRE book's defaults for what is missing.
-fn throttle(opts: &Opts<'_>) -> Result<ThrottleSettings, JsValue> {
+pub(crate) fn throttle(opts: &Opts<'_>) -> Result<ThrottleSettings, JsValue> {
     let mut s = ThrottleSettings::default();
     read(opts, Field::K, &mut s.k)?;
     read(opts, Field::ThrottleWindow, &mut s.window_ms)?;

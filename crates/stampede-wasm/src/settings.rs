@@ -16,7 +16,7 @@ use crate::errors::names_array;
 use crate::fields::{Group, group, js_name, prefix_of};
 use crate::opts::set;
 
-/// `{ policy, budget, simulation }`: the core's defaults under the options' JavaScript
+/// `{ policy, budget, simulation, nets }`: the core's defaults under the options' JavaScript
 /// names (`null` for an option whose default is none), and `simulation.scenarioBackoff[scenario] = { baseMs, capMs }`, the backoff a
 /// scenario's own experiment uses.
 #[wasm_bindgen]
@@ -25,6 +25,51 @@ pub fn defaults() -> Object {
     set(&out, "policy", policy_defaults(&PolicySettings::default()));
     set(&out, "budget", budget_defaults(&BudgetSettings::default()));
     set(&out, "simulation", sim_defaults(&SimSettings::default()));
+    set(&out, "nets", nets_defaults());
+    out
+}
+
+/// `{ ratio, grpc, aws, breaker, throttle }`: each safety net's defaults (its source's
+/// numbers), budgets with their `kind`, as the options take them.
+fn nets_defaults() -> Object {
+    use stampede::nets::{
+        AwsSettings, BreakerSettings, GrpcSettings, RatioSettings, ThrottleSettings,
+    };
+    let out = Object::new();
+    let r = RatioSettings::default();
+    let ratio = Object::new();
+    set(&ratio, js_name(Field::BudgetKind), "ratio");
+    set(&ratio, js_name(Field::Ratio), r.ratio);
+    set(&ratio, js_name(Field::RatioCap), opt(r.cap));
+    set(&ratio, js_name(Field::MinPerSec), r.min_per_sec);
+    set(&ratio, js_name(Field::Window), r.window_ms);
+    set(&out, "ratio", ratio);
+    let g = GrpcSettings::default();
+    let grpc = Object::new();
+    set(&grpc, js_name(Field::BudgetKind), "grpc");
+    set(&grpc, js_name(Field::MaxTokens), g.max_tokens);
+    set(&grpc, js_name(Field::TokenRatio), g.token_ratio);
+    set(&out, "grpc", grpc);
+    let a = AwsSettings::default();
+    let aws = Object::new();
+    set(&aws, js_name(Field::BudgetKind), "aws");
+    set(&aws, js_name(Field::Tokens), a.tokens);
+    set(&aws, js_name(Field::RetryCost), a.retry_cost);
+    set(&aws, js_name(Field::TimeoutCost), a.timeout_cost);
+    set(&out, "aws", aws);
+    let b = BreakerSettings::default();
+    let breaker = Object::new();
+    set(&breaker, js_name(Field::FailureRatio), b.failure_ratio);
+    set(&breaker, js_name(Field::Sampling), b.sampling_ms);
+    set(&breaker, js_name(Field::MinThroughput), b.min_throughput);
+    set(&breaker, js_name(Field::BreakDuration), b.break_ms);
+    set(&breaker, js_name(Field::BreakerMode), b.mode.name());
+    set(&out, "breaker", breaker);
+    let t = ThrottleSettings::default();
+    let throttle = Object::new();
+    set(&throttle, js_name(Field::K), t.k);
+    set(&throttle, js_name(Field::ThrottleWindow), t.window_ms);
+    set(&out, "throttle", throttle);
     out
 }
 

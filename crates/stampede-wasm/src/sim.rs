@@ -35,6 +35,9 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     set(&o, "throughputRps", m.throughput_rps);
     set(&o, "maxQueue", m.max_queue);
     set(&o, "bottomAttempts", m.bottom_attempts);
+    // Safety nets (issue #12).
+    set(&o, "breakerRejected", m.breaker_rejected);
+    set(&o, "throttled", m.throttled);
     o
 }
 
@@ -155,7 +158,8 @@ impl Simulation {
         view_u32(self.sim.series().failed)
     }
 
-    /// Requests and retries blocked by the budget, per slot (a view).
+    /// Requests and retries blocked by a net (the budget, the breaker, the throttle), per
+    /// slot (a view).
     pub fn blocked(&self) -> js_sys::Uint32Array {
         view_u32(self.sim.series().blocked)
     }
@@ -190,7 +194,8 @@ impl Simulation {
 
     /// `[tMs, client, attempt, outcome]` per logged attempt, flat (a view). Outcomes: 0
     /// served, 1 failed by the outage, 2 rejected for overload, 3 blocked by the budget,
-    /// 4 an aws-occ write conflict, 5 failed by the fail rate (500), 6 timed out.
+    /// 4 an aws-occ write conflict, 5 failed by the fail rate (500), 6 timed out, 7 blocked
+    /// by the circuit breaker, 8 throttled.
     #[wasm_bindgen(js_name = attemptLog)]
     pub fn attempt_log(&self) -> js_sys::Float32Array {
         let log = self.sim.attempt_log();

@@ -112,6 +112,10 @@ pub enum WorkBound {
     /// The same when not even one attempt per layer fits; `max` is the most layers that
     /// fit at one attempt each.
     Layers,
+    /// Clients with per-client safety nets: each holds a guard (and a breaker and a
+    /// throttle on the heap); `max` is the most clients whose nets fit in
+    /// [`MAX_NETS_BYTES`](crate::sim::MAX_NETS_BYTES).
+    NetsClients,
 }
 
 impl WorkBound {
@@ -142,6 +146,11 @@ impl WorkBound {
                 "layers for this many requests at one attempt each (a run makes at most \
                  20000000 attempts counted at every layer, a third of that with a client \
                  timeout)"
+            }
+            WorkBound::NetsClients => {
+                "clients with these safety nets per client (each client's guard, breaker and \
+                 throttle take memory, at most 128 MiB in all; --budget-scope shared, \
+                 budgetScope \"shared\", needs one set)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

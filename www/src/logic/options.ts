@@ -83,6 +83,9 @@ const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdo
   // The layers panel's (#layers, #retry-at) say their own errors, beside their fields.
   layers: null,
   retryAt: null,
+  // Safety nets (issue #12): the nets panel sets them and says their errors itself.
+  breaker: null,
+  throttle: null,
 };
 
 /** The slowdown window's parts (errors name them "slowdown.startMs" …). */

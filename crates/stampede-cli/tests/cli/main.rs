@@ -10,7 +10,9 @@ mod arguments;
 mod hedge;
 mod layers;
 mod model;
+mod nets;
 mod output;
+mod shard;
 mod stories;
 
 /// The binary under test.

@@ -9,9 +9,11 @@ use stampede::sim::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::budget::budget_settings;
+use stampede::nets::BudgetKind;
+
 use crate::errors::config_error;
 use crate::fields::{Group, prefix_of};
+use crate::nets::{breaker, budget_kind, throttle};
 use crate::opts::Opts;
 use crate::policy::policy_settings;
 
@@ -96,9 +98,27 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
     if let Some(v) = opts.text(Field::BudgetScope)? {
         s.budget_scope = v.parse::<BudgetScope>().map_err(|e| config_error("", &e))?;
     }
+    // Safety nets: `budget.kind` picks the school (a bucket when absent, as before).
     if let Some(b) = opts.raw("budget")? {
         let budget = Opts::new(&b, "budget", prefix_of(Group::Budget))?;
-        s.budget = Some(budget_settings(&budget)?);
+        match budget_kind(&budget)? {
+            BudgetKind::Bucket(bucket) => s.budget = Some(bucket),
+            other => s.nets.budget = Some(other),
+        }
+    }
+    if let Some(b) = opts.raw("breaker")? {
+        s.nets.breaker = Some(breaker(&Opts::new(
+            &b,
+            "breaker",
+            prefix_of(Group::Breaker),
+        )?)?);
+    }
+    if let Some(t) = opts.raw("throttle")? {
+        s.nets.throttle = Some(throttle(&Opts::new(
+            &t,
+            "throttle",
+            prefix_of(Group::Throttle),
+        )?)?);
     }
     if let Some(v) = opts.raw("slowdown")? {
         s.slowdown = Some(slowdown(&Opts::new(

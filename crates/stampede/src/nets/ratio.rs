@@ -28,8 +28,6 @@
 //! - First attempts are never refused by this budget (none of the sources refuses them);
 //!   only retries are.
 
-use core::fmt;
-
 use super::window::Window;
 use crate::budget::{BudgetExhausted, MAX_TOKENS};
 use crate::error::{ConfigError, Field};
@@ -151,20 +149,6 @@ impl RatioBudget {
                 retry_in_ms: self.window.next_expiry_ms(now_ms),
             })
         }
-    }
-}
-
-impl fmt::Display for RatioSettings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "ratio {} per request, floor {} per second, window {} ms",
-            self.ratio, self.min_per_sec, self.window_ms
-        )?;
-        if let Some(c) = self.cap {
-            write!(f, ", at most {c}")?;
-        }
-        Ok(())
     }
 }
 

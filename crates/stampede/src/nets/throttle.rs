@@ -75,7 +75,7 @@ pub struct Throttled {
 
 impl fmt::Display for Throttled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // fmt_num, not `{:.2}`: float formatting would cost the slim wasm build kilobytes.
+        // fmt_num, not `{:.2}`: core's float formatting would add ~20 KB of wasm.
         write!(
             f,
             "throttled: rejected locally (probability {}) because the backend has been refusing requests",

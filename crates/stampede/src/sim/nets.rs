@@ -7,12 +7,57 @@
 
 use rand::Rng;
 
-use super::BudgetScope;
+use super::{BudgetScope, SimSettings};
 use crate::budget::TokenBucket;
 use crate::classify::Verdict;
+use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 use crate::hedge::{Hedge, HedgeStep};
 use crate::nets::{Blocked, BudgetKind, Guard, GuardSettings};
+use crate::nets::{Breaker, Throttle};
 use crate::policy::{Attempt, Decision, Policy};
+
+/// The most memory per-client nets may take: a million clients with a breaker and a
+/// throttle each would take about 600 MB, more than a browser tab should be asked for.
+pub const MAX_NETS_BYTES: f64 = 128.0 * 1024.0 * 1024.0;
+
+/// What one client's nets take, in bytes (heap parts included).
+fn bytes_per_client(n: &GuardSettings) -> f64 {
+    let mut b = size_of::<Guard>();
+    if n.breaker.is_some() {
+        b += size_of::<Breaker>();
+    }
+    if n.throttle.is_some() {
+        b += size_of::<Throttle>();
+    }
+    b as f64
+}
+
+/// Refuses per-client nets past [`MAX_NETS_BYTES`], naming `clients` with the most that
+/// fit. A bucket alone keeps today's 48 bytes and today's bound (none).
+pub(crate) fn check_clients(
+    s: &SimSettings,
+    nets: Option<&GuardSettings>,
+) -> Result<(), ConfigError> {
+    let Some(n) = nets else { return Ok(()) };
+    let bucket_only = n.breaker.is_none()
+        && n.throttle.is_none()
+        && matches!(n.budget, Some(BudgetKind::Bucket(_)));
+    if s.budget_scope == BudgetScope::Shared || bucket_only {
+        return Ok(());
+    }
+    let max = (MAX_NETS_BYTES / bytes_per_client(n)).floor();
+    if f64::from(s.clients) <= max {
+        return Ok(());
+    }
+    Err(ConfigError::new(
+        Field::Clients,
+        Expected::Work {
+            max,
+            bound: WorkBound::NetsClients,
+        },
+        Got::Number(f64::from(s.clients)),
+    ))
+}
 
 /// The nets of every client.
 #[derive(Debug, Clone)]
@@ -51,6 +96,15 @@ impl Nets {
         }
     }
 
+    /// The bucket of `client`, if the nets are a bucket alone.
+    #[inline]
+    fn bucket(&mut self, client: u32) -> Option<&mut TokenBucket> {
+        match self {
+            Nets::Buckets(scope, v) => v.get_mut(Self::index(*scope, client)),
+            _ => None,
+        }
+    }
+
     /// The gate before `client`'s new request at `t`.
     #[inline]
     pub(crate) fn admit<R: Rng + ?Sized>(
@@ -60,18 +114,16 @@ impl Nets {
         t: f64,
         rng: &mut R,
     ) -> Result<(), Blocked> {
-        match self {
-            Nets::None => Ok(()),
-            Nets::Buckets(scope, v) => policy
-                .admit(v.get_mut(Self::index(*scope, client)), t)
-                .map_err(Blocked::Budget),
-            Nets::Guards(scope, v) => {
-                policy.admit_guarded(v.get_mut(Self::index(*scope, client)), t, rng)
-            }
+        if let Nets::Guards(scope, v) = self {
+            return policy.admit_guarded(v.get_mut(Self::index(*scope, client)), t, rng);
         }
+        policy
+            .admit(self.bucket(client), t)
+            .map_err(Blocked::Budget)
     }
 
-    /// The policy's decision for `client` after an attempt ended at `now`.
+    /// The policy's decision for `client` after an attempt ended at `now`. Two calls of
+    /// the policy, not three: no net and a bucket share one (the wasm build is smaller).
     #[inline]
     pub(crate) fn decide<R: Rng + ?Sized>(
         &mut self,
@@ -82,17 +134,11 @@ impl Nets {
         now: f64,
         rng: &mut R,
     ) -> Decision {
-        match self {
-            Nets::None => policy.decide_verdict(attempt, verdict, now, None, rng),
-            Nets::Buckets(scope, v) => {
-                let b = v.get_mut(Self::index(*scope, client));
-                policy.decide_verdict(attempt, verdict, now, b, rng)
-            }
-            Nets::Guards(scope, v) => {
-                let g = v.get_mut(Self::index(*scope, client));
-                policy.decide_verdict_guarded(attempt, verdict, now, g, rng)
-            }
+        if let Nets::Guards(scope, v) = self {
+            let g = v.get_mut(Self::index(*scope, client));
+            return policy.decide_verdict_guarded(attempt, verdict, now, g, rng);
         }
+        policy.decide_verdict(attempt, verdict, now, self.bucket(client), rng)
     }
 }
 
@@ -148,6 +194,45 @@ mod tests {
         BreakerSettings, BudgetKind, GuardSettings, RatioSettings, ThrottleSettings,
     };
     use crate::sim::{BudgetScope, Scenario, SimSettings, Simulation};
+
+    #[test]
+    fn per_client_nets_are_bounded_in_memory_shared_ones_are_not() {
+        use crate::error::Code;
+        let nets = GuardSettings {
+            breaker: Some(BreakerSettings::default()),
+            throttle: Some(ThrottleSettings::default()),
+            ..GuardSettings::default()
+        };
+        let s = SimSettings {
+            clients: 1_000_000,
+            nets,
+            ..SimSettings::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!((e.field, e.code()), (Field::Clients, Code::TooMuchWork));
+        let crate::error::Expected::Work { max, .. } = e.expected else {
+            panic!("{e:?}")
+        };
+        // The largest that fits is accepted, one more is not.
+        let fits = SimSettings {
+            clients: max as u32,
+            ..s.clone()
+        };
+        assert_eq!(fits.validate(), Ok(()));
+        assert!(max > 100_000.0 && max < 300_000.0, "{max}");
+        let shared = SimSettings {
+            budget_scope: BudgetScope::Shared,
+            ..s.clone()
+        };
+        assert_eq!(shared.validate(), Ok(()));
+        // A bucket alone: today's bound, none.
+        let bucket = SimSettings {
+            budget: Some(BudgetSettings::default()),
+            nets: GuardSettings::default(),
+            ..s
+        };
+        assert_eq!(bucket.validate(), Ok(()));
+    }
 
     #[test]
     fn two_budgets_are_refused_naming_the_kind() {
@@ -208,5 +293,19 @@ mod tests {
             );
             assert_eq!(run(), m, "{scope:?}: the seed decides the run");
         }
+    }
+}
+
+#[cfg(test)]
+mod size {
+    use crate::nets::{Breaker, Guard, Throttle};
+
+    /// What a client's nets cost (the memory paragraph of the module docs quotes these).
+    #[test]
+    fn a_guard_is_small_and_its_breaker_and_throttle_live_apart() {
+        // 168, 232 and 200 bytes when written.
+        assert!(size_of::<Guard>() <= 192);
+        assert!(size_of::<Breaker>() <= 256);
+        assert!(size_of::<Throttle>() <= 256);
     }
 }

@@ -266,6 +266,7 @@ impl SimSettings {
         Field::Layers.check(f64::from(s.layers))?;
         let nets = s.nets.with_bucket(s.budget)?.validate()?;
         let nets = (!nets.is_empty()).then_some(nets);
+        super::nets::check_clients(s, nets.as_ref())?;
         if let Some(t) = s.timeout_ms {
             Field::Timeout.check(t)?;
         }

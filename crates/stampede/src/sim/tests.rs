@@ -231,11 +231,44 @@ fn aws_occ_reproduces_the_published_ordering() {
             full.calls
         );
         assert!(equal.completion_ms > full.completion_ms, "{clients}");
-        // Decorrelated: more work than full jitter, but less time.
+        // Decorrelated: more work than full jitter, but less time up to 100 clients. At
+        // 150 the two take about as long: over 1,000 runs (seed 1000), decorrelated's
+        // completion is 2.5% above full jitter's, in this engine (6,551 against 6,390 ms)
+        // as in the one before it (6,544 against 6,379 ms); at 100 it is 6% below, at 50
+        // 24% below.
         assert!(
-            decorr.calls > full.calls && decorr.completion_ms < full.completion_ms,
+            decorr.calls > full.calls
+                && (clients > 100 || decorr.completion_ms < full.completion_ms),
             "{clients}: decorrelated {decorr:?} full {full:?}"
         );
+    }
+}
+
+/// `run` keeps no attempt log and (in `aws-occ`) no series, and that changes nothing it
+/// returns: the metrics are those of a run that records everything, to the bit.
+#[test]
+fn run_records_nothing_but_changes_no_metric() {
+    let occ = |strategy| SimSettings {
+        scenario: Scenario::AwsOcc,
+        clients: 80,
+        policy: PolicySettings::new(BackoffSettings::new(strategy, 5.0, 2000.0), 6),
+        ..SimSettings::default()
+    };
+    let cases = [
+        occ(Strategy::None),
+        occ(Strategy::Decorrelated),
+        burst(Strategy::Full, 100.0, 2000),
+        SimSettings {
+            scenario: Scenario::Steady,
+            clients: 200,
+            ..SimSettings::default()
+        },
+    ];
+    for s in cases {
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run();
+        assert!(!sim.attempt_log().is_empty());
+        assert_eq!(run(&s).unwrap(), sim.metrics(), "{s:?}");
     }
 }
 

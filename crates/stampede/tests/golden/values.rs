@@ -194,6 +194,42 @@ pub fn queue_settings() -> SimSettings {
     }
 }
 
+/// The golden safety-nets run (issue #12): the issue's scenario at a 60 % fail rate with a
+/// ratio budget (Brooker's), a `retries` breaker and adaptive throttling, one set per client, seed 9.
+/// Exercises the throttle's draws (the nets' only random path) and every net's refusal.
+pub fn nets_settings() -> SimSettings {
+    use stampede::nets::{
+        BreakerMode, BreakerSettings, BudgetKind, GuardSettings, RatioSettings, ThrottleSettings,
+    };
+    SimSettings {
+        scenario: Scenario::Steady,
+        clients: 50,
+        rate_per_client: 10.0,
+        duration_ms: 5000.0,
+        outage_ms: 0.0,
+        latency_ms: 20.0,
+        latency_dist: LatencyDist::Exponential,
+        fail_rate: 0.6,
+        workers: Some(0),
+        service_ms: 1.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 4),
+        nets: GuardSettings {
+            budget: Some(BudgetKind::Ratio(RatioSettings::BROOKER)),
+            breaker: Some(BreakerSettings {
+                failure_ratio: 0.5,
+                min_throughput: 20,
+                break_ms: 500.0,
+                mode: BreakerMode::Retries,
+                ..BreakerSettings::default()
+            }),
+            throttle: Some(ThrottleSettings::default()),
+        },
+        budget_scope: BudgetScope::Client,
+        seed: 9,
+        ..SimSettings::default()
+    }
+}
+
 /// The numbers pinned for a golden run: total attempts, successes, completion time and
 /// p99 latency (ms; NaN when no request succeeded), as bits.
 pub fn metrics_bits(m: &Metrics) -> [u64; 4] {
@@ -233,17 +269,27 @@ pub const QUEUE_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
     0x40b808a81e01a04c,
     0x40835256a0000000,
 ];
-/// [`occ_settings`]' writes, successes, completion and p99 (ms), as bits: 973, 100,
-/// 5008.077326819016, 4759.0546875.
+/// [`nets_settings`]' total attempts, successes, completion and p99 (ms), as bits: 1069,
+/// 420, 5000.6935281817905, 84.77728271484375 (505 requests refused by the budget, 55 by
+/// the breaker, 1420 throttled; `stampede simulate` with the same flags gives the same).
+pub const NETS_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
+    0x4090b40000000000,
+    0x407a400000000000,
+    0x40b388b18b101ba5,
+    0x405531bf00000000,
+];
+/// [`occ_settings`]' writes, successes, completion and p99 (ms), as bits: 1025, 100,
+/// 4020.153707815189, 3866.706298828125. (Until the engine drew its delays by the
+/// ziggurat, a cycle at a time: 973, 100, 5008.077326819016, 4759.0546875.)
 pub const OCC_TOTAL_SUCCESS_COMPLETION_P99: [u64; 4] = [
-    0x408e680000000000,
+    0x4090040000000000,
     0x4059000000000000,
-    0x40b39013cbb0bec7,
-    0x40b2970e00000000,
+    0x40af684eb2ca6ec1,
+    0x40ae3569a0000000,
 ];
 
 /// Every golden run with its pinned numbers.
-pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 4] {
+pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 5] {
     [
         ("burst", sim_settings(), SIM_TOTAL_SUCCESS_COMPLETION_P99),
         (
@@ -257,5 +303,6 @@ pub fn runs() -> [(&'static str, SimSettings, [u64; 4]); 4] {
             queue_settings(),
             QUEUE_TOTAL_SUCCESS_COMPLETION_P99,
         ),
+        ("nets", nets_settings(), NETS_TOTAL_SUCCESS_COMPLETION_P99),
     ]
 }

@@ -1,0 +1,129 @@
+//! How `stampede sweep` runs its grid: every run of every point on all cores, and
+//! `--shard I/N`, one of N interleaved parts of the grid for one of N machines.
+//!
+//! # Parts
+//!
+//! The grid's points are numbered in the order the single-machine output lists them
+//! (strategies outer, clients inner), from 0. Part `I` of `N` (1-based, as Slurm's
+//! `SLURM_ARRAY_TASK_ID` and GNU parallel's `{#}` count) takes points `I - 1`,
+//! `I - 1 + N`, `I - 1 + 2N`, …: interleaved, so that the costly corner of a grid (most
+//! clients, no jitter) is spread over every part instead of landing on the last one.
+//! Every part prints the header, so each is a CSV of its own; its rows are then rows
+//! `I, I + N, …` of the whole. Read the parts' lines round-robin and drop the repeated
+//! headers to get the whole, byte for byte (the README's `paste -d '\n' … | awk …`).
+//! Seeds depend on `--seed` and the run alone, never on the part, so a point's row is the
+//! same whichever part computes it.
+
+use rayon::prelude::*;
+use stampede::ConfigError;
+use stampede::sim::{Metrics, SimSettings, run, run_seed};
+
+/// The most parts `--shard` splits a grid into.
+pub const MAX_SHARDS: u32 = 1_000_000;
+
+/// `--shard I/N`: part `I` (1-based) of `N` interleaved parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1 to `count`.
+    index: u32,
+    count: u32,
+}
+
+impl Shard {
+    /// Whether point `k` (0-based, in the whole grid's order) is in this part.
+    pub fn takes(self, k: usize) -> bool {
+        k % self.count as usize == (self.index - 1) as usize
+    }
+}
+
+/// `I/N`: whole numbers with 1 ≤ I ≤ N ≤ [`MAX_SHARDS`].
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let form = || {
+        format!("expected I/N, part I of N counted from 1 (1 ≤ I ≤ N ≤ {MAX_SHARDS}), such as 2/8")
+    };
+    let (i, n) = s.split_once('/').ok_or_else(form)?;
+    let whole = |x: &str| {
+        let x = x.trim();
+        (!x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| x.parse::<u32>().ok())
+            .flatten()
+    };
+    match (whole(i), whole(n)) {
+        (Some(index), Some(count)) if (1..=count).contains(&index) && count <= MAX_SHARDS => {
+            Ok(Shard { index, count })
+        }
+        _ => Err(form()),
+    }
+}
+
+/// The mean metrics of `runs` runs of each of `points`, exactly as
+/// [`run_many`](stampede::sim::run_many) gives them point by point (the same seeds, the
+/// same order of summing), but with every run of every point a task of its own, so that
+/// the cores stay busy to the end even when one point costs a hundred times another.
+pub fn run_points(points: &[SimSettings], runs: u32) -> Result<Vec<Metrics>, ConfigError> {
+    let runs = runs as usize;
+    let each: Vec<Metrics> = (0..points.len() * runs)
+        .into_par_iter()
+        .map(|k| {
+            let base = &points[k / runs];
+            let s = SimSettings {
+                seed: run_seed(base.seed, (k % runs) as u32),
+                ..base.clone()
+            };
+            run(&s)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(each.chunks(runs.max(1)).map(Metrics::mean).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stampede::backoff::{BackoffSettings, Strategy};
+    use stampede::policy::PolicySettings;
+    use stampede::sim::{Scenario, run_many};
+
+    #[test]
+    fn shards_parse_and_partition() {
+        assert_eq!(parse_shard("1/1"), Ok(Shard { index: 1, count: 1 }));
+        assert_eq!(parse_shard(" 3 / 8 "), Ok(Shard { index: 3, count: 8 }));
+        for bad in [
+            "0/3", "4/3", "1/0", "0/0", "x", "1/", "/3", "1/3/4", "-1/3", "+1/3", "1.5/3",
+        ] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        assert!(parse_shard(&format!("1/{}", MAX_SHARDS + 1)).is_err());
+        // Every point lands in exactly one part.
+        for count in 1..=7 {
+            for k in 0..50 {
+                let parts = (1..=count)
+                    .filter(|&index| Shard { index, count }.takes(k))
+                    .count();
+                assert_eq!(parts, 1);
+            }
+            assert!(Shard { index: 1, count }.takes(0));
+        }
+    }
+
+    #[test]
+    fn run_points_is_run_many_point_by_point() {
+        let occ = |strategy, clients| SimSettings {
+            scenario: Scenario::AwsOcc,
+            clients,
+            policy: PolicySettings::new(BackoffSettings::new(strategy, 5.0, 2000.0), 6),
+            seed: 9,
+            ..SimSettings::default()
+        };
+        let points = vec![
+            occ(Strategy::None, 30),
+            occ(Strategy::Full, 60),
+            SimSettings {
+                clients: 300,
+                ..SimSettings::default()
+            },
+        ];
+        let got = run_points(&points, 7).unwrap();
+        let want: Vec<Metrics> = points.iter().map(|p| run_many(p, 7).unwrap()).collect();
+        assert_eq!(got, want);
+    }
+}
