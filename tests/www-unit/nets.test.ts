@@ -124,3 +124,18 @@ test("summaries count every kind of fast failure", () => {
   assert.equal(s.blocked, 0.2);
   assert.equal(summarize({ requests: 0, successes: 0, amplification: 0, budgetRejected: 0 }).success, 0);
 });
+
+test("each net's options as the page passes them hold the line the figure's note promises (package runs, shared)", () => {
+  const at = (id: Parameters<typeof netRun>[0], p: number) => summarize(metrics(netRun(id, { kind: "rate", failRate: p }, "shared", 1)));
+  // Brooker's ratio budget: at most 1.1 attempts per request (0.1 per call), whatever p.
+  for (const p of [0.2, 0.5]) assert.ok(at("ratio", p).amplification <= 1.1 + 1e-9, `ratio at ${p}`);
+  assert.ok(at("ratio", 0.5).amplification > 1.05, "and it does spend its allowance");
+  // gRPC (10, 0.1): retries stop once failures pass about 9% of calls.
+  assert.ok(at("grpc", 0.3).amplification < 1.02, "grpc at 0.3");
+  // The breaker on retries at 10%: near 1.0 once p passes the threshold; first attempts all go.
+  const breaker = at("breaker", 0.3);
+  assert.ok(breaker.amplification >= 1 && breaker.amplification < 1.02, `breaker ${breaker.amplification}`);
+  assert.ok(breaker.blocked > 0, "retries refused by the open breaker fail fast");
+  // No net at p = 0: nothing to hold back.
+  for (const id of NET_IDS) assert.equal(at(id, 0).amplification, 1, id);
+});

@@ -2,7 +2,12 @@
 // leaves out, how the servers are sized), what the core sized back, the windows the
 // figures shade, and how big a run is (whether it goes to the worker).
 
-import type { SimOptions as PackageSimOptions } from "stampede";
+import type {
+  BreakerOptions,
+  BudgetOptions as PackageBudgetOptions,
+  SimOptions as PackageSimOptions,
+  ThrottleOptions,
+} from "stampede";
 import {
   hasServer,
   isOngoing,
@@ -35,28 +40,12 @@ export interface BudgetOptions {
   refillPerSec: number;
 }
 
-// Issue #12's mechanisms, named as the package's options (design: budgets of every kind, the
-// breaker, adaptive throttling, hedging, layers). Fields left out take the core's defaults.
+// Issue #12's mechanisms, as the package's options (fields left out take the core's defaults).
 
 /** A retry budget of any kind; `kind` absent is the token bucket. */
-export type AnyBudgetOptions =
-  | { kind?: "bucket"; capacity?: number; refillPerSec?: number; retryCost?: number; successRefund?: number }
-  | { kind: "ratio"; ratio?: number; cap?: number; minPerSec?: number; windowMs?: number }
-  | { kind: "grpc"; maxTokens?: number; tokenRatio?: number }
-  | { kind: "aws"; tokens?: number; retryCost?: number; timeoutCost?: number };
+export type AnyBudgetOptions = PackageBudgetOptions;
 
-export interface BreakerOptions {
-  failureRatio?: number;
-  samplingMs?: number;
-  minThroughput?: number;
-  breakMs?: number;
-  mode?: "all" | "retries";
-}
-
-export interface ThrottleOptions {
-  k?: number;
-  windowMs?: number;
-}
+export type { BreakerOptions, ThrottleOptions } from "stampede";
 
 export interface HedgingOptions {
   delayMs: number;

@@ -12,6 +12,7 @@ import {
   emptySweep,
   netLabel,
   netsJobs,
+  NET_IDS,
   NO_LIMIT_ATTEMPTS,
   placeSweep,
   summarize,
@@ -31,8 +32,8 @@ import type { SweepPool } from "../wasm/pool.js";
 import { byId, type PanelContext } from "./panel.js";
 import { SweepPanel } from "./sweep-panel.js";
 
-/** The nets the package runs (issue #12's others join as they land in the core). */
-export const PANEL_NETS: readonly NetId[] = ["none", "attempts", "bucket"];
+/** The nets, in the table's and the legend's order. */
+export const PANEL_NETS: readonly NetId[] = NET_IDS;
 
 interface Row {
   amp: HTMLElement;
