@@ -61,6 +61,21 @@ describe("Which safety net?", () => {
     const coreBucket = cliSimulate([...netsFlags(0.2), "--attempts", "4", "--budget", "100:100", "--budget-scope", "shared"]);
     assert.equal(bucket.amplification, coreBucket.amplification, "the token bucket, shared");
     assert.equal(bucket.blocked, coreBucket.budget_rejected / coreBucket.requests);
+    // Every other net, each through its own CLI flag (logic/nets.ts netOptions), shared.
+    const shared = [...netsFlags(0.2), "--attempts", "4", "--budget-scope", "shared"];
+    for (const [net, flags] of [
+      ["ratio", ["--retry-ratio", "0.1:5:0"]],
+      ["grpc", ["--grpc-throttle", "10:0.1"]],
+      ["aws", ["--aws-quota"]],
+      ["breaker", ["--breaker", "0.1", "--breaker-mode", "retries"]],
+      ["throttle", ["--adaptive-throttle", "2"]],
+    ]) {
+      const row = await netsRow(page, net);
+      const core = cliSimulate([...shared, ...flags]);
+      assert.equal(row.amplification, core.amplification, `${net}: amplification`);
+      assert.equal(row.success, core.successes / core.requests, `${net}: success`);
+      assert.equal(row.blocked, (core.budget_rejected + core.breaker_rejected + core.throttled) / core.requests, `${net}: failed fast`);
+    }
     // The figure: a canvas with the sweep drawn (every net a line over 0–50%).
     const drawn = await page.evaluate(() => {
       const c = document.querySelector("#nets-chart canvas");
