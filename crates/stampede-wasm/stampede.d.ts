@@ -313,6 +313,9 @@ export interface SimOptions {
   breaker?: BreakerOptions | null;
   /** Client-side adaptive throttling (Google SRE book). */
   throttle?: ThrottleOptions | null;
+  /** Hedged requests instead of retries; absent/null: none. Errors name `hedging.delayMs`,
+   *  `hedging.maxAttempts`. */
+  hedging?: HedgingOptions | null;
   /** Default 1 (simulations are always seeded). */
   seed?: number;
   slotMs?: number;
@@ -372,6 +375,8 @@ export interface Metrics {
   breakerRejected: number;
   /** Requests stopped by adaptive throttling (before their first attempt or a retry). */
   throttled: number;
+  /** Extra attempts sent as hedges (already in totalAttempts). */
+  hedges: number;
 }
 
 /** Attempt-log outcome codes: the 4th number of each entry. */
@@ -644,6 +649,8 @@ export interface Defaults {
     retryOn: string;
   };
   budget: { capacity: number; refillPerSec: number; retryCost: number; successRefund: number };
+  /** What a `hedging` object's missing fields become. */
+  hedging: { delayMs: number; maxAttempts: number };
   simulation: {
     scenario: Scenario;
     clients: number;
@@ -678,6 +685,8 @@ export interface Defaults {
     outageServers: number | null;
     /** null: none. */
     slowdown: SlowdownOptions | null;
+    /** null: no hedging. */
+    hedging: HedgingOptions | null;
     /** null: never. */
     timeoutMs: number | null;
     latencyDist: LatencyDist;
@@ -709,7 +718,8 @@ export function defaults(): Defaults;
 /** The range of every numeric option, keyed by its name as errors give it: alone
  *  ("baseMs", "capacity", "clients", "status", "n", "deadlineMs") and, for a policy's and a
  *  budget's options, nested too ("policy.baseMs", "budget.capacity", "policy.seed"); a
- *  slowdown's parts only nested ("slowdown.startMs", "slowdown.lengthMs", "slowdown.factor"). */
+ *  slowdown's parts only nested ("slowdown.startMs", "slowdown.lengthMs", "slowdown.factor"),
+ *  and hedging's ("hedging.delayMs", "hedging.maxAttempts"). */
 export function limits(): Record<string, Limit>;
 /** The backoff strategies' names, in the core's order. */
 export function strategies(): Strategy[];

@@ -3,7 +3,7 @@
 import init, { RetryPolicy, Budget, Simulation, classify, parseRetryAfter, retryFetch, RetryError, BudgetExhaustedError, defaults, limits, strategies, scenarios } from "stampede";
 import type { AttemptInfo, Metrics, PolicyOptions, Verdict } from "stampede";
 import type { Defaults, Limit, Scenario, ScenarioBackoff, SettingsErrorCode, SettingsErrorInfo, SettingsRangeError, SettingsTypeError, Strategy, Unit } from "stampede";
-import type { Balance, Choices, Fleet, LatencyDist, QueueOrder, RetryAt, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
+import type { Balance, Choices, Fleet, HedgingOptions, LatencyDist, QueueOrder, RetryAt, ServiceDist, SimOptions, SlowdownOptions } from "stampede";
 import { choices } from "stampede";
 
 export async function demo(signal: AbortSignal): Promise<number> {
@@ -137,7 +137,7 @@ export function settingsContract(): number {
 
 // Issue #12: every budget kind, the breaker, the throttle, hedging, and their errors.
 import { CircuitOpenError, ThrottledError } from "stampede";
-import type { AwsBudgetOptions, BreakerMode, BreakerOptions, BudgetKind, BudgetOptions, GrpcBudgetOptions, HedgingOptions, RatioBudgetOptions, RetryFetchOptions, ThrottleOptions } from "stampede";
+import type { AwsBudgetOptions, BreakerMode, BreakerOptions, BudgetKind, BudgetOptions, GrpcBudgetOptions, RatioBudgetOptions, RetryFetchOptions, ThrottleOptions } from "stampede";
 
 export async function nets(signal: AbortSignal): Promise<number> {
   const ratio: RatioBudgetOptions = { kind: "ratio", ratio: 0.1, cap: 5, minPerSec: 0, windowMs: 10_000 };
@@ -193,4 +193,20 @@ export function layers(): number {
   const bad: SimOptions = { retryAt: "each" };
   void [choicesAt, bad];
   return m.bottomAttempts / m.totalAttempts + defaults().simulation.layers;
+}
+
+// Hedging: the option, its defaults and the metric are typed.
+export function hedging(): number {
+  const hedged: HedgingOptions = { delayMs: 40, maxAttempts: 3 };
+  const opts: SimOptions = { scenario: "steady", workers: 0, serviceDist: "lognormal", hedging: hedged };
+  const off: SimOptions = { hedging: null };
+  const m: Metrics = new Simulation(opts).metrics();
+  const hedges: number = m.hedges;
+  const d = defaults();
+  const delay: number = d.hedging.delayMs + d.hedging.maxAttempts;
+  const none: HedgingOptions | null = d.simulation.hedging;
+  // @ts-expect-error delayMs is a number of milliseconds
+  const bad: HedgingOptions = { delayMs: "40ms" };
+  void [off, none, bad];
+  return hedges + delay;
 }

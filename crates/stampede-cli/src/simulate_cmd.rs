@@ -242,6 +242,14 @@ impl Common {
     /// queues or timeouts, so neither would the [`Model`] flags be.
     fn check_scenario(&self) -> Result<(), UsageError> {
         self.nets.settings(self.budget.is_some())?;
+        // A hedged request makes at most the hedging's MAX attempts, and no retries after
+        // them (gRFC A6): an --attempts beside it would be silently ignored.
+        if let (Some(_), Some(hedge)) = (self.attempts, self.hedge.given()) {
+            return Err(UsageError(format!(
+                "--attempts: not used with {hedge}, whose MAX is a hedged request's attempts in \
+                 all; drop --attempts or {hedge}"
+            )));
+        }
         if self.scenario != Scenario::AwsOcc {
             return Ok(());
         }

@@ -5,6 +5,7 @@ use js_sys::Object;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::classify::{DEFAULT_RETRY_ON, RetryRules};
+use stampede::hedge::HedgingSettings;
 use stampede::policy::PolicySettings;
 use stampede::sim::{
     Balance, BudgetScope, LatencyDist, QueueOrder, RetryAt, Scenario, ServiceDist, SimSettings,
@@ -16,7 +17,7 @@ use crate::errors::names_array;
 use crate::fields::{Group, group, js_name, prefix_of};
 use crate::opts::set;
 
-/// `{ policy, budget, simulation, nets }`: the core's defaults under the options' JavaScript
+/// `{ policy, budget, simulation, nets, hedging }`: the core's defaults under the options' JavaScript
 /// names (`null` for an option whose default is none), and `simulation.scenarioBackoff[scenario] = { baseMs, capMs }`, the backoff a
 /// scenario's own experiment uses.
 #[wasm_bindgen]
@@ -25,6 +26,11 @@ pub fn defaults() -> Object {
     set(&out, "policy", policy_defaults(&PolicySettings::default()));
     set(&out, "budget", budget_defaults(&BudgetSettings::default()));
     set(&out, "simulation", sim_defaults(&SimSettings::default()));
+    set(
+        &out,
+        "hedging",
+        hedging_defaults(&HedgingSettings::default()),
+    );
     set(&out, "nets", nets_defaults());
     out
 }
@@ -109,6 +115,13 @@ fn budget_defaults(b: &BudgetSettings) -> Object {
     o
 }
 
+fn hedging_defaults(h: &HedgingSettings) -> Object {
+    let o = Object::new();
+    set(&o, js_name(Field::HedgeDelay), h.delay_ms);
+    set(&o, js_name(Field::HedgeMaxAttempts), h.max_attempts);
+    o
+}
+
 fn sim_defaults(s: &SimSettings) -> Object {
     let o = Object::new();
     set(&o, js_name(Field::Scenario), s.scenario.name());
@@ -152,6 +165,11 @@ fn sim_defaults(s: &SimSettings) -> Object {
         sd.into()
     });
     set(&o, "slowdown", slowdown);
+    // `null`: no hedging (an object takes `defaults().hedging` for its missing fields).
+    let hedging = s
+        .hedging
+        .map_or(JsValue::NULL, |h| hedging_defaults(&h).into());
+    set(&o, "hedging", hedging);
     set(&o, js_name(Field::Balance), s.balance.name());
     set(&o, js_name(Field::QueueOrder), s.queue_order.name());
     set(&o, js_name(Field::ServiceDist), s.service_dist.name());

@@ -38,6 +38,7 @@ pub(crate) fn metrics_object(m: &Metrics) -> js_sys::Object {
     // Safety nets (issue #12).
     set(&o, "breakerRejected", m.breaker_rejected);
     set(&o, "throttled", m.throttled);
+    set(&o, "hedges", m.hedges);
     o
 }
 

@@ -45,7 +45,7 @@ const BUDGET: Record<AnyKey<BudgetOptions>, Control> = {
   timeoutCost: null,
 };
 
-const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown">, Control> = {
+const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown" | "hedging">, Control> = {
   scenario: "scenario",
   clients: "clients",
   outageMs: "outage",

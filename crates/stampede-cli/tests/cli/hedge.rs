@@ -128,6 +128,18 @@ fn bad_hedges_exit_2_naming_the_flag() {
 }
 
 #[test]
+fn attempts_beside_hedge_is_refused_not_ignored() {
+    for cmd in ["simulate", "sweep"] {
+        let args = [cmd, "--clients", "10", "--attempts", "3", "--hedge", "10ms"];
+        assert_eq!(
+            usage_line(&args),
+            "stampede: --attempts: not used with --hedge, whose MAX is a hedged request's \
+             attempts in all; drop --attempts or --hedge"
+        );
+    }
+}
+
+#[test]
 fn aws_occ_refuses_hedging() {
     for cmd in ["simulate", "sweep"] {
         let args = [

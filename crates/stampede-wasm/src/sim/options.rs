@@ -13,7 +13,7 @@ use stampede::nets::BudgetKind;
 
 use crate::errors::config_error;
 use crate::fields::{Group, prefix_of};
-use crate::nets::{breaker, budget_kind, throttle};
+use crate::nets::{breaker, budget_kind, hedging, nested, throttle};
 use crate::opts::Opts;
 use crate::policy::policy_settings;
 
@@ -127,6 +127,7 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
             prefix_of(Group::Slowdown),
         )?)?);
     }
+    s.hedging = nested(opts, "hedging", Group::Hedging, hedging)?;
     Ok(s)
 }
 

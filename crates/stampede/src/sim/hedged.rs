@@ -24,7 +24,10 @@
 //! upper bound on what a server that honours cancellation would pay.
 //!
 //! Hedging off costs the hot path one predictable branch in `is_live`, `settle` and
-//! `decide` (an `Ev` flag), and nothing else: no state is allocated.
+//! `decide` (an `Ev` flag), and nothing else: no state is allocated. The hedged paths are
+//! kept out of line (`#[inline(never)]`), so that the engine's inlined hot path (an
+//! arrival that is answered at once, decided and sent again) does not grow with them, in
+//! time or in WebAssembly bytes.
 
 use super::{Ev, GET, Herd, Kind, LOGGED, outcome};
 use crate::hedge::{Hedge, HedgeStep, Hedging};
@@ -78,6 +81,7 @@ impl Herd {
 
     /// A hedged request of `client` under `hedging`, admitted at `t`: takes a slot, sends
     /// the first attempt and sets the hedge timer.
+    #[inline(never)]
     pub(super) fn issue_hedged(&mut self, hedging: Hedging, client: u32, t: f64, logged: bool) {
         let hedge = hedging.start(&self.policy, GET, t);
         let hd = &mut self.hedged;
@@ -108,11 +112,19 @@ impl Herd {
             kind: Kind::Arrive,
             flags: HEDGED | if logged { LOGGED } else { 0 },
         };
+        self.send_hedged(ev, t);
+    }
+
+    /// Sends hedged attempt `ev` at `t` and sets its request's hedge timer: one copy of
+    /// the engine's (inlined) send for every hedged path.
+    #[inline(never)]
+    fn send_hedged(&mut self, ev: Ev, t: f64) {
         self.send(ev, t);
         self.set_hedge_timer(&ev);
     }
 
     /// Puts the request's hedge timer in the wheel, if a hedge is due.
+    #[inline(never)]
     fn set_hedge_timer(&mut self, ev: &Ev) {
         let Some(due) = self.slot_of(ev).hedge.next_due_ms() else {
             return;
@@ -142,6 +154,7 @@ impl Herd {
 
     /// A hedge timer fires at `ev.at`: unless stale (the request ended, or its due time
     /// moved), the next hedge is decided.
+    #[inline(never)]
     pub(super) fn on_hedge_timer(&mut self, ev: Ev) {
         let s = self.slot_of(&ev);
         if s.generation != ev.ticket || s.hedge.next_due_ms() != Some(ev.at) {
@@ -153,6 +166,7 @@ impl Herd {
     }
 
     /// The client learns at `now` that hedged attempt `ev` ended with `code`.
+    #[inline(never)]
     pub(super) fn decide_hedged(&mut self, ev: Ev, code: u8, now: f64) {
         let verdict = self.verdicts[usize::from(code)];
         let hedge = &mut self.hedged.slots[ev.slot as usize].hedge;
@@ -163,6 +177,7 @@ impl Herd {
     }
 
     /// Acts on the rules' answer for the request of `ev` at `now`.
+    #[inline(never)]
     fn hedge_step(&mut self, ev: Ev, step: HedgeStep, now: f64) {
         match step {
             HedgeStep::Send => {
@@ -176,8 +191,7 @@ impl Herd {
                     flags: (ev.flags & (HEDGED | LOGGED)) | (index << INDEX_SHIFT),
                     ..ev
                 };
-                self.send(hedge, now);
-                self.set_hedge_timer(&ev);
+                self.send_hedged(hedge, now);
             }
             HedgeStep::Wait => self.set_hedge_timer(&ev),
             HedgeStep::Done(reason) => self.end_hedged(ev, reason, now),

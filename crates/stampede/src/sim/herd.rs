@@ -115,14 +115,12 @@ impl Ev {
     fn hedged(&self) -> bool {
         self.flags & HEDGED != 0
     }
-    /// The attempt's number in its request, from 1, for the log.
+    /// The attempt's number in its request, from 1, for the log. Without a branch: a
+    /// hedged attempt's policy state never counts an attempt (its rules are the hedge's),
+    /// and any other attempt has no index in its flags, so one of the two terms is 0.
     #[inline]
     fn number(&self) -> u32 {
-        if self.hedged() {
-            hedged::index(self) + 1
-        } else {
-            self.attempt.made() + 1
-        }
+        self.attempt.made() + hedged::index(self) + 1
     }
 }
 
@@ -419,9 +417,12 @@ impl Herd {
     /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
     #[inline]
     fn settle(&mut self, ev: &Ev) {
+        if ev.flags & (ARMED | HEDGED) == 0 {
+            return;
+        }
         if ev.hedged() {
             self.hedge_settle(ev);
-        } else if ev.armed() {
+        } else {
             let t = &mut self.tickets[ev.slot as usize];
             *t = t.wrapping_add(1);
         }
