@@ -1,7 +1,8 @@
 // End-to-end tests of issue #12's panels: "Which safety net?" (#panel-nets) shows the
 // engine's own numbers (the same run through `stampede simulate --json`), sweeps on a pool
 // of Web Workers while the main thread keeps drawing frames, keeps its last good picture
-// on bad input, and speaks Russian; "Where to retry" (#panel-layers) shows the SRE book's
+// on bad input, and speaks Russian; hedging (#panel-hedging) cuts p99 for the engine's extra
+// requests; "Where to retry" (#panel-layers) shows the SRE book's
 // 64 and the Builders' Library's 243; the live panel hedges in parallel.
 // Run: node --test tests/e2e/   (needs `make dist` and target/release/stampede)
 
@@ -182,6 +183,9 @@ describe("Which safety net?", () => {
     assert.match((await page.textContent('#nets-table tr[data-net="attempts"] th')) ?? "", /Только лимит попыток/);
     assert.match((await page.textContent("#nets-figure-note")) ?? "", /воркер/);
     assert.match((await page.textContent("#panel-nets-status")) ?? "", /прогонов/);
+    await panelDone(page, "panel-hedging");
+    assert.match((await page.textContent("#hedging-h")) ?? "", /^Хеджирование/);
+    assert.equal(await page.textContent('label[for="hedge-delay"]'), "Задержка хеджирования");
     await panelDone(page, "panel-layers");
     assert.equal(await page.textContent("#layers-h"), "Где повторять");
     assert.match((await page.textContent("#panel-layers .why")) ?? "", /повторяет каждый слой/);
@@ -191,6 +195,36 @@ describe("Which safety net?", () => {
     await page.locator("#nets-fail-rate").pressSequentially("e");
     await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
     assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /Введите число|Это не число/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe("Hedging", () => {
+  test("hedging cuts p99 for extra requests, with the engine's numbers", T, async () => {
+    const { page, problems } = await open();
+    await panelDone(page, "panel-hedging");
+    const value = (what) => page.evaluate((what) => Number(document.querySelector(`[data-hedging="${what}"]`)?.getAttribute("data-value")), what);
+    const off = await value("off");
+    const on = await value("on");
+    const extra = await value("extra");
+    assert.ok(on < off, `p99 with hedging ${on} < without ${off}`);
+    assert.ok(extra > 0 && extra < 1, `extra requests ${extra}`);
+    // The engine's own numbers for the same run (logic/hedging.ts hedgingRun).
+    const flags = ["--scenario", "steady", "--clients", "100", "--rate", "10", "--duration", "10000", "--outage", "0", "--workers", "0", "--queue", "0", "--service", "10", "--service-dist", "lognormal", "--service-spread", "1.2", "--latency", "2", "--fail-rate", "0", "--strategy", "none", "--base", "1", "--cap", "1"];
+    const core = cliSimulate([...flags, "--hedge", "20:2"]);
+    assert.equal(on, core.p99_ms);
+    assert.equal(extra, core.hedges / core.requests);
+    assert.equal(off, cliSimulate(flags).p99_ms);
+    // A longer delay: fewer extra requests.
+    const runs = Number(await page.getAttribute("#panel-hedging", "data-runs"));
+    await page.fill("#hedge-delay", "100");
+    await panelDone(page, "panel-hedging", runs + 1);
+    assert.ok((await value("extra")) < extra, "a longer delay sends fewer hedges");
+    // A bad delay: named inline, the numbers kept.
+    await page.fill("#hedge-delay", "0");
+    await page.waitForFunction(() => !document.getElementById("hedge-delay-error")?.hidden);
+    assert.equal(await page.getAttribute("#hedge-delay", "aria-invalid"), "true");
     assert.deepEqual(problems, []);
     await page.close();
   });

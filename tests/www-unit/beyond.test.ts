@@ -92,4 +92,32 @@ test("the panels' envelopes lie inside the core's limits", async () => {
   const layers = CORE_LIMITS["layers"];
   assert.ok(layers, "limits() has layers");
   assert.ok(LAYERS_ENVELOPE.min >= layers.min && LAYERS_ENVELOPE.max <= layers.max, JSON.stringify(layers));
+  const { HEDGE_DELAY_ENVELOPE, HEDGE_ATTEMPTS } = await import("../../www/src/logic/hedging.js");
+  const delay = CORE_LIMITS["hedging.delayMs"];
+  const attempts = CORE_LIMITS["hedging.maxAttempts"];
+  assert.ok(delay && attempts, "limits() has hedging's fields");
+  assert.ok(HEDGE_DELAY_ENVELOPE.min >= delay.min && HEDGE_DELAY_ENVELOPE.max <= delay.max, JSON.stringify(delay));
+  assert.ok(HEDGE_ATTEMPTS >= attempts.min && HEDGE_ATTEMPTS <= attempts.max, JSON.stringify(attempts));
+});
+
+test("hedging through the package: a hedge after 20 ms cuts p99 and costs about the share of requests slower than 20 ms", async () => {
+  const { pkg } = await import("./package.js");
+  const run = (delay: number | null) => {
+    const sim = new pkg.Simulation(hedgingRun(delay, 1));
+    try {
+      sim.run();
+      return sim.metrics();
+    } finally {
+      sim.free();
+    }
+  };
+  const off = run(null);
+  const on = run(20);
+  assert.ok(on.p99Ms !== null && off.p99Ms !== null && on.p99Ms < 0.6 * off.p99Ms, `p99 ${on.p99Ms} vs ${off.p99Ms}`);
+  // Expected extra load: P(no answer by 20 ms). Service lognormal, mean 10 ms, σ 1.2 (median
+  // 10·e^(−0.72) ≈ 4.87 ms), plus a ~2 ms round trip: P(S > 18 ms) = P(Z > ln(18/4.87)/1.2)
+  // ≈ P(Z > 1.09) ≈ 0.14. 10,000 requests: the share is within ±0.03 of it.
+  const extra = extraLoad(on);
+  assert.ok(Math.abs(extra - 0.14) < 0.03, `extra ${extra}`);
+  assert.equal(extraLoad(off), 0);
 });

@@ -20,7 +20,7 @@ import { pkg } from "./package.js";
 import type { BeyondOptions } from "../../www/src/logic/run.js";
 
 function metrics(o: BeyondOptions) {
-  const sim = new pkg.Simulation(o as never);
+  const sim = new pkg.Simulation(o);
   try {
     sim.run();
     return sim.metrics();

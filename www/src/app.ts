@@ -31,6 +31,7 @@ import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
 import { StoryPanel } from "./panels/story.js";
+import { HedgingPanel } from "./panels/hedging.js";
 import { LayersPanel } from "./panels/layers.js";
 import { NetsPanel } from "./panels/nets.js";
 import type { SweepPanel } from "./panels/sweep-panel.js";
@@ -132,7 +133,7 @@ export class App {
     this.delays = new DelaysPanel(ctx);
     this.story = new StoryPanel(ctx, this.runner);
     this.live = new LiveSection(ctx);
-    this.sweeps = [new NetsPanel(ctx, sweepPool()), new LayersPanel(ctx, sweepPool())];
+    this.sweeps = [new NetsPanel(ctx, sweepPool()), new HedgingPanel(ctx, sweepPool()), new LayersPanel(ctx, sweepPool())];
     this.wire(ctx);
     this.relabel();
     this.controls.show(this.good);

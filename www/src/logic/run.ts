@@ -5,6 +5,7 @@
 import type {
   BreakerOptions,
   BudgetOptions as PackageBudgetOptions,
+  HedgingOptions,
   SimOptions as PackageSimOptions,
   ThrottleOptions,
 } from "stampede";
@@ -45,12 +46,8 @@ export interface BudgetOptions {
 /** A retry budget of any kind; `kind` absent is the token bucket. */
 export type AnyBudgetOptions = PackageBudgetOptions;
 
-export type { BreakerOptions, ThrottleOptions } from "stampede";
+export type { BreakerOptions, HedgingOptions, ThrottleOptions } from "stampede";
 
-export interface HedgingOptions {
-  delayMs: number;
-  maxAttempts?: number;
-}
 
 export type RetryAt = NonNullable<PackageSimOptions["retryAt"]>;
 
@@ -100,8 +97,9 @@ export interface SimOptions {
 }
 
 /**
- * A run with issue #12's mechanisms: what the sweeping panels (nets, hedging, layers) run.
- * Kept apart from SimOptions until the package's types have these options (then one type).
+ * A run with issue #12's mechanisms: what the sweeping panels (nets, hedging, layers) run
+ * (the page's SimOptions, which the form and the links use, with every budget kind, the
+ * breaker, the throttle, hedging and layers).
  */
 export interface BeyondOptions extends Omit<SimOptions, "budget"> {
   budget?: AnyBudgetOptions | null;

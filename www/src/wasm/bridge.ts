@@ -3,7 +3,7 @@
 // Rust core; nothing in the page re-implements it.
 
 import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "stampede";
-import type { AttemptInfo, Metrics, RetryFetchOptions, SimOptions as PackageSimOptions } from "stampede";
+import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
 import type { BeyondOptions, PolicyOptions, SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 
@@ -46,15 +46,6 @@ export interface SimResult {
   owned: boolean;
   /** A worker result, whose buffers may go back to the worker (SimRunner.recycle). */
   recyclable?: boolean;
-}
-
-/**
- * The page's options as the package's. TEMPORARY until issue #12's options (budgets of
- * every kind, breaker, throttle, hedging, layers) are in the package's types: the package
- * reads them by name, and a name it does not know is refused with a TypeError.
- */
-function packageOptions(o: BeyondOptions): PackageSimOptions {
-  return o as PackageSimOptions;
 }
 
 let loading: Promise<void> | null = null;
@@ -102,7 +93,7 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
 
 /** Runs one simulation and returns its metrics alone (a sweep point: no series, no log). */
 export function simulateMetrics(o: BeyondOptions): Metrics {
-  const sim = new Simulation(packageOptions(o));
+  const sim = new Simulation(o);
   try {
     sim.run();
     return sim.metrics();
