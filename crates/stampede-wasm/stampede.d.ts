@@ -703,7 +703,8 @@ export interface Defaults {
   };
   /** Each safety net's defaults, its source's numbers (issue #12). */
   nets: {
-    ratio: Required<RatioBudgetOptions>;
+    /** `cap` null: no cap (as defaults() gives it). */
+    ratio: Omit<Required<RatioBudgetOptions>, "cap"> & { cap: number | null };
     grpc: Required<GrpcBudgetOptions>;
     aws: Required<AwsBudgetOptions>;
     breaker: Required<BreakerOptions>;

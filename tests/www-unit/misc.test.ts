@@ -97,3 +97,56 @@ test("the timeout box: empty is none, a number is passed on, text is refused", (
   assert.deepEqual(parseTimeout("abc"), { ok: false, problem: "nan" });
   assert.deepEqual(parseTimeout("", true), { ok: false, problem: "nan" });
 });
+
+test("a panel's typed number: empty, not a number, not whole and out of range are told apart", async () => {
+  const { parseTyped, problemWords } = await import("../../www/src/logic/typed.js");
+  const env = { min: 1, max: 6, integer: true };
+  assert.deepEqual(parseTyped(" 3 ", env), { ok: true, value: 3 });
+  assert.deepEqual(parseTyped("", env), { ok: false, problem: { kind: "empty" } });
+  assert.deepEqual(parseTyped("abc", env), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(parseTyped("3", env, true), { ok: false, problem: { kind: "nan" } }, "the browser's badInput wins");
+  assert.deepEqual(parseTyped("2.5", env), { ok: false, problem: { kind: "integer" } });
+  assert.deepEqual(parseTyped("7", env), { ok: false, problem: { kind: "range", min: 1, max: 6 } });
+  assert.deepEqual(parseTyped("Infinity", env), { ok: false, problem: { kind: "nan" } });
+  assert.deepEqual(problemWords({ kind: "range", min: 1, max: 6 }), { key: "err.range", vars: { min: 1, max: 6 } });
+});
+
+test("the live strip: attempts one after another share a row, parallel hedges stack", async () => {
+  const { stripRows } = await import("../../www/src/logic/strip.js");
+  assert.deepEqual(stripRows([]), []);
+  // Retries: each sent after the last answer.
+  assert.deepEqual(
+    stripRows([
+      { sent: 0, answered: 10 },
+      { sent: 20, answered: 30 },
+      { sent: 40, answered: 50 },
+    ]),
+    [0, 0, 0],
+  );
+  // A first attempt still out at 15 and 25: two hedges below it; the next one after they end goes back up.
+  assert.deepEqual(
+    stripRows([
+      { sent: 0, answered: 100 },
+      { sent: 15, answered: 40 },
+      { sent: 25, answered: 35 },
+      { sent: 45, answered: 60 },
+      { sent: 110, answered: 120 },
+    ]),
+    [0, 1, 2, 1, 0],
+  );
+});
+
+test("the embed snippet repeats the live panel's breaker and hedging", () => {
+  const base = {
+    policy: DEFAULT_STATE.a,
+    budget: null,
+    url: "https://example.test/api/x",
+    method: "GET",
+    callSite: "GET https://example.test/api/x",
+    comments: { init: "i", seed: "s", budget: "b" },
+  };
+  const plain = embedSnippet(base);
+  assert.ok(!plain.includes("breaker") && !plain.includes("hedging") && !plain.includes("callSite"), plain);
+  const both = embedSnippet({ ...base, breaker: true, hedging: { delayMs: 250, maxAttempts: 3 } });
+  assert.match(both, /callSite: "GET https:\/\/example\.test\/api\/x",\n  breaker: \{\},\n  hedging: \{ delayMs: 250, maxAttempts: 3 \},/);
+});

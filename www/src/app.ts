@@ -31,6 +31,11 @@ import { DELAY_SAMPLES, DelaysPanel } from "./panels/delays.js";
 import { HerdPanel } from "./panels/herd.js";
 import { LiveSection } from "./panels/live.js";
 import { StoryPanel } from "./panels/story.js";
+import { HedgingPanel } from "./panels/hedging.js";
+import { LayersPanel } from "./panels/layers.js";
+import { NetsPanel } from "./panels/nets.js";
+import type { SweepPanel } from "./panels/sweep-panel.js";
+import { sweepPool } from "./wasm/pool.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 
 export type { LinkProblems } from "./app/link.js";
@@ -54,6 +59,8 @@ export class App {
   private readonly delays: DelaysPanel;
   private readonly live: LiveSection;
   private readonly story: StoryPanel;
+  /** Issue #12's panels: each sweeps on the pool of workers once on screen. */
+  private readonly sweeps: SweepPanel<unknown>[];
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
   private runs = 0;
@@ -103,6 +110,7 @@ export class App {
         this.compare.resize();
         this.redrawKept();
         this.story.redraw();
+        for (const p of this.sweeps) p.resize();
       }),
       frames: this.scheduler,
     };
@@ -125,6 +133,7 @@ export class App {
     this.delays = new DelaysPanel(ctx);
     this.story = new StoryPanel(ctx, this.runner);
     this.live = new LiveSection(ctx);
+    this.sweeps = [new NetsPanel(ctx, sweepPool()), new HedgingPanel(ctx, sweepPool()), new LayersPanel(ctx, sweepPool())];
     this.wire(ctx);
     this.relabel();
     this.controls.show(this.good);
@@ -172,6 +181,7 @@ export class App {
     const resize = new ResizeObserver(() => ctx.resized());
     resize.observe(byId("figures"));
     resize.observe(byId("herd"));
+    for (const p of this.sweeps) resize.observe(p.section);
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
       this.palette = readPalette();
       this.herd.invalidate();
@@ -180,6 +190,7 @@ export class App {
       this.story.relabel();
       this.redrawKept();
       this.story.redraw();
+      for (const p of this.sweeps) p.relabel();
       this.scheduler.followUp();
     });
   }
@@ -267,6 +278,8 @@ export class App {
     if (document.documentElement.dataset["ready"] === "1") return;
     performance.mark("stampede:interactive");
     document.documentElement.dataset["ready"] = "1";
+    // The sweeping panels start after the first picture, so they never delay it.
+    for (const p of this.sweeps) p.start();
   }
 
   private setBusy(busy: boolean): void {
@@ -355,6 +368,7 @@ export class App {
     this.story.relabel();
     this.redrawKept();
     this.story.redraw();
+    for (const p of this.sweeps) p.relabel();
     this.showErrors();
     this.scheduler.followUp();
     this.shareLink.follow();

@@ -1,6 +1,7 @@
 // Boot: restore the state from the URL, build the page while the wasm core loads, draw.
 
 import "./styles.css";
+import "./beyond.css";
 import "./narrow.css";
 import { App } from "./app.js";
 import { errorMessage } from "./logic/errors.js";

@@ -23,7 +23,12 @@ export interface Palette {
   wastedFill: string;
   queue: string;
   queueFill: string;
+  /** One colour per safety net (the Okabe–Ito set, in the nets panel's order). */
+  nets: string[];
 }
+
+/** The nets' colours when the style sheet has none (Okabe–Ito, black last). */
+const NET_COLOURS = ["#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#9a8c00", "#1c1e22"];
 
 function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
   const v = style.getPropertyValue(name).trim();
@@ -61,5 +66,6 @@ export function readPalette(root: Element = document.documentElement): Palette {
     wastedFill: v("--c-wasted-fill", "rgba(213,94,0,0.2)"),
     queue: v("--c-queue", "#5c626c"),
     queueFill: v("--c-queue-fill", "rgba(92,98,108,0.18)"),
+    nets: NET_COLOURS.map((c, i) => v(`--c-net-${i}`, c)),
   };
 }

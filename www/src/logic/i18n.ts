@@ -5,6 +5,7 @@
 // Texts marked "rich" may use **bold**, `code` and [a link](https://…); ui/rich.ts turns
 // them into elements (never into HTML). `{name}` placeholders are filled by `t`.
 
+import { enBeyond, ruBeyond } from "./i18n-beyond.js";
 import type { Lang } from "./state.js";
 
 export const en = {
@@ -333,6 +334,8 @@ export const en = {
 
   "footer.text":
     "Stampede: a Rust library, a seeded simulator and this playground. Retry rules, delays, the classifier and the simulation all run in WebAssembly from the same core; the page only draws.",
+
+  ...enBeyond,
 };
 
 export type Key = keyof typeof en;
@@ -662,6 +665,8 @@ export const ru: Record<Key, string> = {
 
   "footer.text":
     "Stampede: библиотека на Rust, детерминированный симулятор и эта песочница. Правила повторов, задержки, классификатор и симуляция работают в WebAssembly из одного и того же ядра; страница только рисует.",
+
+  ...ruBeyond,
 };
 
 export const DICTIONARIES: Record<Lang, Record<Key, string>> = { en, ru };

@@ -25,11 +25,24 @@ const POLICY: Record<keyof PolicyOptions, Control> = {
   retryOn: null,
 };
 
-const BUDGET: Record<keyof BudgetOptions, Control> = {
+/** Every field of a union's members (keyof a union is only the fields all share). */
+type AnyKey<T> = T extends unknown ? keyof T : never;
+
+/** The budget of every kind: the page's form sets the bucket's; the nets panel passes the others itself. */
+const BUDGET: Record<AnyKey<BudgetOptions>, Control> = {
+  kind: null,
   capacity: "budget-capacity",
   refillPerSec: "budget-refill",
   retryCost: null,
   successRefund: null,
+  ratio: null,
+  cap: null,
+  minPerSec: null,
+  windowMs: null,
+  maxTokens: null,
+  tokenRatio: null,
+  tokens: null,
+  timeoutCost: null,
 };
 
 const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdown" | "hedging">, Control> = {
@@ -67,7 +80,10 @@ const SIMULATION: Record<Exclude<keyof SimOptions, "policy" | "budget" | "slowdo
   seed: "seed",
   slotMs: null,
   logClients: null,
-  // Safety nets (issue #12): no control yet (the page's #panel-nets sets them).
+  // The layers panel's (#layers, #retry-at) say their own errors, beside their fields.
+  layers: null,
+  retryAt: null,
+  // Safety nets (issue #12): the nets panel sets them and says their errors itself.
   breaker: null,
   throttle: null,
 };
@@ -86,6 +102,10 @@ const FETCH: Record<Exclude<keyof RetryFetchOptions, "policy" | "budget">, Contr
   idempotent: null,
   signal: null,
   onAttempt: null,
+  // The live panel's breaker box and hedging delay say their own errors (ui/live.ts).
+  breaker: null,
+  throttle: null,
+  hedging: null,
 };
 
 /** Policy controls that exist twice: policy B's carry a `b-` prefix. */

@@ -2,6 +2,13 @@
 // leaves out, how the servers are sized), what the core sized back, the windows the
 // figures shade, and how big a run is (whether it goes to the worker).
 
+import type {
+  BreakerOptions,
+  BudgetOptions as PackageBudgetOptions,
+  HedgingOptions,
+  SimOptions as PackageSimOptions,
+  ThrottleOptions,
+} from "stampede";
 import {
   hasServer,
   isOngoing,
@@ -34,6 +41,24 @@ export interface BudgetOptions {
   refillPerSec: number;
 }
 
+// Issue #12's mechanisms, as the package's options (fields left out take the core's defaults).
+
+/** A retry budget of any kind; `kind` absent is the token bucket. */
+export type AnyBudgetOptions = PackageBudgetOptions;
+
+export type { BreakerOptions, HedgingOptions, ThrottleOptions } from "stampede";
+
+
+export type RetryAt = NonNullable<PackageSimOptions["retryAt"]>;
+
+/** What a safety net changes in a run: the attempts, and at most one of each mechanism. */
+export interface NetOptions {
+  maxAttempts?: number;
+  budget?: AnyBudgetOptions;
+  breaker?: BreakerOptions;
+  throttle?: ThrottleOptions;
+}
+
 export interface SimOptions {
   scenario: Scenario;
   clients: number;
@@ -47,6 +72,8 @@ export interface SimOptions {
   retryAfterMs?: number | null;
   budget?: BudgetOptions | null;
   budgetScope?: BudgetScope;
+  slotMs?: number;
+  logClients?: number;
   latencyMs?: number;
   latencyDist?: LatencyDist;
   servers?: number;
@@ -67,6 +94,20 @@ export interface SimOptions {
   spikeLengthMs?: number;
   spikeFactor?: number;
   thinkMs?: number;
+}
+
+/**
+ * A run with issue #12's mechanisms: what the sweeping panels (nets, hedging, layers) run
+ * (the page's SimOptions, which the form and the links use, with every budget kind, the
+ * breaker, the throttle, hedging and layers).
+ */
+export interface BeyondOptions extends Omit<SimOptions, "budget"> {
+  budget?: AnyBudgetOptions | null;
+  breaker?: BreakerOptions | null;
+  throttle?: ThrottleOptions | null;
+  hedging?: HedgingOptions | null;
+  layers?: PackageSimOptions["layers"];
+  retryAt?: RetryAt;
 }
 
 export interface SlowdownOptions {

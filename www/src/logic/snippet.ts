@@ -19,6 +19,10 @@ export interface SnippetInput {
   attemptTimeoutMs?: number | null;
   /** The budget's call site: the very string the live panel passes (see live.ts callSiteFor). */
   callSite?: string;
+  /** A circuit breaker with the core's defaults, under the call site. */
+  breaker?: boolean;
+  /** Hedging instead of retries. */
+  hedging?: { delayMs: number; maxAttempts: number } | null;
   /** Localised comment lines (the snippet's code stays the same in every language). */
   comments: { init: string; seed: string; budget: string };
 }
@@ -60,13 +64,13 @@ export function embedSnippet(i: SnippetInput): string {
   if (i.attemptTimeoutMs !== undefined && i.attemptTimeoutMs !== null && Number.isFinite(i.attemptTimeoutMs)) {
     lines.push(`  attemptTimeoutMs: ${i.attemptTimeoutMs},`);
   }
-  if (i.budget) {
-    lines.push(
-      `  // ${i.comments.budget}`,
-      `  callSite: ${literal(i.callSite ?? `${method} ${i.url}`)},`,
-      `  budget: { capacity: ${i.budget.capacity}, refillPerSec: ${i.budget.refillPerSec} },`,
-    );
+  if (i.budget || i.breaker) {
+    if (i.budget) lines.push(`  // ${i.comments.budget}`);
+    lines.push(`  callSite: ${literal(i.callSite ?? `${method} ${i.url}`)},`);
+    if (i.budget) lines.push(`  budget: { capacity: ${i.budget.capacity}, refillPerSec: ${i.budget.refillPerSec} },`);
+    if (i.breaker) lines.push(`  breaker: {},`);
   }
+  if (i.hedging) lines.push(`  hedging: { delayMs: ${i.hedging.delayMs}, maxAttempts: ${i.hedging.maxAttempts} },`);
   lines.push(`});`, `console.log(response.status, await response.text());`);
   return lines.join("\n") + "\n";
 }

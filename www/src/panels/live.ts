@@ -77,6 +77,8 @@ export class LiveSection {
       idempotent: call.idempotent,
       attemptTimeoutMs: call.attemptTimeoutMs,
       callSite: call.callSite,
+      breaker: call.breaker,
+      hedging: call.hedging,
       comments: {
         init: t("embed.comment.init"),
         seed: t("embed.comment.seed"),

@@ -5,6 +5,7 @@
 // new capacity or refill applies from the next Send. The bucket's tokens come from the
 // package too (each attempt reports them).
 
+import { CORE_LIMITS } from "../generated/core.js";
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import {
@@ -19,6 +20,7 @@ import {
   type Endpoint,
 } from "../logic/live.js";
 import type { Lang } from "../logic/state.js";
+import { stripRows } from "../logic/strip.js";
 import type { BudgetOptions, PolicyOptions } from "../logic/run.js";
 import { retryFetch, type AttemptInfo } from "../wasm/bridge.js";
 import type { T } from "./i18n-dom.js";
@@ -34,6 +36,10 @@ export interface LivePolicy {
 
 /** What Send would call, as the embed snippet repeats it. */
 export interface LiveCall {
+  /** A circuit breaker with the core's defaults (Polly's), kept under the call site. */
+  breaker: boolean;
+  /** Hedging instead of retries; null when off (or its delay is not a number yet). */
+  hedging: { delayMs: number; maxAttempts: number } | null;
   /** The URL resolved against the page. */
   url: string;
   method: string;
@@ -45,8 +51,14 @@ export interface LiveCall {
   callSite: string;
 }
 
+/** An attempt as retryFetch reports it (with hedging: sent as a hedge, and the winner). */
+type Attempt = AttemptInfo;
+
+/** The hedges' attempts in all, as the core bounds them. */
+const HEDGE_MAX = CORE_LIMITS["hedging.maxAttempts"] ?? { min: 2, max: 5 };
+
 interface Drawn {
-  info: AttemptInfo;
+  info: Attempt;
   /** ms since the call started: the attempt was sent, and its answer came back. */
   sent: number;
   answered: number;
@@ -63,6 +75,10 @@ export class LivePanel {
   private readonly headers = byId<HTMLTextAreaElement>("live-headers");
   private readonly idempotent = byId<HTMLInputElement>("live-idempotent");
   private readonly timeout = byId<HTMLInputElement>("live-timeout");
+  private readonly breaker = byId<HTMLInputElement>("live-breaker");
+  private readonly hedging = byId<HTMLInputElement>("live-hedging");
+  private readonly hedgeDelay = byId<HTMLInputElement>("live-hedge-delay");
+  private readonly hedgeError = byId<HTMLElement>("live-hedge-delay-error");
   private readonly send = byId<HTMLButtonElement>("live-send");
   private readonly cancel = byId<HTMLButtonElement>("live-cancel");
   private readonly log = byId<HTMLOListElement>("live-log");
@@ -76,6 +92,7 @@ export class LivePanel {
   /** The bucket's tokens after the last call's last attempt, and the call site they were for. */
   private lastTokens: { site: string; n: number } | null = null;
   private timeoutProblem: string | null = null;
+  private hedgeProblem: string | null = null;
   private ready = false;
   /** Whether the probe for `stampede serve` has answered (Send waits for it). */
   private probed = false;
@@ -114,8 +131,8 @@ export class LivePanel {
       this.refreshBudget();
       this.onChange();
     };
-    for (const el of [this.url, this.headers, this.timeout]) el.addEventListener("input", changed);
-    for (const el of [this.method, this.idempotent]) el.addEventListener("change", changed);
+    for (const el of [this.url, this.headers, this.timeout, this.hedgeDelay]) el.addEventListener("input", changed);
+    for (const el of [this.method, this.idempotent, this.breaker, this.hedging]) el.addEventListener("change", changed);
   }
 
   /** The wasm module is ready: Send works (once the endpoint is known). */
@@ -193,7 +210,11 @@ export class LivePanel {
       // shown as typed; fetch will say what is wrong with it
     }
     const timeout = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
+    const delay = parseTimeout(this.hedgeDelay.value, this.hedgeDelay.validity.badInput);
+    const maxAttempts = Math.min(HEDGE_MAX.max, Math.max(HEDGE_MAX.min, this.current().policy.maxAttempts));
     return {
+      breaker: this.breaker.checked,
+      hedging: this.hedging.checked && delay.ok && delay.ms !== null ? { delayMs: delay.ms, maxAttempts } : null,
       url,
       method,
       headers: parseHeaders(this.headers.value).headers,
@@ -223,10 +244,21 @@ export class LivePanel {
     if (this.budgetText.textContent !== text) this.budgetText.textContent = text;
   }
 
-  /** The timeout box: a number or empty; anything else is flagged next to it. */
+  /** The timeout box: a number or empty; anything else is flagged next to it. So is the hedging delay, when hedging is on. */
   private checkTimeout(): void {
     const parsed = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
     this.showTimeoutProblem(parsed.ok ? null : this.t("err.nan"));
+    const delay = parseTimeout(this.hedgeDelay.value, this.hedgeDelay.validity.badInput);
+    const problem = !this.hedging.checked ? null : !delay.ok ? this.t("err.nan") : delay.ms === null ? this.t("err.empty") : null;
+    this.showHedgeProblem(problem);
+  }
+
+  private showHedgeProblem(text: string | null): void {
+    this.hedgeProblem = text;
+    this.hedgeError.textContent = text ?? "";
+    this.hedgeError.hidden = text === null;
+    if (text) this.hedgeDelay.setAttribute("aria-invalid", "true");
+    else this.hedgeDelay.removeAttribute("aria-invalid");
   }
 
   private showTimeoutProblem(text: string | null): void {
@@ -247,6 +279,10 @@ export class LivePanel {
     this.checkTimeout();
     if (this.timeoutProblem) {
       this.timeout.focus();
+      return;
+    }
+    if (this.hedgeProblem) {
+      this.hedgeDelay.focus();
       return;
     }
     const { policy, budget } = this.current();
@@ -282,7 +318,11 @@ export class LivePanel {
           signal: controller.signal,
           ...(timeoutMs === null ? {} : { attemptTimeoutMs: timeoutMs }),
           // The settings go with every call: a changed capacity or refill reconfigures the bucket.
-          ...(budget ? { budget, callSite: call.callSite } : {}),
+          // The breaker lives under the call site too, so that it remembers past Sends.
+          ...(budget || call.breaker ? { callSite: call.callSite } : {}),
+          ...(budget ? { budget } : {}),
+          ...(call.breaker ? { breaker: {} } : {}),
+          ...(call.hedging ? { hedging: call.hedging } : {}),
           onAttempt: (a) => {
             attempts++;
             if (a.budgetTokens !== undefined) this.lastTokens = { site: call.callSite, n: a.budgetTokens };
@@ -312,6 +352,13 @@ export class LivePanel {
         if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
         this.refreshBudget();
         this.status.textContent = this.t("live.budget", { reason: errorMessage(e) });
+      } else if (name === "CircuitOpenError") {
+        this.status.textContent = this.t("live.breakerOpen", { reason: errorMessage(e) });
+      } else if (name === "ThrottledError") {
+        this.status.textContent = this.t("live.throttled", { reason: errorMessage(e) });
+      } else if (errorData(e).field?.startsWith("hedging.")) {
+        this.showHedgeProblem(localizeError(errorData(e), this.lang));
+        this.status.textContent = "";
       } else if (errorData(e).field === "attemptTimeoutMs") {
         // The package refused the timeout: say so next to the field.
         this.showTimeoutProblem(localizeError(errorData(e), this.lang));
@@ -327,7 +374,7 @@ export class LivePanel {
     }
   }
 
-  private addAttempt(a: AttemptInfo): void {
+  private addAttempt(a: Attempt): void {
     const answered = Date.now() - this.started;
     const sent = Math.max(0, a.startedMs - this.started);
     this.drawn.push({ info: a, sent, answered });
@@ -337,6 +384,8 @@ export class LivePanel {
     const li = document.createElement("li");
     li.dataset["status"] = kind;
     li.className = `attempt ${a.decision} ${statusClass(a)}`;
+    if (a.hedge) li.dataset["hedge"] = "true";
+    if (a.won) li.dataset["won"] = "true";
     const head = document.createElement("span");
     head.className = "a-head";
     const num = document.createElement("span");
@@ -349,6 +398,12 @@ export class LivePanel {
     at.className = "a-at";
     at.textContent = this.t("live.at", { t: formatDuration(sent, this.lang) });
     head.append(num, status, at);
+    if (a.hedge || a.won) {
+      const mark = document.createElement("span");
+      mark.className = "a-hedge";
+      mark.textContent = [a.hedge ? this.t("live.hedge") : "", a.won ? this.t("live.won") : ""].filter((x) => x).join(" · ");
+      head.append(mark);
+    }
     const reason = document.createElement("span");
     reason.className = "a-reason";
     reason.textContent = a.reason;
@@ -370,8 +425,14 @@ export class LivePanel {
     this.layoutStrip();
   }
 
-  /** Redraws the strip: each attempt a bar (sent → answered), each wait a dashed span. */
+  /**
+   * Redraws the strip: each attempt a bar (sent → answered), each wait a dashed span;
+   * attempts out at the same time (hedges) stack in rows of their own.
+   */
   private layoutStrip(): void {
+    const rows = stripRows(this.drawn);
+    const count = Math.max(1, ...rows.map((r) => r + 1));
+    this.strip.style.height = count > 1 ? `${(2.2 + 1.4 * (count - 1)).toFixed(1)}rem` : "";
     // A little room on the right for the last bar and the scale's label.
     const end = 1.04 * Math.max(1, ...this.drawn.map((d) => d.answered), ...this.waits.map((w) => w.to));
     const pct = (ms: number) => `${((100 * ms) / end).toFixed(2)}%`;
@@ -383,14 +444,16 @@ export class LivePanel {
       span.style.width = pct(w.to - w.from);
       nodes.push(span);
     }
-    for (const d of this.drawn) {
+    this.drawn.forEach((d, i) => {
       const bar = document.createElement("span");
-      bar.className = `strip-attempt ${statusClass(d.info)}`;
+      bar.className = `strip-attempt ${statusClass(d.info)}${d.info.hedge ? " hedge" : ""}${d.info.won ? " won" : ""}`;
+      const row = rows[i] ?? 0;
+      if (row > 0) bar.style.top = `${(0.55 + 1.4 * row).toFixed(2)}rem`;
       bar.style.left = pct(d.sent);
       bar.style.width = `max(6px, ${pct(d.answered - d.sent)})`;
       bar.title = `#${d.info.number} ${d.info.status ?? d.info.error ?? ""}`;
       nodes.push(bar);
-    }
+    });
     const scale = document.createElement("span");
     scale.className = "strip-end";
     scale.textContent = formatDuration(end, this.lang);
@@ -399,8 +462,9 @@ export class LivePanel {
   }
 }
 
-function statusClass(a: AttemptInfo): string {
+function statusClass(a: Attempt): string {
   if (a.decision === "success") return "ok";
   if (a.status !== undefined && a.status < 400) return "ok";
-  return a.decision === "retry" ? "retrying" : "stopped";
+  // "wait": a hedged call's attempt that failed while others may still answer.
+  return a.decision === "retry" || a.decision === "wait" ? "retrying" : "stopped";
 }

@@ -4,7 +4,7 @@
 
 import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "stampede";
 import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
-import type { PolicyOptions, SimOptions } from "../logic/run.js";
+import type { BeyondOptions, PolicyOptions, SimOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };
@@ -86,6 +86,17 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
       logStride: sim.logStride(),
       owned: false,
     });
+  } finally {
+    sim.free();
+  }
+}
+
+/** Runs one simulation and returns its metrics alone (a sweep point: no series, no log). */
+export function simulateMetrics(o: BeyondOptions): Metrics {
+  const sim = new Simulation(o);
+  try {
+    sim.run();
+    return sim.metrics();
   } finally {
     sim.free();
   }
