@@ -28,6 +28,17 @@ fn stampede(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// The output of a run that must succeed (its stderr is the failure's message).
+fn stdout_of(args: &[&str]) -> String {
+    let out = stampede(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn json(args: &[&str]) -> Value {
     let out = stampede(args);
     assert!(
@@ -439,7 +450,7 @@ fn simulate_storm_budget_and_series() {
 
 #[test]
 fn sweep_prints_one_csv_row_per_point() {
-    let out = stampede(&[
+    let text = stdout_of(&[
         "sweep",
         "--scenario",
         "aws-occ",
@@ -454,12 +465,6 @@ fn sweep_prints_one_csv_row_per_point() {
         "--cap",
         "2s",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(&header[..4], ["scenario", "strategy", "clients", "runs"]);

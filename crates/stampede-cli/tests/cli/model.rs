@@ -5,7 +5,7 @@
 use serde_json::Value;
 use stampede::sim::SimSettings;
 
-use super::{json, stampede, usage_line};
+use super::{json, stampede, stdout_of, usage_line};
 
 /// The new JSON fields, in the order of the sweep's new columns.
 const NEW_FIELDS: [&str; 6] = [
@@ -461,19 +461,13 @@ fn sweep_adds_the_new_columns_at_the_end_and_agrees_with_simulate() {
         "--seed",
         "5",
     ];
-    let out = stampede(
+    let text = stdout_of(
         &[
             &["sweep", "--strategy", "full", "--clients", "60"][..],
             &flags,
         ]
         .concat(),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     // The old columns in place and order (tests outside this repository read them), the

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::model::{n, run};
-use super::{stampede, usage_line};
+use super::{stdout_of, usage_line};
 
 /// The scenario at fail rate 0.3, one set of nets shared by all clients.
 const BASE: [&str; 26] = [
@@ -205,7 +205,7 @@ fn aws_occ_refuses_every_net() {
 
 #[test]
 fn sweep_ends_with_the_nets_columns() {
-    let out = stampede(&[
+    let text = stdout_of(&[
         "sweep",
         "--strategy",
         "full",
@@ -220,12 +220,6 @@ fn sweep_ends_with_the_nets_columns() {
         "--adaptive-throttle",
         "2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     assert_eq!(
         header[header.len() - 2..],
