@@ -24,7 +24,7 @@ use stampede::sim::{
     BudgetScope, Metrics, Scenario, ServiceDist, SimSettings, Simulation, run_many,
 };
 
-use support::{assert_conserved, assert_near, full_jitter, server_alone, simulate};
+use support::{assert_conserved, assert_near, overloaded_fleet, server_alone, simulate};
 
 /// Standard errors a seeded measurement may miss theory by (as in the queueing tests:
 /// a false alarm on an unlucky seed is a 1-in-16,000 event per check).
@@ -244,26 +244,11 @@ fn with_a_fail_rate_a_failure_sends_the_next_hedge_at_once() {
     }
 }
 
-/// An overloaded fleet with an outage, timeouts and a budget, hedged.
+/// The queueing tests' small overloaded fleet (an outage, timeouts), hedged.
 fn overloaded() -> SimSettings {
     SimSettings {
-        scenario: Scenario::Steady,
-        clients: 40,
-        rate_per_client: 2.0,
-        duration_ms: 20_000.0,
-        outage_start_ms: 5_000.0,
-        outage_ms: 2_000.0,
-        policy: full_jitter(4, 50.0, 2_000.0),
-        workers: Some(2),
-        queue: Some(50),
-        service_ms: 25.0,
-        service_dist: ServiceDist::Exponential,
-        timeout_ms: Some(150.0),
-        latency_ms: 10.0,
-        slot_ms: 100.0,
-        seed: 11,
         hedging: Some(HedgingSettings::new(40.0, 3)),
-        ..SimSettings::default()
+        ..overloaded_fleet()
     }
 }
 

@@ -131,3 +131,28 @@ impl core::fmt::Display for Window {
         )
     }
 }
+
+/// A small overloaded fleet: 40 clients at 2 requests per second each (80/s) for 20 s, one
+/// server of 2 workers with exponential 25 ms service (80/s: at capacity, so a queue
+/// comes and goes), a queue of 50, a 2 s outage from t = 5 s, timeout 150 ms, 4 attempts
+/// with full jitter from 50 ms.
+pub fn overloaded_fleet() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::Steady,
+        clients: 40,
+        rate_per_client: 2.0,
+        duration_ms: 20_000.0,
+        outage_start_ms: 5_000.0,
+        outage_ms: 2_000.0,
+        policy: full_jitter(4, 50.0, 2_000.0),
+        workers: Some(2),
+        queue: Some(50),
+        service_ms: 25.0,
+        service_dist: ServiceDist::Exponential,
+        timeout_ms: Some(150.0),
+        latency_ms: 10.0,
+        slot_ms: 100.0,
+        seed: 11,
+        ..SimSettings::default()
+    }
+}
