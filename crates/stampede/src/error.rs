@@ -134,8 +134,8 @@ impl WorkBound {
             }
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
-                 attempts, requests × attempts, a third of that with a client timeout or \
-                 hedging; fewer requests also help)"
+                 attempts, requests × attempts; a third of that with a client timeout, a \
+                 sixth with hedging, an eighth with both; fewer requests also help)"
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \

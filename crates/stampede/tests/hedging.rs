@@ -414,24 +414,24 @@ fn hedging_settings_are_checked_and_bound_the_work() {
         stampede::Field::HedgeDelay
     );
     // With hedging, a request makes at most the hedging's attempts (not the policy's), and
-    // the bound is a third of the usual, as with a timeout: 3,000,000 requests × 3
-    // attempts pass 20,000,000 / 3; × 2 fit.
+    // the bound is a sixth of the usual (a hedge timer per attempt, a slot per request):
+    // 1,000,000 requests × 4 attempts pass 20,000,000 / 6; × 3 fit.
     let big = SimSettings {
         scenario: Scenario::Steady,
         clients: 100_000,
         rate_per_client: 1.0,
-        duration_ms: 30_000.0,
-        hedging: Some(HedgingSettings::new(10.0, 3)),
+        duration_ms: 10_000.0,
+        hedging: Some(HedgingSettings::new(10.0, 4)),
         ..SimSettings::default()
     };
     let e = big.validate().unwrap_err();
     assert_eq!(e.field, stampede::Field::HedgeMaxAttempts);
     assert!(
-        matches!(e.expected, stampede::Expected::Work { max, .. } if max == 2.0),
+        matches!(e.expected, stampede::Expected::Work { max, .. } if max == 3.0),
         "{e}"
     );
     let fits = SimSettings {
-        hedging: Some(HedgingSettings::new(10.0, 2)),
+        hedging: Some(HedgingSettings::new(10.0, 3)),
         ..big
     };
     assert_eq!(fits.validate(), Ok(()));

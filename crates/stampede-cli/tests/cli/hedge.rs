@@ -117,12 +117,12 @@ fn bad_hedges_exit_2_naming_the_flag() {
         "--rate",
         "1",
         "--duration",
-        "30s",
+        "10s",
         "--hedge",
-        "10ms:3",
+        "10ms:4",
     ]);
     assert!(
-        line.starts_with("stampede: --hedge: expected at most 2 attempts"),
+        line.starts_with("stampede: --hedge: expected at most 3 attempts"),
         "{line}"
     );
 }
