@@ -27,8 +27,6 @@ export abstract class SweepPanel<S> {
   private statusWords: { key: "sweep.running" | "sweep.done"; vars: Record<string, string | number> } | null = null;
   /** Why the last batch was refused, until the next one. */
   private batchError: string | null = null;
-  /** A batch is filling the draft. */
-  protected drafting = false;
   protected readonly redraw = oncePerFrame(() => this.draw());
 
   constructor(
@@ -101,7 +99,6 @@ export abstract class SweepPanel<S> {
     const started = performance.now();
     let done = 0;
     this.begin(s);
-    this.drafting = true;
     this.root.dataset["state"] = "running";
     this.progress(0, jobs.length);
     this.pool
@@ -117,7 +114,6 @@ export abstract class SweepPanel<S> {
       )
       .then(() => {
         if (seq !== this.seq) return;
-        this.drafting = false;
         this.commit();
         this.batchError = null;
         this.showError();
@@ -130,7 +126,6 @@ export abstract class SweepPanel<S> {
       })
       .catch((e: unknown) => {
         if (e instanceof Superseded || seq !== this.seq) return;
-        this.drafting = false;
         this.rollback();
         this.root.dataset["state"] = "error";
         this.say(null);
