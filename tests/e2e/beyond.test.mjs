@@ -195,6 +195,11 @@ describe("Which safety net?", () => {
     await page.locator("#nets-fail-rate").pressSequentially("e");
     await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
     assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /Введите число|Это не число/);
+    // Back to English: the panels' words follow at once, the status line and the message included.
+    await page.click('[data-lang="en"]');
+    assert.equal(await page.textContent("#nets-h"), "Which safety net?");
+    assert.match((await page.textContent("#panel-layers-status")) ?? "", /runs on \d+ workers/);
+    assert.match((await page.textContent("#nets-fail-rate-error")) ?? "", /not a number|Enter a number/);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -90,7 +90,7 @@ export class LayersPanel extends SweepPanel<LayersSettings> {
     this.draft = null;
   }
 
-  /** A draft is drawn once it is complete enough to replace the kept picture: when it has every point. */
+  /** The kept picture: a batch of a dozen runs replaces it whole, once finished. */
   private picture(): Picture | null {
     return this.good;
   }

@@ -23,10 +23,10 @@ export abstract class SweepPanel<S> {
   private started = false;
   private dirty = true;
   private seq = 0;
+  /** The status line's words, to say again in another language. */
+  private statusWords: { key: "sweep.running" | "sweep.done"; vars: Record<string, string | number> } | null = null;
   /** Why the last batch was refused, until the next one. */
   private batchError: string | null = null;
-  /** A batch is filling the draft. */
-  protected drafting = false;
   protected readonly redraw = oncePerFrame(() => this.draw());
 
   constructor(
@@ -99,7 +99,6 @@ export abstract class SweepPanel<S> {
     const started = performance.now();
     let done = 0;
     this.begin(s);
-    this.drafting = true;
     this.root.dataset["state"] = "running";
     this.progress(0, jobs.length);
     this.pool
@@ -115,12 +114,11 @@ export abstract class SweepPanel<S> {
       )
       .then(() => {
         if (seq !== this.seq) return;
-        this.drafting = false;
         this.commit();
         this.batchError = null;
         this.showError();
-        const { t, lang } = this.ctx.view();
-        this.status.textContent = t("sweep.done", { n: jobs.length, w: this.pool.size, t: formatDuration(performance.now() - started, lang) });
+        this.ms = performance.now() - started;
+        this.say({ key: "sweep.done", vars: { n: jobs.length, w: this.pool.size } });
         this.root.dataset["state"] = "done";
         this.root.dataset["runs"] = String(Number(this.root.dataset["runs"] ?? 0) + 1);
         measure(`stampede:${this.id}`, started);
@@ -128,10 +126,9 @@ export abstract class SweepPanel<S> {
       })
       .catch((e: unknown) => {
         if (e instanceof Superseded || seq !== this.seq) return;
-        this.drafting = false;
         this.rollback();
         this.root.dataset["state"] = "error";
-        this.status.textContent = "";
+        this.say(null);
         this.batchError = e instanceof BatchError ? localizeError(e.data, this.ctx.view().lang) : String(e);
         this.showError();
         this.redraw();
@@ -139,7 +136,18 @@ export abstract class SweepPanel<S> {
   }
 
   private progress(done: number, n: number): void {
-    this.status.textContent = this.ctx.view().t("sweep.running", { done, n, w: this.pool.size });
+    this.say({ key: "sweep.running", vars: { done, n, w: this.pool.size } });
+  }
+
+  /** How long the last finished batch took, ms. */
+  private ms = 0;
+
+  private say(words: SweepPanel<S>["statusWords"]): void {
+    this.statusWords = words;
+    const { t, lang } = this.ctx.view();
+    // The time is worded at each call, in the reader's language.
+    const text = words ? t(words.key, { ...words.vars, t: formatDuration(this.ms, lang) }) : "";
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   /** The last batch's error (if any), and the note that the picture is the last good one. */
@@ -153,7 +161,10 @@ export abstract class SweepPanel<S> {
   /** Words or colours changed: drawn again from what is kept. */
   relabel(): void {
     this.draw();
+    // The form's messages and the status line, in the new words.
+    this.read();
     this.showError();
+    this.say(this.statusWords);
   }
 
   abstract resize(): void;
