@@ -54,7 +54,9 @@ impl PeakWindow {
     pub(crate) fn add(&mut self, t_ms: f64) {
         let m = t_ms as i64;
         if m > self.last {
-            if self.last == i64::MIN || m - self.last >= 128 {
+            // A gap of a whole window leaves nothing in it: start afresh rather than walk
+            // the bins one by one (the same state either way).
+            if self.last == i64::MIN || m - self.last >= PEAK_WINDOW_MS {
                 self.bins = [0; 128];
                 self.sum = 0;
             } else {
