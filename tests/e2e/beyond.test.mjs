@@ -224,6 +224,9 @@ describe("Hedging", () => {
     // A longer delay: fewer extra requests.
     const runs = Number(await page.getAttribute("#panel-hedging", "data-runs"));
     await page.fill("#hedge-delay", "100");
+    // Wait for the picture of the new delay itself (a count of runs can be met by another
+    // event's run), bounded; the assertion below says what was there if it never came.
+    await page.waitForFunction((extra) => Number(document.querySelector('[data-hedging="extra"]')?.getAttribute("data-value")) < extra, extra, { timeout: 60_000, polling: 50 }).catch(() => {});
     await panelDone(page, "panel-hedging", runs + 1);
     assert.ok((await value("extra")) < extra, "a longer delay sends fewer hedges");
     // A bad delay: named inline, the numbers kept.
@@ -251,6 +254,9 @@ describe("Where to retry", () => {
     await page.fill("#layers-attempts", "3");
     await panelDone(page, "panel-layers", runs + 1);
     await page.fill("#layers", "5");
+    // Moving to #layers fires #layers-attempts' change too (one more run at 3 layers): wait
+    // for the picture of 5 layers itself, not for a count of runs.
+    await page.waitForFunction(() => document.querySelector('#panel-layers [data-layers="every"]')?.getAttribute("data-value") === "243", null, { timeout: 60_000, polling: 50 }).catch(() => {});
     await panelDone(page, "panel-layers", runs + 2);
     assert.equal(await value("every"), 243);
     assert.equal(await value("top"), 3);
