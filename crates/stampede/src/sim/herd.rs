@@ -25,14 +25,14 @@ use super::load::{Load, Tick};
 use super::model::{LatencyDist, RetryAt};
 use super::nets::Nets;
 use super::normal::exponential;
-use super::queue::{Timed, Wheel};
+use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
 use super::{Checked, Metrics, log_stride};
 use crate::SeededRng;
 use crate::backoff::uniform;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
-use crate::policy::{Attempt, Decision, Policy, StopReason};
+use crate::policy::{Decision, Policy, StopReason};
 
 #[path = "layers.rs"]
 pub(super) mod layers;
@@ -42,96 +42,12 @@ use layers::Frames;
 #[path = "hedged.rs"]
 mod hedged;
 use hedged::{HEDGED, Hedged};
+// The event every part of the engine moves: `sim/event.rs`.
+#[path = "event.rs"]
+mod event;
+use event::{ARMED, DEPTH_SHIFT, Ev, Kind, LOGGED};
 
 const GET: Request = Request::new(Method::Get);
-
-/// What an event is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub(crate) enum Kind {
-    /// The attempt reaches the load balancer.
-    Arrive,
-    /// A server finishes serving it.
-    Finish,
-    /// Its client's timeout fires.
-    Timeout,
-    /// The arrival process's next tick (see [`Load`]).
-    Tick,
-    /// A hedged request's hedge timer (see `hedged.rs`).
-    Hedge,
-}
-
-/// One event: an attempt of a logical request, where it is, or a tick. 64 bytes.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Ev {
-    /// When it happens (ms). In a queue: when it arrived there.
-    at: f64,
-    /// When the client gives this attempt up (ms); infinite without a timeout.
-    deadline: f64,
-    attempt: Attempt,
-    client: u32,
-    /// The request's slot in the tickets (with timeouts).
-    slot: u32,
-    /// The slot's ticket when this attempt was sent: it is live while they match.
-    ticket: u32,
-    server: u16,
-    kind: Kind,
-    /// [`LOGGED`], [`ARMED`], [`HEDGED`], and from bit [`DEPTH_SHIFT`] on the call's depth
-    /// or, for a hedged attempt, its index.
-    flags: u8,
-}
-
-/// The client's attempts go into the log.
-const LOGGED: u8 = 1;
-/// The attempt's timer is in the wheel: its ticket decides which copy settles it.
-const ARMED: u8 = 2;
-/// The rest of the flags is the call's depth: 0 for a client's call to layer 1, `k` for
-/// layer `k`'s call to layer `k + 1` (see `layers.rs`); for a hedged attempt, its index
-/// in its request instead (see `hedged.rs`). The two never meet: hedging is refused with
-/// more than one layer, so a hedged attempt is a client's (depth 0). An event is one cache
-/// line, with no byte to spare for either.
-const DEPTH_SHIFT: u8 = 3;
-const _: () = assert!(super::MAX_LAYERS < 1 << (8 - DEPTH_SHIFT));
-const _: () = assert!(hedged::HEDGED < 1 << DEPTH_SHIFT && hedged::HEDGED > ARMED);
-
-impl Ev {
-    #[inline]
-    fn logged(&self) -> bool {
-        self.flags & LOGGED != 0
-    }
-    #[inline]
-    fn armed(&self) -> bool {
-        self.flags & ARMED != 0
-    }
-    #[inline]
-    fn depth(&self) -> u8 {
-        if self.hedged() {
-            0
-        } else {
-            self.flags >> DEPTH_SHIFT
-        }
-    }
-    #[inline]
-    fn hedged(&self) -> bool {
-        self.flags & HEDGED != 0
-    }
-    /// The attempt's number in its request, from 1, for the log. Without a branch: a
-    /// hedged attempt's policy state never counts an attempt (its rules are the hedge's),
-    /// and any other attempt has no index in its flags, so one of the two terms is 0.
-    #[inline]
-    fn number(&self) -> u32 {
-        self.attempt.made() + hedged::index(self) + 1
-    }
-}
-
-const _: () = assert!(size_of::<Ev>() == 64);
-
-impl Timed for Ev {
-    #[inline]
-    fn time(&self) -> f64 {
-        self.at
-    }
-}
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
