@@ -4,7 +4,9 @@
 
 use stampede::sim::{ServiceDist, SimSettings};
 
-use crate::support::{assert_conserved, assert_near, immediate, server_alone, simulate};
+use crate::support::{
+    assert_conserved, assert_four_attempts_at, immediate, server_alone, simulate,
+};
 use crate::theory::Z;
 
 const ATTEMPTS: u32 = 4;
@@ -20,11 +22,6 @@ fn settings(p: f64, requests: f64) -> SimSettings {
     }
 }
 
-/// P(a request makes exactly k attempts), k = 1..=4.
-fn attempts_pmf(p: f64) -> [f64; 4] {
-    [1.0 - p, p * (1.0 - p), p * p * (1.0 - p), p * p * p]
-}
-
 #[test]
 fn amplification_and_success_follow_the_geometric_series() {
     const REQUESTS: f64 = 50_000.0;
@@ -33,27 +30,7 @@ fn amplification_and_success_follow_the_geometric_series() {
         assert_conserved(&format!("p = {p}"), &m);
         assert_eq!(m.timeouts, 0.0);
         let n = m.requests;
-        // Attempts per request: mean and standard deviation from the distribution of
-        // min(G, 4); the mean of n of them is off by at most Z standard errors.
-        let pmf = attempts_pmf(p);
-        let mean: f64 = (1..=4).map(|k| k as f64 * pmf[k - 1]).sum();
-        let square: f64 = (1..=4).map(|k| (k * k) as f64 * pmf[k - 1]).sum();
-        assert!((mean - (1.0 + p + p * p + p * p * p)).abs() < 1e-12);
-        let sd = (square - mean * mean).sqrt();
-        assert_near(
-            &format!("p = {p}: amplification"),
-            m.amplification,
-            mean,
-            Z * sd / n.sqrt(),
-        );
-        // Successes: binomial(n, 1 − p⁴).
-        let q = 1.0 - p.powi(4);
-        assert_near(
-            &format!("p = {p}: success fraction"),
-            m.successes / n,
-            q,
-            Z * (q * (1.0 - q) / n).sqrt(),
-        );
+        assert_four_attempts_at(&format!("p = {p}"), &m, p, Z);
         assert_eq!(m.gave_up, n - m.successes, "p = {p}: the rest gave up");
     }
 }

@@ -156,3 +156,30 @@ pub fn overloaded_fleet() -> SimSettings {
         ..SimSettings::default()
     }
 }
+
+/// Four attempts, failing independently with probability `p` each: `m`'s amplification is
+/// the mean of `min(G, 4)` (`1 + p + p² + p³`) and its success fraction `1 − p⁴`, each
+/// within `z` standard errors of `m.requests` draws (sd from the exact distributions).
+pub fn assert_four_attempts_at(what: &str, m: &Metrics, p: f64, z: f64) {
+    let n = m.requests;
+    // P(a request makes exactly k attempts), k = 1..=4.
+    let pmf = [1.0 - p, p * (1.0 - p), p * p * (1.0 - p), p * p * p];
+    let mean: f64 = (1..=4).map(|k| k as f64 * pmf[k - 1]).sum();
+    let square: f64 = (1..=4).map(|k| (k * k) as f64 * pmf[k - 1]).sum();
+    assert!((mean - (1.0 + p + p * p + p * p * p)).abs() < 1e-12);
+    let sd = (square - mean * mean).sqrt();
+    assert_near(
+        &format!("{what}: amplification"),
+        m.amplification,
+        mean,
+        z * sd / n.sqrt(),
+    );
+    // Successes: binomial(n, 1 − p⁴).
+    let q = 1.0 - p.powi(4);
+    assert_near(
+        &format!("{what}: success fraction"),
+        m.successes / n,
+        q,
+        z * (q * (1.0 - q) / n).sqrt(),
+    );
+}
