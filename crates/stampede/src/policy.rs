@@ -380,6 +380,7 @@ impl Policy {
         self.decide_gated(attempt, verdict, mono_ms, guard, rng)
     }
 
+    #[inline(always)]
     fn decide_gated<G: Gate, R: Rng + ?Sized>(
         &self,
         attempt: &mut Attempt,
