@@ -618,7 +618,7 @@ impl Herd {
                 0.0
             },
             peak_rps: self.rec.peak.peak_rps(),
-            peak_recovery_rps: self.rec.peak_recovery.peak_rps(),
+            peak_recovery_rps: self.rec.peak.recovery_rps(),
             completion_ms: c.completion,
             recovery_ms: self.rec.recovery_ms(),
             p50_ms: p50,

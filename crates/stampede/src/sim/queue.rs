@@ -198,7 +198,9 @@ impl<T: Copy + Timed> Wheel<T> {
     /// current bucket, as if it were at the bucket's start.
     #[inline(always)]
     pub(crate) fn push(&mut self, t_ms: f64, item: T) {
-        let bucket = (t_ms as u64).max(self.cur);
+        // Through i64: one `cvttsd2si` (a time is never negative; NaN and overflow saturate
+        // the same way either way, and a bucket past 2^63 ms cannot occur).
+        let bucket = ((t_ms as i64) as u64).max(self.cur);
         if bucket == self.cur && self.active {
             self.pushes += 1;
             let t = t_ms.max(self.cur as f64).max(0.0);
@@ -337,7 +339,7 @@ impl<T: Copy + Timed> Wheel<T> {
             let from = self.cur as f64;
             let scale = bins as f64;
             // A time before the bucket (pushed into the past, so clamped) goes in bin 0.
-            let bin = |t: f64| (((t - from) * scale) as usize).min(bins - 1);
+            let bin = |t: f64| (((t - from) * scale) as i64).clamp(0, bins as i64 - 1) as usize;
             self.counts.clear();
             self.counts.resize(bins + 1, 0);
             for e in chunk_slices(&self.pool, list).flatten() {
@@ -363,6 +365,10 @@ impl<T: Copy + Timed> Wheel<T> {
             id = next;
         }
         for i in 1..k {
+            // Most events are already in place: leave them without copying them out.
+            if self.batch[i - 1].time() <= self.batch[i].time() {
+                continue;
+            }
             let e = self.batch[i];
             let mut j = i;
             while j > 0 && self.batch[j - 1].time() > e.time() {

@@ -32,49 +32,74 @@ pub(crate) const PEAK_WINDOW_MS: i64 = 100;
 
 /// The most arrivals in any window of 100 consecutive whole milliseconds, online: a ring of
 /// per-ms counts. Arrivals must come in non-decreasing ms, which the event order gives.
+///
+/// Two peaks in one ring: of every arrival, and of those at or after `recovery_from` (the
+/// outage's end). They share the ring's walk from one millisecond to the next, which is
+/// most of the cost of an arrival.
 #[derive(Debug, Clone)]
 pub(crate) struct PeakWindow {
-    bins: [u32; 128],
+    /// Per ms: arrivals, and arrivals from `recovery_from`.
+    bins: [[u32; 2]; 128],
     last: i64,
-    sum: u64,
-    max: u64,
+    sum: [u64; 2],
+    max: [u64; 2],
+    recovery_from: f64,
 }
 
 impl PeakWindow {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(recovery_from: f64) -> Self {
         PeakWindow {
-            bins: [0; 128],
+            bins: [[0; 2]; 128],
             last: i64::MIN,
-            sum: 0,
-            max: 0,
+            sum: [0; 2],
+            max: [0; 2],
+            recovery_from,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add(&mut self, t_ms: f64) {
         let m = t_ms as i64;
         if m > self.last {
-            // A gap of a whole window leaves nothing in it: start afresh rather than walk
-            // the bins one by one (the same state either way).
-            if self.last == i64::MIN || m - self.last >= PEAK_WINDOW_MS {
-                self.bins = [0; 128];
-                self.sum = 0;
-            } else {
-                for k in self.last + 1..=m {
-                    self.sum -= u64::from(self.bins[((k - PEAK_WINDOW_MS) & 127) as usize]);
-                    self.bins[(k & 127) as usize] = 0;
-                }
-            }
-            self.last = m;
+            self.walk_to(m);
         }
-        self.bins[(self.last & 127) as usize] += 1;
-        self.sum += 1;
-        self.max = self.max.max(self.sum);
+        let recovery = u32::from(t_ms >= self.recovery_from);
+        let bin = &mut self.bins[(self.last & 127) as usize];
+        bin[0] += 1;
+        bin[1] += recovery;
+        self.sum[0] += 1;
+        self.sum[1] += u64::from(recovery);
+        self.max[0] = self.max[0].max(self.sum[0]);
+        self.max[1] = self.max[1].max(self.sum[1]);
+    }
+
+    /// Moves the window's end to ms `m` (past the last), emptying the bins it passes.
+    #[inline]
+    fn walk_to(&mut self, m: i64) {
+        // A gap of a whole window leaves nothing in it: start afresh rather than walk
+        // the bins one by one (the same state either way).
+        if self.last == i64::MIN || m - self.last >= PEAK_WINDOW_MS {
+            self.bins = [[0; 2]; 128];
+            self.sum = [0; 2];
+        } else {
+            for k in self.last + 1..=m {
+                let old = self.bins[((k - PEAK_WINDOW_MS) & 127) as usize];
+                self.sum[0] -= u64::from(old[0]);
+                self.sum[1] -= u64::from(old[1]);
+                self.bins[(k & 127) as usize] = [0; 2];
+            }
+        }
+        self.last = m;
     }
 
     /// The peak as a rate per second.
     pub(crate) fn peak_rps(&self) -> f64 {
-        self.max as f64 * (1000.0 / PEAK_WINDOW_MS as f64)
+        self.max[0] as f64 * (1000.0 / PEAK_WINDOW_MS as f64)
+    }
+
+    /// The peak of the arrivals from `recovery_from`, as a rate per second.
+    pub(crate) fn recovery_rps(&self) -> f64 {
+        self.max[1] as f64 * (1000.0 / PEAK_WINDOW_MS as f64)
     }
 }
 
@@ -98,7 +123,6 @@ pub(crate) struct Recorder {
     pub(crate) log_truncated: bool,
     pub(crate) series_truncated: bool,
     pub(crate) peak: PeakWindow,
-    pub(crate) peak_recovery: PeakWindow,
     pub(crate) latencies: Vec<f32>,
     recovery_from: f64,
     pub(crate) last_overload: Option<f64>,
@@ -123,8 +147,7 @@ impl Recorder {
             log: Vec::new(),
             log_truncated: false,
             series_truncated: false,
-            peak: PeakWindow::new(),
-            peak_recovery: PeakWindow::new(),
+            peak: PeakWindow::new(recovery_from),
             latencies: Vec::new(),
             recovery_from,
             last_overload: None,
@@ -144,9 +167,11 @@ impl Recorder {
     /// The slot of `t_ms`, growing the series to hold it (amortized: rarely reallocates).
     #[inline(always)]
     fn slot(&mut self, t_ms: f64) -> Option<usize> {
-        let s = (t_ms * self.inv_slot) as usize;
-        if s < self.slots {
-            Some(s)
+        // Through i64: one `cvttsd2si`, where `as usize` costs a dozen instructions (times
+        // are never negative; a saturated value is past the bound, as it should be).
+        let s = (t_ms * self.inv_slot) as i64;
+        if s < self.slots as i64 {
+            Some(s as usize)
         } else {
             self.grow(s)
         }
@@ -155,11 +180,12 @@ impl Recorder {
     /// Grows every series to hold slot `s`, or marks them truncated past the bound.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, s: usize) -> Option<usize> {
-        if s >= MAX_SLOTS {
+    fn grow(&mut self, s: i64) -> Option<usize> {
+        if s >= MAX_SLOTS as i64 {
             self.series_truncated = true;
             return None;
         }
+        let s = s as usize;
         self.slots = s + 1;
         for v in [
             &mut self.offered,
@@ -181,9 +207,6 @@ impl Recorder {
     #[inline]
     pub(crate) fn arrival(&mut self, t_ms: f64) {
         self.peak.add(t_ms);
-        if t_ms >= self.recovery_from {
-            self.peak_recovery.add(t_ms);
-        }
         if let Some(s) = self.slot(t_ms) {
             self.offered[s] += 1;
         }
@@ -206,12 +229,9 @@ impl Recorder {
     }
 
     /// An attempt reached a server at `t_ms` and was answered at once with `code`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attempt(&mut self, t_ms: f64, code: u8) {
         self.peak.add(t_ms);
-        if t_ms >= self.recovery_from {
-            self.peak_recovery.add(t_ms);
-        }
         if let Some(s) = self.slot(t_ms) {
             self.offered[s] += 1;
             match code {
@@ -318,18 +338,27 @@ mod tests {
 
     #[test]
     fn peak_window_counts_the_busiest_100_ms() {
-        let mut p = PeakWindow::new();
+        let mut p = PeakWindow::new(f64::INFINITY);
         for t in [0.0, 10.0, 99.9, 100.0, 150.0, 199.0, 199.5, 300.0] {
             p.add(t);
         }
         // [100, 199] holds 100.0, 150.0, 199.0, 199.5 = 4; [0, 99] holds 3.
         assert_eq!(p.peak_rps(), 40.0);
-        let mut q = PeakWindow::new();
+        let mut q = PeakWindow::new(2000.0);
         for _ in 0..1000 {
             q.add(2000.3);
         }
         q.add(5000.0);
         assert_eq!(q.peak_rps(), 10_000.0);
+        assert_eq!(q.recovery_rps(), 10_000.0);
+        // Arrivals before `recovery_from` count in the first peak only, even in its ms.
+        let mut r = PeakWindow::new(100.5);
+        for t in [0.0, 50.0, 100.2, 100.5, 120.0, 150.0] {
+            r.add(t);
+        }
+        assert_eq!(r.peak_rps(), 40.0);
+        assert_eq!(r.recovery_rps(), 30.0);
+        assert_eq!(p.recovery_rps(), 0.0);
     }
 
     #[test]
