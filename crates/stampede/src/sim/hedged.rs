@@ -119,7 +119,7 @@ impl Herd {
     /// the engine's (inlined) send for every hedged path.
     #[inline(never)]
     fn send_hedged(&mut self, ev: Ev, t: f64) {
-        self.send(ev, t);
+        self.send(&mut { ev }, t);
         self.set_hedge_timer(&ev);
     }
 

@@ -270,7 +270,7 @@ impl Herd {
             return self.issue_hedged(hedging, client, t, logged);
         }
         let slot = self.take_slot(client);
-        let ev = Ev {
+        let mut ev = Ev {
             at: t,
             deadline: f64::INFINITY,
             attempt: self.policy.start(t),
@@ -281,21 +281,21 @@ impl Herd {
             kind: Kind::Arrive,
             flags: if logged { LOGGED } else { 0 },
         };
-        self.send(ev, t);
+        self.send(&mut ev, t);
     }
 
     /// Sends an attempt of `ev` at `t`: it reaches a server a trip later, and with a
     /// timeout its client gives it up at `t + timeout`.
     #[inline(always)]
-    fn send(&mut self, mut ev: Ev, t: f64) {
+    fn send(&mut self, ev: &mut Ev, t: f64) {
         ev.kind = Kind::Arrive;
         ev.flags &= !ARMED;
         ev.at = t + self.one_way();
         ev.deadline = t + self.timeout;
         if ev.at >= ev.deadline {
-            self.arm(&mut ev);
+            self.arm(ev);
         }
-        self.wheel.push(ev.at, ev);
+        self.wheel.push(ev.at, *ev);
     }
 
     /// Puts `ev`'s timer in the wheel, at its deadline (not yet passed), and marks `ev`
@@ -355,21 +355,24 @@ impl Herd {
         self.events += 1;
         self.counts.bottom_attempts += 1;
         let k = self.servers.pick(&mut self.rng);
-        ev.server = k as u16;
         if self.servers.has_queue_timeout() {
             self.drop_stale(k, t);
         }
         match self.servers.arrive(k, t, &mut self.rng) {
+            // The server is not written into `ev` on this path: a narrow store into it
+            // just before `answer` copies it whole stalls the copy (store forwarding).
             Arrival::Answered(code) => {
                 self.rec.attempt(t, code);
-                self.answer(ev, code, t);
+                self.answer(&mut ev, code, t);
             }
             Arrival::Started(service) => {
+                ev.server = k as u16;
                 self.events += 1;
                 self.rec.arrival(t);
-                self.started(ev, t + service);
+                self.started(&mut ev, t + service);
             }
             Arrival::Queue => {
+                ev.server = k as u16;
                 self.rec.arrival(t);
                 // Its wait is unknown: the timer must be in the wheel before the deadline.
                 self.arm(&mut ev);
@@ -383,10 +386,10 @@ impl Herd {
     #[inline]
     fn drop_stale(&mut self, k: usize, t: f64) {
         let before = self.servers.queued;
-        while let Some(old) = self.servers.drop_stale(k, t) {
+        while let Some(mut old) = self.servers.drop_stale(k, t) {
             self.events += 1;
             self.rec.answer(t, outcome::OVERLOAD);
-            self.answer(old, outcome::OVERLOAD, t);
+            self.answer(&mut old, outcome::OVERLOAD, t);
         }
         if self.servers.queued != before {
             self.rec.queue_level(t, self.servers.queued);
@@ -394,31 +397,31 @@ impl Herd {
     }
 
     #[inline]
-    fn started(&mut self, mut ev: Ev, finish: f64) {
+    fn started(&mut self, ev: &mut Ev, finish: f64) {
         ev.kind = Kind::Finish;
         ev.at = finish;
         if finish >= ev.deadline {
-            self.arm(&mut ev);
+            self.arm(ev);
         }
-        self.wheel.push(finish, ev);
+        self.wheel.push(finish, *ev);
     }
 
     /// A server finishes `ev` at `ev.at` and starts its next waiting request.
     #[inline]
-    fn finish(&mut self, ev: Ev) {
+    fn finish(&mut self, mut ev: Ev) {
         let t = ev.at;
         let k = usize::from(ev.server);
         self.counts.served += 1;
         self.rec.answer(t, outcome::SERVED);
-        self.answer(ev, outcome::SERVED, t);
+        self.answer(&mut ev, outcome::SERVED, t);
         if self.servers.has_queue_timeout() {
             self.drop_stale(k, t);
         }
         let before = self.servers.queued;
         self.events += 1;
-        if let Some((next, service)) = self.servers.finish(k, t, &mut self.rng) {
+        if let Some((mut next, service)) = self.servers.finish(k, t, &mut self.rng) {
             self.events += 1;
-            self.started(next, t + service);
+            self.started(&mut next, t + service);
         }
         if self.servers.queued != before {
             self.rec.queue_level(t, self.servers.queued);
@@ -429,27 +432,27 @@ impl Herd {
     /// later, unless the client gave the attempt up first. (A call from an upper layer
     /// reaches that layer instead.)
     #[inline(always)]
-    fn answer(&mut self, mut ev: Ev, code: u8, mut t: f64) {
+    fn answer(&mut self, ev: &mut Ev, code: u8, mut t: f64) {
         // Up the chain, one layer at a time, until a layer retries or the client hears.
         while ev.depth() != 0 {
-            match self.answer_inner(ev, code, t) {
-                Some((caller, at)) => (ev, t) = (caller, at),
+            match self.answer_inner(*ev, code, t) {
+                Some((caller, at)) => (*ev, t) = (caller, at),
                 None => return,
             }
         }
         let now = t + self.one_way();
         self.events += 1;
-        if !self.is_live(&ev) || now >= ev.deadline {
+        if !self.is_live(ev) || now >= ev.deadline {
             if code == outcome::SERVED {
                 self.counts.wasted += 1;
                 self.rec.wasted(t);
             }
             // Late: the client gives up at the deadline, which has not passed if it was
             // not armed (it would have been, before).
-            self.arm(&mut ev);
+            self.arm(ev);
             return;
         }
-        self.settle(&ev);
+        self.settle(ev);
         if ev.logged() {
             self.rec.log(t, ev.client, ev.number(), code);
         }
@@ -459,7 +462,7 @@ impl Herd {
     /// The client's timeout fires at `ev.at`: if the attempt is still awaited, it failed
     /// with the transport error `timeout`.
     #[inline]
-    fn timeout(&mut self, ev: Ev) {
+    fn timeout(&mut self, mut ev: Ev) {
         if !self.is_live(&ev) {
             return;
         }
@@ -471,14 +474,14 @@ impl Herd {
         if ev.logged() {
             self.rec.log(t, ev.client, ev.number(), outcome::TIMEOUT);
         }
-        self.decide(ev, outcome::TIMEOUT, t);
+        self.decide(&mut ev, outcome::TIMEOUT, t);
     }
 
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
     #[inline(always)]
-    fn decide(&mut self, mut ev: Ev, code: u8, now: f64) {
+    fn decide(&mut self, ev: &mut Ev, code: u8, now: f64) {
         if ev.hedged() {
-            return self.decide_hedged(ev, code, now);
+            return self.decide_hedged(*ev, code, now);
         }
         let client = ev.client;
         let verdict = &self.verdicts[usize::from(code)];
