@@ -390,7 +390,7 @@ impl Backoff {
     }
 
     /// Draws the next delay in ms and advances `state`. Always in `[0, cap]`.
-    #[inline(always)]
+    #[inline]
     pub fn next_ms<R: Rng + ?Sized>(&self, state: &mut BackoffState, rng: &mut R) -> f64 {
         let d = match self.strategy {
             Strategy::None => none::delay(),
