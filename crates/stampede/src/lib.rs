@@ -38,6 +38,7 @@ pub mod budget;
 pub mod classify;
 mod error;
 mod field;
+mod float;
 pub mod hedge;
 pub mod nets;
 pub mod policy;

@@ -29,10 +29,10 @@ use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
 use super::{Checked, Metrics, log_stride};
-use crate::SeededRng;
 use crate::backoff::uniform;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::policy::{Decision, Policy, StopReason};
+use crate::{SeededRng, float};
 
 #[path = "layers.rs"]
 pub(super) mod layers;
@@ -226,12 +226,14 @@ impl Herd {
         if self.jitter_halfwidth == 0.0 {
             return self.half_latency;
         }
-        uniform(
-            &mut self.rng,
-            self.half_latency - self.jitter_halfwidth,
-            self.half_latency + self.jitter_halfwidth,
+        float::max(
+            uniform(
+                &mut self.rng,
+                self.half_latency - self.jitter_halfwidth,
+                self.half_latency + self.jitter_halfwidth,
+            ),
+            0.0,
         )
-        .max(0.0)
     }
 
     fn is_logged(&self, client: u32) -> bool {
@@ -548,7 +550,7 @@ impl Herd {
     /// `client`'s request ended at `t`.
     #[inline]
     fn ended(&mut self, client: u32, t: f64) {
-        self.counts.completion = self.counts.completion.max(t);
+        self.counts.completion = float::max(self.counts.completion, t);
         if let Some(next) = self.load.next_of(t, &mut self.rng) {
             let mut tick = self.tick(next);
             tick.client = client;

@@ -1,6 +1,8 @@
 //! What a run writes down: the per-slot series, the attempt log, the peak windows and
 //! the latencies of successes. Flat buffers, grown rarely and never per event.
 
+use crate::float;
+
 /// The attempt log's outcome codes (the fourth number of each entry).
 pub mod outcome {
     /// Served: the attempt succeeded.
@@ -224,7 +226,7 @@ impl Recorder {
             }
         }
         if code == outcome::OVERLOAD && t_ms >= self.recovery_from {
-            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| l.max(t_ms)));
+            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| float::max(l, t_ms)));
         }
     }
 
@@ -241,7 +243,7 @@ impl Recorder {
             }
         }
         if code == outcome::OVERLOAD && t_ms >= self.recovery_from {
-            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| l.max(t_ms)));
+            self.last_overload = Some(self.last_overload.map_or(t_ms, |l| float::max(l, t_ms)));
         }
     }
 

@@ -28,8 +28,8 @@ use super::normal::{Normal, exponential};
 use super::queue::Timed;
 use super::record::outcome;
 use super::{Checked, Fleet};
-use crate::SeededRng;
 use crate::error::MAX_DURATION_MS;
+use crate::{SeededRng, float};
 
 /// What became of a request that reached a server.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -143,7 +143,7 @@ impl<T: Copy + Timed> Servers<T> {
             return Arrival::Queue;
         }
         let server = &mut self.servers[k];
-        server.debt_ms = (server.debt_ms + self.reject_debt).min(self.max_debt);
+        server.debt_ms = float::min(server.debt_ms + self.reject_debt, self.max_debt);
         Arrival::Answered(outcome::OVERLOAD)
     }
 
@@ -215,7 +215,7 @@ impl<T: Copy + Timed> Servers<T> {
                 ms *= sd.factor;
             }
         }
-        ms = (ms + server.debt_ms).min(MAX_DURATION_MS);
+        ms = float::min(ms + server.debt_ms, MAX_DURATION_MS);
         server.debt_ms = 0.0;
         server.busy += 1;
         self.loaded(k);
