@@ -218,7 +218,7 @@ impl Herd {
     /// deviation `sd/sqrt(2)`, never negative (a uniform draw costs a tenth of a normal
     /// one, and the herd's shape does not depend on the jitter's; `aws-occ` keeps the AWS
     /// model's normal delays); for `exponential`, exponential with mean `latency/2`.
-    #[inline]
+    #[inline(always)]
     fn one_way(&mut self) -> f64 {
         if self.latency_dist == LatencyDist::Exponential && self.half_latency > 0.0 {
             return exponential(&mut self.rng, 1.0 / self.half_latency);
