@@ -71,7 +71,11 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n`);
+    // The slim entry's retryFetch is JavaScript over the wasm's decisions (js/retry.js).
+    const driver = existsSync(join(snippets, found, "js", "retry.js"))
+      ? `export { retryFetch } from "./snippets/${found}/js/retry.js";\n`
+      : "";
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${driver}`);
   }
 }
 
