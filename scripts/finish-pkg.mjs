@@ -15,13 +15,14 @@
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
 // and the types of crates/stampede-wasm/npm/, write the manifest (crates/stampede-wasm/npm/
 // package.json, with the crate's version) and check the slim bar: wasm and the JS a browser
-// loads for it (the glue and its snippets) gzipped, each file as `gzip -9 -c FILE | wc -c`
+// loads for it (the glue with its snippets, bundled into one minified file by Vite's
+// Rolldown: see bundleSlim) gzipped, each file as `gzip -9 -c FILE | wc -c`
 // counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not met yet: see below).
 //
 // Prints every figure; exits non-zero past a bar, so `make wasm` (and with it every target
 // that builds the package) fails.
 import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, rmSync, mkdirSync, cpSync } from "node:fs";
-import { join, dirname, relative } from "node:path";
+import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
@@ -65,7 +66,9 @@ function finish() {
  *  wasm-bindgen copies crates/stampede-wasm/js/errors.js to snippets/stampede-wasm-<hash>/js/. */
 function exportErrorClasses(dir, glue) {
   const snippets = join(dir, "snippets");
-  const found = existsSync(snippets) && readdirSync(snippets).find((d) => existsSync(join(snippets, d, "js", "errors.js")));
+  // The folder the glue imports from (an older build's may linger beside it).
+  const imported = readFileSync(join(dir, glue), "utf8").match(/\.\/snippets\/([^/]+)\/js\//)?.[1];
+  const found = imported ?? (existsSync(snippets) && readdirSync(snippets).find((d) => existsSync(join(snippets, d, "js", "errors.js"))));
   if (!found) fail(`${snippets}/*/js/errors.js not found: the error classes cannot be exported`);
   const entry = join(dir, glue);
   const marker = "// finish-pkg: the error classes";
@@ -79,11 +82,22 @@ function exportErrorClasses(dir, glue) {
   }
 }
 
-/** Every file under `dir`, as paths relative to it. */
-function filesUnder(dir) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
+/** Bundles the slim entry's glue and its snippets (the error classes, retryFetch's driver)
+ *  into `dir/glue`, minified, and removes the snippets: one file a browser loads, gzipped
+ *  as one stream. Rolldown is Vite's bundler (a dependency of the workspace's vite). */
+async function bundleSlim(dir, glue) {
+  let rolldown;
+  try {
+    ({ rolldown } = await import("rolldown"));
+  } catch (e) {
+    fail(`rolldown (Vite's bundler) is needed to bundle stampede/fetch (run make setup): ${e.message}`);
+  }
+  const bundle = await rolldown({ input: join(dir, glue), platform: "neutral", logLevel: "warn" });
+  const { output } = await bundle.generate({ format: "esm", minify: true });
+  await bundle.close();
+  if (output.length !== 1) fail(`bundling ${glue} made ${output.length} files, not one`);
+  writeFileSync(join(dir, glue), output[0].code);
+  rmSync(join(dir, "snippets"), { recursive: true, force: true });
 }
 
 // ---- The full build ----------------------------------------------------------------------
@@ -113,11 +127,12 @@ mkdirSync(fetchDir);
 for (const file of ["stampede_fetch.js", "stampede_fetch_bg.wasm"]) copyFileSync(join(slim, file), join(fetchDir, file));
 cpSync(join(slim, "snippets"), join(fetchDir, "snippets"), { recursive: true });
 exportErrorClasses(fetchDir, "stampede_fetch.js");
+await bundleSlim(fetchDir, "stampede_fetch.js");
 for (const file of ["node.js", "stampede_fetch.d.ts"]) copyFileSync(join(npm, "fetch", file), join(fetchDir, file));
 copyFileSync(join(npm, "node.js"), join(pkg, "node.js"));
 
-// What a browser loads for `stampede/fetch`: the glue, its snippets and the wasm.
-const loaded = ["stampede_fetch.js", "stampede_fetch_bg.wasm", ...filesUnder(join(fetchDir, "snippets")).map((f) => join("snippets", f))];
+// What a browser loads for `stampede/fetch`: the one JavaScript file and the wasm.
+const loaded = ["stampede_fetch.js", "stampede_fetch_bg.wasm"];
 let slimTotal = 0;
 for (const file of loaded) {
   const n = gzip(join(fetchDir, file));
