@@ -17,7 +17,7 @@
 // package.json, with the crate's version) and check the slim bar: wasm and the JS a browser
 // loads for it (the glue with its snippets, bundled into one minified file by Vite's
 // Rolldown: see bundleSlim) gzipped, each file as `gzip -9 -c FILE | wc -c`
-// counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not met yet: see below).
+// counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not met: see below).
 //
 // Prints every figure; exits non-zero past a bar, so `make wasm` (and with it every target
 // that builds the package) fails.
@@ -31,13 +31,17 @@ import { gzipSync } from "node:zlib";
 // defaults and errors) brought it to 229.5 KB, measured at the merge. The bar leaves ~10 KB:
 // it stops growth nobody decided on, not the features.
 const MAX_WASM_BYTES = 240_000;
-// The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS); the glue as it stands
-// (retryFetch's async driver, js-sys futures, the settings errors, std's formatting) does not
-// reach it: 56.5 KB measured before issue #12, 68.6 KB after retryFetch gained every budget
-// kind, the breaker, the throttle and hedging. Until the goal is met, this bar only stops it
-// from growing further.
+// The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
+// issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
+// hedging; 54.4 KB since its loop is JavaScript over synchronous wasm decisions (no futures,
+// closures or promise machinery in the wasm: 46.9 KB) and its JS one minified file (7.5 KB).
+// What is left in the wasm is mostly the core's own rules and texts and the settings readers
+// (README, "Figures"). This bar stops growth nobody decided on.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
-const MAX_SLIM_GZIP_BYTES = 72_000;
+const MAX_SLIM_GZIP_BYTES = 56_000;
+
+/** What `stampede/fetch` exports (crates/stampede-wasm/npm/fetch/stampede_fetch.d.ts). */
+const SLIM_API = ["default", "initSync", "RetryPolicy", "classify", "parseRetryAfter", "Budget", "retryFetch", "RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const crate = join(here, "..", "crates", "stampede-wasm");
@@ -92,11 +96,16 @@ async function bundleSlim(dir, glue) {
   } catch (e) {
     fail(`rolldown (Vite's bundler) is needed to bundle stampede/fetch (run make setup): ${e.message}`);
   }
-  const bundle = await rolldown({ input: join(dir, glue), platform: "neutral", logLevel: "warn" });
+  // The entry exports the public API only (stampede_fetch.d.ts's), not the FetchCall
+  // handle the driver uses; a name the build lost fails the bundling.
+  const entry = join(dir, "entry.js");
+  writeFileSync(entry, `export { ${SLIM_API.join(", ")} } from "./${glue}";\n`);
+  const bundle = await rolldown({ input: entry, platform: "neutral", logLevel: "warn" });
   const { output } = await bundle.generate({ format: "esm", minify: true });
   await bundle.close();
   if (output.length !== 1) fail(`bundling ${glue} made ${output.length} files, not one`);
   writeFileSync(join(dir, glue), output[0].code);
+  rmSync(entry);
   rmSync(join(dir, "snippets"), { recursive: true, force: true });
 }
 
