@@ -199,27 +199,29 @@ class Outgoing {
       sent.guards.push(() => clearTimeout(id));
     }
     sent.guards.push(onAbort(ctrl.signal, () => reject(ctrl.signal.reason)));
-    this.init.signal = ctrl.signal;
-    const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
-    let promise;
+    // Whatever of the caller's code throws from here on ends the call: the timer and the
+    // listeners go with it.
     try {
-      promise = fetch(input, this.init);
+      this.init.signal = ctrl.signal;
+      const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
+      let promise;
+      try {
+        promise = fetch(input, this.init);
+      } catch (e) {
+        throw threwError("", "fetch", e);
+      }
+      let then;
+      try {
+        then = isObject(promise) ? promise.then : undefined;
+      } catch (e) {
+        throw threwError("fetch(…).", "then", e);
+      }
+      if (typeof then !== "function") throw typeError("", "fetch", "a Promise", promise);
+      call(then, promise, [resolve, reject], "fetch(…).", "then");
     } catch (e) {
       sent.close();
-      throw threwError("", "fetch", e);
+      throw e;
     }
-    let then;
-    try {
-      then = isObject(promise) ? promise.then : undefined;
-    } catch (e) {
-      sent.close();
-      throw threwError("fetch(…).", "then", e);
-    }
-    if (typeof then !== "function") {
-      sent.close();
-      throw typeError("", "fetch", "a Promise", promise);
-    }
-    call(then, promise, [resolve, reject], "fetch(…).", "then");
     return sent;
   }
 }
