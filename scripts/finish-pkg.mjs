@@ -36,7 +36,8 @@ const MAX_WASM_BYTES = 240_000;
 // hedging; 54.4 KB since its loop is JavaScript over synchronous wasm decisions (no futures,
 // closures or promise machinery in the wasm: 46.9 KB) and its JS one minified file (7.5 KB).
 // What is left in the wasm is mostly the core's own rules and texts and the settings readers
-// (README, "Figures"). This bar stops growth nobody decided on.
+// (README, "Figures"); the core's decisions alone, behind a bare numeric ABI, are 20.6 KB
+// gzipped. This bar stops growth nobody decided on.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
 const MAX_SLIM_GZIP_BYTES = 56_000;
 
