@@ -98,8 +98,6 @@ test("the tarball holds both entries, their types and the README, and nothing el
   assert.deepEqual(files, [
     "README.md",
     "fetch/node.js",
-    "fetch/snippets/HASH/inline0.js",
-    "fetch/snippets/HASH/js/errors.js",
     "fetch/stampede_fetch.d.ts",
     "fetch/stampede_fetch.js",
     "fetch/stampede_fetch_bg.wasm",

@@ -18,8 +18,13 @@
 #![cfg_attr(not(feature = "sim"), allow(dead_code))]
 
 mod budget;
+// retryFetch: the full entry's driver is Rust (`fetch`, async); the slim entry's is
+// JavaScript (js/retry.js) over `call`'s synchronous decisions.
+#[cfg(not(feature = "sim"))]
+mod call;
 mod clock;
 mod errors;
+#[cfg(feature = "sim")]
 mod fetch;
 mod fields;
 mod nets;
@@ -39,6 +44,13 @@ mod sim;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 pub use budget::Budget;
+#[cfg(not(feature = "sim"))]
+pub use call::FetchCall;
+#[cfg(not(feature = "sim"))]
+pub(crate) use call::named;
+#[cfg(feature = "sim")]
+pub(crate) use fetch::named;
+#[cfg(feature = "sim")]
 pub use fetch::retry_fetch;
 pub use policy::{RetryPolicy, classify, parse_retry_after};
 #[cfg(feature = "sim")]

@@ -118,7 +118,7 @@ pub(crate) fn nested<T>(
 ) -> Result<Option<T>, JsValue> {
     match opts.raw(key)? {
         Some(v) => {
-            let v = crate::fetch::named(&v, prefix_of(group));
+            let v = crate::named(&v, prefix_of(group));
             f(&Opts::new(&v, key, prefix_of(group))?).map(Some)
         }
         None => Ok(None),

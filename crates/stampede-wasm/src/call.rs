@@ -1,0 +1,492 @@
+//! `FetchCall`: one `retryFetch` call's decisions, for the JavaScript driver (`js/retry.js`).
+//!
+//! The slim entry `stampede/fetch` runs `retryFetch`'s loop in JavaScript — `fetch`, the
+//! controllers, the timers, reading a response — and asks this handle for every decision:
+//! whether the nets admit the call, how long each attempt may take, what the policy makes of
+//! each outcome (retry after how long, or stop and why), and, with `hedging`, when to send
+//! the next hedge. Every rule stays the core's (`Policy::admit_guarded`,
+//! `Policy::decide_verdict_guarded`, `Hedge`), as in the full entry's driver (`fetch`), whose
+//! semantics this keeps: this module is that driver's decision half without its async half,
+//! so the slim wasm has no futures, closures or promise machinery (issue #14's 25 KB bar).
+//!
+//! Every method is synchronous and calls none of the caller's code except the settings
+//! getters (through `named`'s Proxy, whose exceptions become `TypeError`s naming the field).
+
+use js_sys::Array;
+use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
+use stampede::hedge::{Hedge, HedgeStep, Hedging};
+use stampede::nets::{Blocked, Guard, GuardSettings};
+use stampede::policy::{Attempt, Decision, Policy, StopReason};
+use stampede::{Field, SeededRng, seeded};
+use wasm_bindgen::prelude::*;
+
+use crate::budget::{exhausted_error, tokens_of};
+use crate::errors::config_error;
+use crate::fields::{Group, group, prefix_of};
+use crate::nets::{guard_settings, hedging, nested};
+use crate::opts::Opts;
+use crate::policy::policy_settings;
+use crate::registry::with_site;
+
+#[wasm_bindgen(module = "/js/errors.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = retryError)]
+    fn retry_error_js(reason: &str, attempts: &Array, cause: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = blockedError)]
+    fn blocked_error_js(
+        kind: u8,
+        call_site: Option<&str>,
+        reason: &str,
+        value: f64,
+        attempts: &Array,
+        cause: &JsValue,
+    ) -> JsValue;
+}
+
+#[wasm_bindgen(module = "/js/retry.js")]
+extern "C" {
+    /// A settings object whose property reads turn an exception into a `TypeError` naming
+    /// `{prefix}{key}` (see `js/retry.js`).
+    pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
+}
+
+/// Where a call's safety nets live.
+enum Nets {
+    /// No call site and no nets given: nothing limits the call.
+    None,
+    /// No call site: the call's own nets, which no other call sees.
+    Own(Box<Guard>),
+    /// The call site's, in the module's registry (see `registry`).
+    Site(String),
+}
+
+impl Nets {
+    /// Runs `f` on the nets at `now_ms`.
+    fn with<T>(
+        &mut self,
+        now_ms: f64,
+        f: impl FnOnce(Option<&mut Guard>) -> T,
+    ) -> Result<T, JsValue> {
+        match self {
+            Nets::None => Ok(f(None)),
+            Nets::Own(g) => Ok(f(Some(g))),
+            Nets::Site(cs) => {
+                with_site(cs, GuardSettings::default(), now_ms, "callSite", |g, _| {
+                    f(Some(g))
+                })
+            }
+        }
+    }
+
+    fn call_site(&self) -> Option<&str> {
+        match self {
+            Nets::Site(cs) => Some(cs),
+            _ => None,
+        }
+    }
+}
+
+/// The decision codes `decide`, `onDue` and `onOutcome` return.
+const RETRY: u8 = 0;
+const SUCCESS: u8 = 1;
+const STOP: u8 = 2;
+const WAIT: u8 = 3;
+
+/// One `retryFetch` call: its validated settings, its nets and its policy state.
+#[wasm_bindgen]
+pub struct FetchCall {
+    policy: Policy,
+    rng: SeededRng,
+    call_site: Option<String>,
+    given: GuardSettings,
+    nets: Nets,
+    hedging: Option<Hedging>,
+    attempt_timeout_ms: Option<f64>,
+    idempotent: bool,
+    method: Method,
+    started: f64,
+    state: Option<Attempt>,
+    hedge: Option<Hedge>,
+    /// When the current attempt's timer fires if the deadline (not `attemptTimeoutMs`)
+    /// set its timeout (the monotonic clock).
+    deadline_at: Option<f64>,
+    /// What the last decision said, for `onAttempt` and the error a stop rejects with.
+    delay: Option<(f64, bool)>,
+    reason: String,
+    stop: Option<StopReason>,
+}
+
+/// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
+/// none) or a transport error (`error`: 0 connect, 1 timeout, 2 abort, else none).
+fn outcome<'a>(
+    status: f64,
+    error: u8,
+    retry_after: &'a Option<String>,
+    pushback: &'a Option<String>,
+) -> Outcome<'a> {
+    match error {
+        0..=2 => Outcome::Transport(transport(error)),
+        _ => match HttpStatus::new(status as u16) {
+            Ok(status) => Outcome::Response {
+                status,
+                retry_after: retry_after.as_deref(),
+                pushback_ms: pushback.as_deref(),
+            },
+            // An opaque (no-cors) response has status 0 and cannot be inspected.
+            Err(_) => Outcome::response(HttpStatus::OK),
+        },
+    }
+}
+
+/// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort.
+fn transport(code: u8) -> TransportError {
+    match code {
+        1 => TransportError::Timeout,
+        2 => TransportError::Abort,
+        _ => TransportError::Connect,
+    }
+}
+
+#[wasm_bindgen]
+impl FetchCall {
+    /// Reads and validates `retryFetch`'s options (all but `signal` and `onAttempt`, which
+    /// the driver reads): `RangeError`/`TypeError` naming the field.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<FetchCall, JsValue> {
+        let options = named(&options, "");
+        let o = Opts::new(&options, "retryFetch options", "")?;
+        let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
+        let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
+        let mut settings = policy_settings(&policy_opts)?;
+        if let Some(deadline) = o.checked(Field::Deadline)? {
+            // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
+            let limit = settings
+                .max_elapsed_ms
+                .map_or(deadline, |m| m.min(deadline));
+            settings = settings.with_max_elapsed_ms(Some(limit));
+        }
+        let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
+        let call_site = o.string("callSite")?;
+        let given = guard_settings(&o)?;
+        let hedging = match nested(&o, "hedging", Group::Hedging, hedging)? {
+            Some(h) => Some(h.build().map_err(|e| config_error("hedging.", &e))?),
+            None => None,
+        };
+        let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
+        let idempotent = o.bool("idempotent")?.unwrap_or(false);
+        Ok(FetchCall {
+            policy,
+            rng: seeded(policy_opts.seed()?),
+            call_site,
+            given,
+            nets: Nets::None,
+            hedging,
+            attempt_timeout_ms,
+            idempotent,
+            method: Method::Get,
+            started: 0.0,
+            state: None,
+            hedge: None,
+            deadline_at: None,
+            delay: None,
+            reason: String::new(),
+            stop: None,
+        })
+    }
+
+    /// The monotonic clock the nets and deadlines run on (see `clock`).
+    pub fn now() -> f64 {
+        crate::clock::mono_ms()
+    }
+
+    /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
+    /// hint, and is never copied into wasm memory.
+    #[wasm_bindgen(js_name = maxText)]
+    pub fn max_text() -> u32 {
+        stampede::MAX_TEXT_CHARS
+    }
+
+    /// The core's name of a transport error code (0 connect, 1 timeout, 2 abort), as
+    /// `onAttempt` reports it.
+    #[wasm_bindgen(js_name = errorName)]
+    pub fn error_name(code: u8) -> String {
+        transport(code).name().to_owned()
+    }
+
+    /// The request's method (`init.method` or a `Request`'s, read by the driver), named
+    /// `{prefix}method` in its error.
+    #[wasm_bindgen(js_name = setMethod)]
+    pub fn set_method(&mut self, method: JsValue, prefix: &str) -> Result<(), JsValue> {
+        let method = crate::opts::text(&method, prefix, "method")?;
+        self.method = method.parse().map_err(|e| config_error(prefix, &e))?;
+        Ok(())
+    }
+
+    /// Whether the call is hedged.
+    #[wasm_bindgen(getter)]
+    pub fn hedged(&self) -> bool {
+        self.hedging.is_some()
+    }
+
+    /// The call starts at `now` (the monotonic clock): its nets are set up (a call site's
+    /// configured with what the call gives) and asked to admit the first attempt. `Err` is
+    /// the error to reject with: a bad setting, or the net that refused (nothing is sent).
+    pub fn admit(&mut self, now: f64) -> Result<(), JsValue> {
+        self.started = now;
+        self.nets = match self.call_site.take() {
+            Some(cs) => {
+                with_site(&cs, self.given, now, "callSite", |_, _| ())?;
+                Nets::Site(cs)
+            }
+            None if self.given.is_empty() => Nets::None,
+            None => Nets::Own(Box::new(
+                self.given
+                    .build(now)
+                    .map_err(|e| config_error(prefix_of(group(e.field)), &e))?,
+            )),
+        };
+        let (policy, rng) = (&self.policy, &mut self.rng);
+        let admitted = self.nets.with(now, |g| policy.admit_guarded(g, now, rng))?;
+        if let Err(b) = admitted {
+            let call_site = self.nets.call_site();
+            return Err(match b {
+                Blocked::Budget(e) => exhausted_error(call_site, &e),
+                b => {
+                    let reason = StopReason::from(b);
+                    stop_error(
+                        call_site,
+                        &reason,
+                        &reason.to_string(),
+                        &Array::new(),
+                        &JsValue::UNDEFINED,
+                    )
+                }
+            });
+        }
+        self.state = Some(self.policy.start(now));
+        Ok(())
+    }
+
+    /// The number of the next attempt (retries only: 1 for the first).
+    pub fn number(&self) -> u32 {
+        self.state.as_ref().map_or(1, |s| s.made() + 1)
+    }
+
+    /// The next attempt's timeout at `now`: `attemptTimeoutMs`, or what is left before
+    /// the deadline, whichever is sooner; `undefined` for none.
+    pub fn timeout(&mut self, now: f64) -> Option<f64> {
+        let remaining = self
+            .policy
+            .max_elapsed_ms()
+            .map(|max| (max - (now - self.started)).max(1.0));
+        let timeout = match (self.attempt_timeout_ms, remaining) {
+            (Some(a), Some(r)) => Some(a.min(r)),
+            (a, r) => a.or(r),
+        };
+        self.deadline_at = remaining.filter(|r| timeout == Some(*r)).map(|r| now + r);
+        timeout
+    }
+
+    /// The policy's decision on the attempt that just ended with `status` or `error` (see
+    /// [`outcome`]; `wall` reads a Retry-After date, `now` is the monotonic clock):
+    /// 0 retry (after `delayMs`), 1 success, 2 stop. `reason` says why.
+    pub fn decide(
+        &mut self,
+        status: f64,
+        error: u8,
+        retry_after: Option<String>,
+        pushback: Option<String>,
+        wall: f64,
+        now: f64,
+    ) -> Result<u8, JsValue> {
+        let request = self.request();
+        let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
+        // Timers count whole milliseconds and may fire a fraction of one early on the
+        // monotonic clock: when the deadline's own timer ended the attempt, the deadline
+        // has passed, whatever the clock reads, so no retry slips in just before it.
+        let now = match self.deadline_at {
+            Some(d) if error == 1 => now.max(d),
+            _ => now,
+        };
+        let Some(state) = self.state.as_mut() else {
+            return Ok(STOP);
+        };
+        let (policy, rng) = (&self.policy, &mut self.rng);
+        let decision = self.nets.with(now, |g| {
+            policy.decide_verdict_guarded(state, &verdict, now, g, rng)
+        })?;
+        Ok(match decision {
+            Decision::Retry {
+                delay_ms,
+                from_server,
+                ..
+            } => {
+                self.delay = Some((delay_ms, from_server));
+                self.reason = verdict.reason.to_string();
+                RETRY
+            }
+            Decision::Stop(r) => self.stopped(r),
+        })
+    }
+
+    /// Hedging: the first attempt is sent at `now`.
+    #[wasm_bindgen(js_name = hedgeStart)]
+    pub fn hedge_start(&mut self, now: f64) {
+        let request = self.request();
+        self.hedge = self
+            .hedging
+            .as_ref()
+            .map(|h| h.start(&self.policy, request, now));
+    }
+
+    /// Hedging: when the next hedge is due (the monotonic clock), if one is.
+    #[wasm_bindgen(js_name = nextDue)]
+    pub fn next_due(&self) -> Option<f64> {
+        self.hedge.as_ref().and_then(Hedge::next_due_ms)
+    }
+
+    /// Hedging: the hedge timer fired at `now`: 0 send a hedge, 3 wait, 2 stop.
+    #[wasm_bindgen(js_name = onDue)]
+    pub fn on_due(&mut self, now: f64) -> Result<u8, JsValue> {
+        let Some(h) = self.hedge.as_mut() else {
+            return Ok(WAIT);
+        };
+        let rng = &mut self.rng;
+        let step = self.nets.with(now, |g| h.on_due(now, g, rng))?;
+        Ok(self.step(step))
+    }
+
+    /// Hedging: an attempt ended (as in [`decide`](Self::decide)): 0 send a hedge now,
+    /// 3 wait (`delayMs` set when a server hint moved the next hedge), 1 success, 2 stop.
+    #[wasm_bindgen(js_name = onOutcome)]
+    pub fn on_outcome(
+        &mut self,
+        status: f64,
+        error: u8,
+        retry_after: Option<String>,
+        pushback: Option<String>,
+        wall: f64,
+        now: f64,
+    ) -> Result<u8, JsValue> {
+        let request = self.request();
+        let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
+        let Some(h) = self.hedge.as_mut() else {
+            return Ok(STOP);
+        };
+        let rng = &mut self.rng;
+        let step = self
+            .nets
+            .with(now, |g| h.on_outcome(&verdict, now, g, rng))?;
+        self.reason = verdict.reason.to_string();
+        self.delay = None;
+        Ok(match step {
+            HedgeStep::Send => {
+                self.delay = Some((0.0, false));
+                RETRY
+            }
+            HedgeStep::Wait => {
+                // A server hint moved the next hedge: say when it goes.
+                if let (Some(_), Some(d)) = (verdict.hint, h.next_due_ms()) {
+                    self.delay = Some(((d - now).max(0.0), true));
+                }
+                WAIT
+            }
+            HedgeStep::Done(r) => self.stopped(r),
+        })
+    }
+
+    /// The last decision's wait (ms), if it has one.
+    #[wasm_bindgen(getter, js_name = delayMs)]
+    pub fn delay_ms(&self) -> Option<f64> {
+        self.delay.map(|d| d.0)
+    }
+
+    /// Whether the server set the last decision's wait.
+    #[wasm_bindgen(getter, js_name = fromServer)]
+    pub fn from_server(&self) -> bool {
+        self.delay.is_some_and(|d| d.1)
+    }
+
+    /// Why: the last decision's reason.
+    #[wasm_bindgen(getter)]
+    pub fn reason(&self) -> String {
+        self.reason.clone()
+    }
+
+    /// The budget's tokens at `now`, for `onAttempt` (`undefined` without a budget).
+    pub fn tokens(&mut self, now: f64) -> Result<Option<f64>, JsValue> {
+        self.nets.with(now, |g| g.and_then(|g| tokens_of(g, now)))
+    }
+
+    /// The error a call that stopped (on a transport failure `cause`, or with nothing
+    /// left in flight) rejects with: `CircuitOpenError`, `ThrottledError`, else
+    /// `RetryError`.
+    #[wasm_bindgen(js_name = stopError)]
+    pub fn stop_error(&self, attempts: &Array, cause: &JsValue) -> JsValue {
+        match &self.stop {
+            Some(r) => stop_error(self.nets.call_site(), r, &self.reason, attempts, cause),
+            None => retry_error_js(&self.reason, attempts, cause),
+        }
+    }
+}
+
+impl FetchCall {
+    fn request(&self) -> Request {
+        Request::new(self.method).idempotent(self.idempotent)
+    }
+
+    fn verdict(
+        &self,
+        request: Request,
+        status: f64,
+        error: u8,
+        retry_after: &Option<String>,
+        pushback: &Option<String>,
+        wall: f64,
+    ) -> Verdict {
+        let outcome = outcome(status, error, retry_after, pushback);
+        self.policy.rules().classify(request, &outcome, wall)
+    }
+
+    /// Records a stop (or a success) and returns its code.
+    fn stopped(&mut self, r: StopReason) -> u8 {
+        self.reason = r.to_string();
+        self.delay = None;
+        let code = if matches!(r, StopReason::Succeeded(_)) {
+            SUCCESS
+        } else {
+            STOP
+        };
+        self.stop = Some(r);
+        code
+    }
+
+    fn step(&mut self, step: HedgeStep) -> u8 {
+        match step {
+            HedgeStep::Send => RETRY,
+            HedgeStep::Wait => WAIT,
+            HedgeStep::Done(r) => self.stopped(r),
+        }
+    }
+}
+
+/// The error a call rejects with when `reason` stopped it and its last attempt (if any)
+/// failed with `cause`: an open circuit or a throttle is `CircuitOpenError` or
+/// `ThrottledError`, anything else (a budget too) `RetryError`.
+fn stop_error(
+    call_site: Option<&str>,
+    reason: &StopReason,
+    text: &str,
+    attempts: &Array,
+    cause: &JsValue,
+) -> JsValue {
+    match reason {
+        StopReason::CircuitOpen(e) => {
+            blocked_error_js(0, call_site, text, e.retry_in_ms, attempts, cause)
+        }
+        StopReason::Throttled(e) => {
+            blocked_error_js(1, call_site, text, e.probability, attempts, cause)
+        }
+        _ => retry_error_js(text, attempts, cause),
+    }
+}
