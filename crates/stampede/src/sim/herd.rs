@@ -290,14 +290,24 @@ impl Herd {
     /// timeout its client gives it up at `t + timeout`.
     #[inline(always)]
     fn send(&mut self, ev: &mut Ev, t: f64) {
-        ev.kind = Kind::Arrive;
-        ev.flags &= !ARMED;
-        ev.at = t + self.one_way();
-        ev.deadline = t + self.timeout;
-        if ev.at >= ev.deadline {
+        let trip = self.one_way();
+        // Both times computed and stored together (one 16-byte store), and the kind and
+        // flags written only when they change: the event is copied into the wheel right
+        // after, and a wide load of memory just written in narrower stores stalls until
+        // those stores reach the cache (store-to-load forwarding fails).
+        let [at, deadline] = [t + trip, t + self.timeout];
+        ev.at = at;
+        ev.deadline = deadline;
+        if ev.kind != Kind::Arrive {
+            ev.kind = Kind::Arrive;
+        }
+        if ev.flags & ARMED != 0 {
+            ev.flags &= !ARMED;
+        }
+        if at >= deadline {
             self.arm(ev);
         }
-        self.wheel.push(ev.at, *ev);
+        self.wheel.push(at, *ev);
     }
 
     /// Puts `ev`'s timer in the wheel, at its deadline (not yet passed), and marks `ev`
