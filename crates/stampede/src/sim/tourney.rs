@@ -15,8 +15,8 @@ pub(crate) const IDLE: u128 = u128::MAX;
 /// Bits of a key that name the item (below the sequence number).
 const ITEM_BITS: u32 = 16;
 
-/// The most items a tree takes.
-pub(crate) const MAX_ITEMS: u32 = 1 << ITEM_BITS;
+/// The most items a tree takes (`aws-occ` takes at most 5,000 clients).
+pub(crate) const MAX_ITEMS: u32 = 1 << 13;
 
 /// The key of `item`'s event at `t_ms` (non-negative), scheduled `seq`-th: ordered by
 /// time, then by `seq` (non-negative `f64`s order as their bits do). `seq` must be below
@@ -36,15 +36,19 @@ pub(crate) fn time_of(key: u128) -> f64 {
 /// The item of a [`key`].
 #[inline]
 pub(crate) fn item_of(key: u128) -> u32 {
-    (key as u32) & (MAX_ITEMS - 1)
+    (key as u32) & ((1 << ITEM_BITS) - 1)
 }
 
 pub(crate) struct Tourney {
     /// Node `n` (children `2n`, `2n + 1`) holds the least key below it; item `i`'s leaf is
     /// node `leaves + i`. Node 0 is unused.
     nodes: Vec<u128>,
-    leaves: usize,
+    /// The walk from a leaf to the root, for this many nodes.
+    walk: Walk,
 }
+
+/// A walk from `item`'s leaf (given `key`) to the root of a tree of `nodes`.
+type Walk = fn(nodes: &mut [u128], item: u32, key: u128);
 
 impl Tourney {
     /// Leaves for `items` (at most [`MAX_ITEMS`]), all idle.
@@ -52,7 +56,7 @@ impl Tourney {
         let leaves = (items.min(MAX_ITEMS) as usize).next_power_of_two().max(2);
         Tourney {
             nodes: vec![IDLE; 2 * leaves],
-            leaves,
+            walk: walk_for(2 * leaves),
         }
     }
 
@@ -64,52 +68,66 @@ impl Tourney {
 
     /// Gives `item` a new key (from [`key`] with the same item, or [`IDLE`]) and replays
     /// its path to the root.
-    ///
-    /// Natively, unrolled and kept out of the caller's loop, on purpose: which side wins at
-    /// a level is a coin toss, which a branch predictor guesses wrong half the time, and
-    /// LLVM's x86 pass that turns conditional moves into branches only looks inside loops.
-    /// As straight-line code each level is a load (its address known in advance), a
-    /// compare and two conditional moves. Wasm has `select` and no such pass, so there the
-    /// plain loop (smaller: the package has a size bar) does the same.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+    #[inline]
     pub(crate) fn set(&mut self, item: u32, key: u128) {
-        let mut n = self.leaves + item as usize;
-        self.nodes[n] = key;
-        let mut least = key;
-        macro_rules! level {
-            () => {
-                if n > 1 {
-                    least = least.min(self.nodes[n ^ 1]);
-                    n >>= 1;
-                    self.nodes[n] = least;
+        debug_assert!((item as usize) < self.nodes.len() / 2);
+        (self.walk)(&mut self.nodes, item, key);
+    }
+}
+
+/// The walk for a tree of `nodes` nodes (a power of two, at least 4).
+///
+/// Natively, one function per size, each straight-line code with no bounds check
+/// ([`walk`]): which side wins at a level is a coin toss, which a branch predictor guesses
+/// wrong half the time, and LLVM's x86 pass that turns conditional moves into branches
+/// only looks inside loops (as a loop, each level was a branch mispredicted half the time,
+/// which cost 40% of the run). Unrolled, each level is a load (its address known in
+/// advance), a compare and two conditional moves. Wasm has `select` and no such pass, so
+/// there the plain loop ([`walk_loop`], smaller: the package has a size bar) does the same.
+fn walk_for(nodes: usize) -> Walk {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        macro_rules! sizes {
+            ($($n:literal)*) => {
+                match nodes {
+                    $($n => return walk::<$n>,)*
+                    _ => {}
                 }
             };
         }
-        #[cfg(target_arch = "wasm32")]
-        while n > 1 {
-            level!();
-        }
-        // One per level: 2 · MAX_ITEMS leaves' nodes are 17 levels deep, 16 above a leaf.
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-            level!();
-        }
-        debug_assert_eq!(n, 1);
+        sizes!(4 8 16 32 64 128 256 512 1024 2048 4096 8192 16384);
+    }
+    let _ = nodes;
+    walk_loop
+}
+
+/// The walk on a tree of `N` nodes, as an array of a size known at compile time (so
+/// every index is provably in bounds) and with a number of levels known at compile time
+/// (so LLVM unrolls it completely).
+#[cfg(not(target_arch = "wasm32"))]
+fn walk<const N: usize>(nodes: &mut [u128], item: u32, key: u128) {
+    let Some(nodes) = nodes.first_chunk_mut::<N>() else {
+        return walk_loop(nodes, item, key);
+    };
+    let mut n = N / 2 + (item as usize & (N / 2 - 1));
+    nodes[n] = key;
+    let mut least = key;
+    for _ in 1..N.trailing_zeros() {
+        least = least.min(nodes[n ^ 1]);
+        n >>= 1;
+        nodes[n] = least;
+    }
+}
+
+/// The walk on a tree of any size (a power of two).
+fn walk_loop(nodes: &mut [u128], item: u32, key: u128) {
+    let mut n = nodes.len() / 2 + item as usize;
+    nodes[n] = key;
+    let mut least = key;
+    while n > 1 {
+        least = least.min(nodes[n ^ 1]);
+        n >>= 1;
+        nodes[n] = least;
     }
 }
 
@@ -123,7 +141,7 @@ mod tests {
     #[test]
     fn first_is_the_least_key_under_any_updates() {
         let mut rng = crate::seeded(7);
-        for items in [1u32, 2, 3, 5, 8, 13, 190, 256] {
+        for items in [1u32, 2, 3, 5, 8, 13, 190, 256, 5000] {
             let mut t = Tourney::new(items);
             let mut keys = vec![IDLE; items as usize];
             assert_eq!(t.first(), IDLE);
