@@ -35,6 +35,10 @@ use super::ziggurat::Ziggurat;
 use super::{Checked, Metrics, log_stride};
 use crate::SeededRng;
 use crate::backoff::{Backoff, BackoffState};
+use peak::Peak;
+
+#[path = "occ_peak.rs"]
+mod peak;
 
 // A key names its client in 16 bits.
 const _: () = assert!(super::MAX_OCC_CLIENTS <= tourney::MAX_ITEMS);
@@ -64,6 +68,8 @@ pub(crate) struct Occ {
     last_event: f64,
     /// Whether the per-slot series are kept (not in a [`quiet`](Self::quiet) run).
     series: bool,
+    /// The busiest 100 ms of writes (the recorder's own window is kept with the series).
+    peak: Peak,
     pub(crate) events: u64,
     pub(crate) rec: Recorder,
     pub(crate) log_stride: u32,
@@ -95,6 +101,7 @@ impl Occ {
             done: 0,
             last_event: 0.0,
             series: true,
+            peak: Peak::new(),
             events: 0,
             rec: Recorder::new(s.slot_ms, 0.0),
             log_stride: log_stride(s.clients, s.log_clients),
@@ -162,10 +169,9 @@ impl Occ {
         } else {
             outcome::CONFLICT
         };
+        self.peak.add(t);
         if self.series {
             self.rec.attempt(t, code);
-        } else {
-            self.rec.peak.add(t);
         }
         // `log_rows` first: a run without a log skips the divisions.
         if self.log_rows > 0
@@ -225,7 +231,7 @@ impl Occ {
             0.0
         };
         // The whole run counts as recovery (there is no outage): both peaks are one.
-        let peak_rps = self.rec.peak.peak_rps();
+        let peak_rps = self.peak.peak_rps();
         Metrics {
             requests: n,
             total_attempts: self.writes as f64,
