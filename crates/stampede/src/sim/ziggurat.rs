@@ -118,12 +118,10 @@ impl Ziggurat {
         }
     }
 
-    /// `|Normal(mean, sd)|`, the AWS simulator's network delay.
+    /// `|Normal(mean, sd)|`, the AWS simulator's network delay. It draws even when `sd`
+    /// is 0 (the caller knows when it is, and need not draw at all).
     #[inline(always)]
     pub(crate) fn abs<G: Rng + ?Sized>(&self, rng: &mut G, mean: f64, sd: f64) -> f64 {
-        if sd == 0.0 {
-            return mean.abs();
-        }
         (mean + sd * self.standard(rng)).abs()
     }
 }
