@@ -137,8 +137,9 @@ impl<K: Key> Tourney<K> {
 /// wrong half the time, and LLVM's x86 pass that turns conditional moves into branches
 /// only looks inside loops (as a loop, each level was a branch mispredicted half the time,
 /// which cost 40% of the run). Unrolled, each level is a load (its address known in
-/// advance), a compare and a conditional move per word of the key. Wasm has `select` and no such pass, so
-/// there the plain loop ([`walk_loop`], smaller: the package has a size bar) does the same.
+/// advance), a compare and a conditional move per word of the key. Wasm has `select` and
+/// no such pass, so there the plain loop ([`walk_loop`], smaller: the package has a size
+/// bar) does the same.
 fn walk_for<K: Key>(nodes: usize) -> Walk<K> {
     #[cfg(not(target_arch = "wasm32"))]
     {
