@@ -93,10 +93,14 @@ pub(crate) struct Occ {
 
 /// A key of one of the two queues, and its queue.
 trait Queued: Key {
+    /// Whether this is the queue of a run whose delays are all the mean.
+    const TIED: bool;
     fn queue(o: &mut Occ) -> &mut Tourney<Self>;
 }
 
 impl Queued for Fine {
+    const TIED: bool = false;
+
     #[inline(always)]
     fn queue(o: &mut Occ) -> &mut Tourney<Self> {
         &mut o.fine
@@ -104,6 +108,8 @@ impl Queued for Fine {
 }
 
 impl Queued for Exact {
+    const TIED: bool = true;
+
     #[inline(always)]
     fn queue(o: &mut Occ) -> &mut Tourney<Self> {
         &mut o.exact
@@ -172,7 +178,7 @@ impl Occ {
     /// draws; one copy in wasm, whose package has a size bar.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn delays<K: Queued, const N: usize>(&mut self) -> [f64; N] {
-        if K::SEQUENCED {
+        if K::TIED {
             return [self.mean.abs(); N];
         }
         let (normal, mean, sd) = (self.normal, self.mean, self.sd);
