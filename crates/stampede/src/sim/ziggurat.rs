@@ -4,18 +4,26 @@
 //!
 //! Marsaglia's polar method ([`Normal`](super::normal::Normal)) takes a `log` and a
 //! `sqrt` for every two deviates and throws a quarter of its pairs away; in `aws-occ` it
-//! was two fifths of the time. The ziggurat takes one 64-bit draw, a multiply and a
+//! was two fifths of the time. The ziggurat takes one 32-bit draw, a multiply and a
 //! compare 99% of the time: 256 layers of equal area `V` cover the half-normal density
-//! `f(x) = exp(-x²/2)`; a draw picks a layer (the low 8 bits) and a point in it (the top 53
+//! `f(x) = exp(-x²/2)`; a draw picks a layer (the low 8 bits) and a point in it (the top 24
 //! bits), and returns at once when the point lies under the next layer's edge. Only the
 //! wedges (about 1%) evaluate `exp`, and the base layer's tail (about 0.03%) samples
 //! Marsaglia's 1964 tail method with two `log`s.
+//!
+//! One 32-bit draw, as in Marsaglia and Tsang's own code, rather than the 64 bits of
+//! `rand_distr`'s: the generator ([`SeededRng`](crate::SeededRng), PCG32) makes 32 bits a
+//! step, so a 64-bit draw cost a second step, a tenth of a write's instructions in
+//! `aws-occ`. The point's 2^24 positions in a layer put neighbouring deviates 2^-23 of the
+//! layer's width apart, under 5·10^-7 standard deviations: a millionth of a millisecond
+//! in the AWS experiment's 2 ms, far below anything its results can show.
 //!
 //! Reproducible to the bit, as the rest of the simulator: the layer table is computed once
 //! from the published constants `R` and `V` with `libm` (the same code on every target) and
 //! IEEE `sqrt`, and the draws use `libm::exp`/`libm::log`, never the platform's. As in
 //! `rand_distr`'s ziggurat (whose tables are these, hard-coded), the layer index and the
-//! point come from disjoint bits of one draw (Doornik 2005 warns against sharing them).
+//! point come from disjoint bits of the draw (Doornik 2005 warns against sharing them,
+//! which Marsaglia and Tsang's code does).
 
 use std::sync::LazyLock;
 
@@ -30,11 +38,14 @@ const R: f64 = 3.654_152_885_361_009;
 /// Each layer's area, the base layer's tail included.
 const V: f64 = 0.004_928_673_233_99;
 
-/// `x[i]`: layer `i`'s right edge, decreasing to `x[256] = 0`; `x[0] = V / f(R)` is the
-/// width of a rectangle of the base layer's area. `f[i] = f(x[i])`.
+/// The tables of the layers, whose right edges are [`edges`]: `f[i] = f(x[i])`. For the
+/// common case in integers, as in Marsaglia and Tsang's code: a point `j` (a whole number
+/// in `[-2^23, 2^23)`) of layer `i` is `j · w[i]`, with `w[i] = x[i] / 2^23`, and lies
+/// under the next layer's edge exactly when `|j| < k[i]`.
 pub(crate) struct Ziggurat {
-    x: [f64; LAYERS + 1],
     f: [f64; LAYERS + 1],
+    w: [f64; LAYERS],
+    k: [u32; LAYERS],
 }
 
 static TABLES: LazyLock<Ziggurat> = LazyLock::new(Ziggurat::build);
@@ -45,79 +56,97 @@ fn density(x: f64) -> f64 {
     libm::exp(-0.5 * x * x)
 }
 
+/// A point's position in its layer: `2^23` steps each way.
+const STEPS: f64 = (1u32 << 23) as f64;
+
 impl Ziggurat {
     /// The tables, built on first use.
     pub(crate) fn get() -> &'static Ziggurat {
         &TABLES
     }
 
-    /// Each layer's top edge from the one below it: layer `i` spans `[0, x[i]]` wide and
-    /// `[f(x[i]), f(x[i+1])]` high, with area `V`.
     fn build() -> Ziggurat {
-        let mut x = [0.0; LAYERS + 1];
-        let mut f = [0.0; LAYERS + 1];
-        x[0] = V / density(R);
-        x[1] = R;
-        for i in 1..LAYERS - 1 {
-            x[i + 1] = (-2.0 * libm::log(V / x[i] + density(x[i]))).sqrt();
-        }
-        x[LAYERS] = 0.0;
-        for i in 0..=LAYERS {
-            f[i] = density(x[i]);
-        }
-        Ziggurat { x, f }
+        let x = edges();
+        let f = x.map(density);
+        let w: [f64; LAYERS] = core::array::from_fn(|i| x[i] / STEPS);
+        // The least `m` whose point `m · w[i]` (as the draw computes it, rounded) is not
+        // under `x[i + 1]`: from the quotient, then stepped to the exact boundary.
+        let k = core::array::from_fn(|i| {
+            let under = |m: u32| f64::from(m) * w[i] < x[i + 1];
+            let mut m = (x[i + 1] / w[i]).min(STEPS) as u32;
+            while m > 0 && !under(m - 1) {
+                m -= 1;
+            }
+            while under(m) {
+                m += 1;
+            }
+            m
+        });
+        Ziggurat { f, w, k }
     }
 
     /// A standard normal deviate (mean 0, sd 1). The common case, inlined: one draw,
     /// under the next layer's edge.
     #[inline(always)]
     pub(crate) fn standard<G: Rng + ?Sized>(&self, rng: &mut G) -> f64 {
-        let (i, u, x) = self.point(rng);
-        if x.abs() < self.x[i + 1] {
-            return x;
+        let (i, j) = point(rng);
+        if j.unsigned_abs() < self.k[i] {
+            return f64::from(j) * self.w[i];
         }
-        self.edge(rng, i, u, x)
+        self.edge(rng, i, j)
     }
 
-    /// A layer (the low 8 bits of one draw), a uniform `u` in [-1, 1) (its top 53 bits)
-    /// and the point `u · x[i]`.
-    #[inline(always)]
-    fn point<G: Rng + ?Sized>(&self, rng: &mut G) -> (usize, f64, f64) {
-        let bits = rng.next_u64();
-        let i = (bits & 0xff) as usize;
-        let u = (bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
-        (i, u, u * self.x[i])
-    }
-
-    /// The rest of a draw whose point `x` (of layer `i`, uniform `u`) fell beyond the
-    /// next layer's edge: the tail, a wedge, or a fresh draw.
+    /// The rest of a draw whose point `j` of layer `i` fell beyond the next layer's
+    /// edge: the tail, a wedge, or a fresh draw.
     #[cold]
     #[inline(never)]
-    fn edge<G: Rng + ?Sized>(&self, rng: &mut G, i: usize, u: f64, x: f64) -> f64 {
-        let (mut i, mut u, mut x) = (i, u, x);
+    fn edge<G: Rng + ?Sized>(&self, rng: &mut G, i: usize, j: i32) -> f64 {
+        let (mut i, mut j) = (i, j);
         loop {
-            if x.abs() < self.x[i + 1] {
+            let x = f64::from(j) * self.w[i];
+            if j.unsigned_abs() < self.k[i] {
                 return x;
             }
             if i == 0 {
-                return tail(rng, u < 0.0);
+                return tail(rng, j < 0);
             }
             let y = self.f[i + 1] + (self.f[i] - self.f[i + 1]) * uniform(rng, 0.0, 1.0);
             if y < density(x) {
                 return x;
             }
-            (i, u, x) = self.point(rng);
+            (i, j) = point(rng);
         }
     }
 
-    /// `|Normal(mean, sd)|`, the AWS simulator's network delay.
+    /// `|Normal(mean, sd)|`, the AWS simulator's network delay. It draws even when `sd`
+    /// is 0 (the caller knows when it is, and need not draw at all).
     #[inline(always)]
     pub(crate) fn abs<G: Rng + ?Sized>(&self, rng: &mut G, mean: f64, sd: f64) -> f64 {
-        if sd == 0.0 {
-            return mean.abs();
-        }
         (mean + sd * self.standard(rng)).abs()
     }
+}
+
+/// `x[i]`: layer `i`'s right edge, decreasing to `x[256] = 0`; `x[0] = V / f(R)` is the
+/// width of a rectangle of the base layer's area. Each layer's top edge comes from the one
+/// below it: layer `i` spans `[0, x[i]]` wide and `[f(x[i]), f(x[i+1])]` high, with area
+/// `V`.
+fn edges() -> [f64; LAYERS + 1] {
+    let mut x = [0.0; LAYERS + 1];
+    x[0] = V / density(R);
+    x[1] = R;
+    for i in 1..LAYERS - 1 {
+        x[i + 1] = (-2.0 * libm::log(V / x[i] + density(x[i]))).sqrt();
+    }
+    x[LAYERS] = 0.0;
+    x
+}
+
+/// A layer (the low 8 bits of one 32-bit draw) and a point in it, a whole number in
+/// `[-2^23, 2^23)` (the top 24 bits): `u · 2^23` for a uniform `u` in [-1, 1).
+#[inline(always)]
+fn point<G: Rng + ?Sized>(rng: &mut G) -> (usize, i32) {
+    let bits = rng.next_u32();
+    ((bits & 0xff) as usize, (bits >> 8) as i32 - (1 << 23))
 }
 
 /// A deviate beyond `R` (or below `-R`), by Marsaglia's tail method: `R + a` with `a`
@@ -145,13 +174,39 @@ mod tests {
     #[test]
     fn the_layers_have_equal_areas() {
         let z = Ziggurat::get();
-        assert!((z.x[0] - 3.910_757_959_537_09).abs() < 1e-12, "{}", z.x[0]);
-        for i in 1..LAYERS {
-            let area = z.x[i] * (z.f[i + 1] - z.f[i]);
+        let x = edges();
+        assert!((x[0] - 3.910_757_959_537_09).abs() < 1e-12, "{}", x[0]);
+        for (i, width) in x.iter().enumerate().take(LAYERS).skip(1) {
+            let area = width * (z.f[i + 1] - z.f[i]);
             assert!((area - V).abs() < 1e-11, "layer {i}: {area}");
         }
         assert_eq!(z.f[LAYERS], 1.0);
-        assert!(z.x.windows(2).all(|w| w[0] > w[1]));
+        assert!(x.windows(2).all(|w| w[0] > w[1]));
+    }
+
+    /// The integer test is the float one, `|x| < x[i + 1]` for the point `x = j · w[i]`
+    /// as the draw computes it: at every layer's boundary and at 100,000 seeded points.
+    #[test]
+    fn the_integer_test_is_the_float_test() {
+        let z = Ziggurat::get();
+        let x = edges();
+        let float = |i: usize, j: i32| (f64::from(j) * z.w[i]).abs() < x[i + 1];
+        let int = |i: usize, j: i32| j.unsigned_abs() < z.k[i];
+        for i in 0..LAYERS {
+            let k = z.k[i] as i32;
+            for j in [k - 2, k - 1, k, k + 1, -k - 1, -k, -k + 1, 0, -(1 << 23)] {
+                let j = j.clamp(-(1 << 23), (1 << 23) - 1);
+                assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
+            }
+        }
+        let mut rng = seeded(13);
+        for _ in 0..100_000 {
+            let (i, j) = point(&mut rng);
+            assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
+        }
+        // The layer's width is 2^23 steps each way; the top layer always tests its wedge.
+        assert_eq!(z.k[LAYERS - 1], 0);
+        assert!(z.k.iter().all(|&k| k < 1 << 23));
     }
 
     /// Against the normal distribution function, in 40 bins of width 0.25 from -5 to 5
@@ -224,17 +279,17 @@ mod tests {
         let z = Ziggurat::get();
         let mut rng = seeded(42);
         let got: [u64; 6] = core::array::from_fn(|_| z.standard(&mut rng).to_bits());
-        // 1.2254705453622872, 1.1849841578303582, 0.32573652884233284,
-        // -0.33206507783562583, -0.4378716593956019, 0.007400244521164597
+        // 1.2767115636308946, 1.1136130467109524, -0.9311802986734395,
+        // 1.9240282100958754, -0.30590815212229006, 0.42453351782280213
         assert_eq!(
             got,
             [
-                0x3ff39b8700a8ad4b,
-                0x3ff2f5b1f2c28d46,
-                0x3fd4d8de069f6264,
-                0xbfd5408de25ca73d,
-                0xbfdc0616da3cc256,
-                0x3f7e4fb803367f6f,
+                0x3ff46d691ac383f4,
+                0x3ff1d15bea005c00,
+                0xbfedcc3aa02f6c03,
+                0x3ffec8d1cdef175b,
+                0xbfd393ffc93c7b5a,
+                0x3fdb2b8ea1c6b486,
             ],
             "{:?}",
             got.map(f64::from_bits)
