@@ -86,7 +86,7 @@ mod tests {
     fn the_same_peak_as_the_per_millisecond_window() {
         let mut rng = crate::seeded(5);
         for case in 0..200 {
-            let (mut ours, mut theirs) = (Peak::new(), PeakWindow::new());
+            let (mut ours, mut theirs) = (Peak::new(), PeakWindow::new(f64::INFINITY));
             let mut t = f64::from(rng.random_range(0..1000u32));
             for _ in 0..rng.random_range(1..5000) {
                 t += match rng.random_range(0..10) {
