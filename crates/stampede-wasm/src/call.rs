@@ -15,18 +15,18 @@
 use js_sys::Array;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
-use stampede::nets::{Blocked, Guard, GuardSettings};
+use stampede::nets::{Blocked, GuardSettings};
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::budget::{exhausted_error, tokens_of};
+use crate::budget::exhausted_error;
+use crate::call_nets::Nets;
 use crate::errors::config_error;
-use crate::fields::{Group, group, prefix_of};
+use crate::fields::Group;
 use crate::nets::{guard_settings, hedging, nested};
 use crate::opts::Opts;
 use crate::policy::policy_settings;
-use crate::registry::with_site;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
@@ -48,42 +48,6 @@ extern "C" {
     /// A settings object whose property reads turn an exception into a `TypeError` naming
     /// `{prefix}{key}` (see `js/retry.js`).
     pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
-}
-
-/// Where a call's safety nets live.
-enum Nets {
-    /// No call site and no nets given: nothing limits the call.
-    None,
-    /// No call site: the call's own nets, which no other call sees.
-    Own(Box<Guard>),
-    /// The call site's, in the module's registry (see `registry`).
-    Site(String),
-}
-
-impl Nets {
-    /// Runs `f` on the nets at `now_ms`.
-    fn with<T>(
-        &mut self,
-        now_ms: f64,
-        f: impl FnOnce(Option<&mut Guard>) -> T,
-    ) -> Result<T, JsValue> {
-        match self {
-            Nets::None => Ok(f(None)),
-            Nets::Own(g) => Ok(f(Some(g))),
-            Nets::Site(cs) => {
-                with_site(cs, GuardSettings::default(), now_ms, "callSite", |g, _| {
-                    f(Some(g))
-                })
-            }
-        }
-    }
-
-    fn call_site(&self) -> Option<&str> {
-        match self {
-            Nets::Site(cs) => Some(cs),
-            _ => None,
-        }
-    }
 }
 
 /// The decision codes `decide`, `onDue` and `onOutcome` return.
@@ -233,18 +197,7 @@ impl FetchCall {
     /// the error to reject with: a bad setting, or the net that refused (nothing is sent).
     pub fn admit(&mut self, now: f64) -> Result<(), JsValue> {
         self.started = now;
-        self.nets = match self.call_site.take() {
-            Some(cs) => {
-                with_site(&cs, self.given, now, "callSite", |_, _| ())?;
-                Nets::Site(cs)
-            }
-            None if self.given.is_empty() => Nets::None,
-            None => Nets::Own(Box::new(
-                self.given
-                    .build(now)
-                    .map_err(|e| config_error(prefix_of(group(e.field)), &e))?,
-            )),
-        };
+        self.nets = Nets::new(self.call_site.take(), self.given, now)?;
         let (policy, rng) = (&self.policy, &mut self.rng);
         let admitted = self.nets.with(now, |g| policy.admit_guarded(g, now, rng))?;
         if let Err(b) = admitted {
@@ -415,7 +368,7 @@ impl FetchCall {
 
     /// The budget's tokens at `now`, for `onAttempt` (`undefined` without a budget).
     pub fn tokens(&mut self, now: f64) -> Result<Option<f64>, JsValue> {
-        self.nets.with(now, |g| g.and_then(|g| tokens_of(g, now)))
+        self.nets.tokens(now)
     }
 
     /// The error a call that stopped (on a transport failure `cause`, or with nothing

@@ -44,7 +44,7 @@ mod js;
 use js_sys::{Array, Date, Function, Object};
 use stampede::classify::{Method, Request, TransportError, Verdict};
 use stampede::hedge::Hedging;
-use stampede::nets::{Blocked, Guard, GuardSettings};
+use stampede::nets::{Blocked, GuardSettings};
 use stampede::policy::{Decision, Policy, StopReason};
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
@@ -54,11 +54,11 @@ use self::abort::{Signal, sleep};
 use self::attempt::{Call, Last};
 pub(crate) use self::js::named;
 use self::js::{get, threw};
-use crate::budget::{exhausted_error, tokens_of};
+use crate::budget::exhausted_error;
+use crate::call_nets::Nets;
 use crate::nets::{guard_settings, hedging, nested};
 use crate::opts::{Opts, config_error, set, text, wrong_type};
 use crate::policy::policy_settings;
-use crate::registry::with_site;
 
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
@@ -133,62 +133,6 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         },
         on_attempt,
     })
-}
-
-/// Where a call's safety nets live.
-enum Nets {
-    /// No call site and no nets given: nothing limits the call.
-    None,
-    /// No call site: the call's own nets, which no other call sees.
-    Own(Box<Guard>),
-    /// The call site's, in the module's registry (see `registry`).
-    Site(String),
-}
-
-impl Nets {
-    /// The call's nets at `now_ms`: a call site's is configured with what the call gives.
-    fn new(call_site: Option<String>, given: GuardSettings, now_ms: f64) -> Result<Nets, JsValue> {
-        Ok(match call_site {
-            Some(cs) => {
-                with_site(&cs, given, now_ms, "callSite", |_, _| ())?;
-                Nets::Site(cs)
-            }
-            None if given.is_empty() => Nets::None,
-            // Validated when read.
-            None => Nets::Own(Box::new(given.build(now_ms).map_err(|e| {
-                config_error(crate::fields::prefix_of(crate::fields::group(e.field)), &e)
-            })?)),
-        })
-    }
-
-    /// Runs `f` on the nets at `now_ms`.
-    fn with<T>(
-        &mut self,
-        now_ms: f64,
-        f: impl FnOnce(Option<&mut Guard>) -> T,
-    ) -> Result<T, JsValue> {
-        match self {
-            Nets::None => Ok(f(None)),
-            Nets::Own(g) => Ok(f(Some(g))),
-            Nets::Site(cs) => {
-                with_site(cs, GuardSettings::default(), now_ms, "callSite", |g, _| {
-                    f(Some(g))
-                })
-            }
-        }
-    }
-
-    fn call_site(&self) -> Option<&str> {
-        match self {
-            Nets::Site(cs) => Some(cs),
-            _ => None,
-        }
-    }
-
-    /// The budget's tokens at `now_ms`, for `onAttempt`.
-    fn tokens(&mut self, now_ms: f64) -> Result<Option<f64>, JsValue> {
-        self.with(now_ms, |g| g.and_then(|g| tokens_of(g, now_ms)))
-    }
 }
 
 /// The error a call rejects with when `reason` stopped it and its last attempt (if any)
