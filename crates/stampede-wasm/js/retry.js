@@ -471,9 +471,10 @@ async function hedged(fc, req, onAttempt) {
     flights.push({ index, startedMs, sent, tagged });
   };
   try {
-    // The hedge delay counts from the moment the first attempt is sent.
-    fc.hedgeStart(FetchCall.now());
+    // The hedge delay counts from the moment the first attempt is sent (gRFC A6): the
+    // clock is read once `fetch` has been called, so a slow launch does not shorten it.
     launch();
+    fc.hedgeStart(FetchCall.now());
     for (;;) {
       req.check();
       const due = fc.nextDue();

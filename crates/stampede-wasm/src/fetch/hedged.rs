@@ -71,10 +71,11 @@ pub(super) async fn run(
     // stops with nothing in flight hands back.
     let mut last: Option<Attempted> = None;
     let mut launched = 0;
-    // The hedge delay counts from the moment the first attempt is sent, not from the
-    // admission (the nets, the registry) a moment before.
-    let mut h = hedging.start(&o.policy, request, crate::clock::mono_ms());
+    // The hedge delay counts from the moment the first attempt is sent (gRFC A6), so the
+    // clock is read once `fetch` has been called: read before, a slow `launch` (a busy
+    // machine, the first call's compilation) took its time out of the first delay.
     launch(o, call, started, &mut flights, &mut launched)?;
+    let mut h = hedging.start(&o.policy, request, crate::clock::mono_ms());
     loop {
         call.cancel.check()?;
         let due = h.next_due_ms();
