@@ -15,33 +15,18 @@
 use js_sys::Array;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
-use stampede::nets::{Blocked, GuardSettings};
+use stampede::nets::GuardSettings;
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
-use crate::budget::exhausted_error;
+use crate::call_errors::{refused_error, retry_error_js, stop_error};
 use crate::call_nets::Nets;
 use crate::errors::config_error;
 use crate::fields::Group;
 use crate::nets::{guard_settings, hedging, nested};
 use crate::opts::Opts;
 use crate::policy::policy_settings;
-
-#[wasm_bindgen(module = "/js/errors.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = retryError)]
-    fn retry_error_js(reason: &str, attempts: &Array, cause: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = blockedError)]
-    fn blocked_error_js(
-        kind: u8,
-        call_site: Option<&str>,
-        reason: &str,
-        value: f64,
-        attempts: &Array,
-        cause: &JsValue,
-    ) -> JsValue;
-}
 
 #[wasm_bindgen(module = "/js/retry.js")]
 extern "C" {
@@ -202,19 +187,7 @@ impl FetchCall {
         let admitted = self.nets.with(now, |g| policy.admit_guarded(g, now, rng))?;
         if let Err(b) = admitted {
             let call_site = self.nets.call_site();
-            return Err(match b {
-                Blocked::Budget(e) => exhausted_error(call_site, &e),
-                b => {
-                    let reason = StopReason::from(b);
-                    stop_error(
-                        call_site,
-                        &reason,
-                        &reason.to_string(),
-                        &Array::new(),
-                        &JsValue::UNDEFINED,
-                    )
-                }
-            });
+            return Err(refused_error(call_site, b));
         }
         self.state = Some(self.policy.start(now));
         Ok(())
@@ -420,26 +393,5 @@ impl FetchCall {
             HedgeStep::Wait => WAIT,
             HedgeStep::Done(r) => self.stopped(r),
         }
-    }
-}
-
-/// The error a call rejects with when `reason` stopped it and its last attempt (if any)
-/// failed with `cause`: an open circuit or a throttle is `CircuitOpenError` or
-/// `ThrottledError`, anything else (a budget too) `RetryError`.
-fn stop_error(
-    call_site: Option<&str>,
-    reason: &StopReason,
-    text: &str,
-    attempts: &Array,
-    cause: &JsValue,
-) -> JsValue {
-    match reason {
-        StopReason::CircuitOpen(e) => {
-            blocked_error_js(0, call_site, text, e.retry_in_ms, attempts, cause)
-        }
-        StopReason::Throttled(e) => {
-            blocked_error_js(1, call_site, text, e.probability, attempts, cause)
-        }
-        _ => retry_error_js(text, attempts, cause),
     }
 }

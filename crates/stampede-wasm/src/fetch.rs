@@ -44,7 +44,7 @@ mod js;
 use js_sys::{Array, Date, Function, Object};
 use stampede::classify::{Method, Request, TransportError, Verdict};
 use stampede::hedge::Hedging;
-use stampede::nets::{Blocked, GuardSettings};
+use stampede::nets::GuardSettings;
 use stampede::policy::{Decision, Policy, StopReason};
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
@@ -54,26 +54,11 @@ use self::abort::{Signal, sleep};
 use self::attempt::{Call, Last};
 pub(crate) use self::js::named;
 use self::js::{get, threw};
-use crate::budget::exhausted_error;
+use crate::call_errors::{refused_error, stop_error};
 use crate::call_nets::Nets;
 use crate::nets::{guard_settings, hedging, nested};
 use crate::opts::{Opts, config_error, set, text, wrong_type};
 use crate::policy::policy_settings;
-
-#[wasm_bindgen(module = "/js/errors.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = retryError)]
-    fn retry_error_js(reason: &str, attempts: &Array, cause: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = blockedError)]
-    fn blocked_error_js(
-        kind: u8,
-        call_site: Option<&str>,
-        reason: &str,
-        value: f64,
-        attempts: &Array,
-        cause: &JsValue,
-    ) -> JsValue;
-}
 
 struct FetchOptions {
     policy: Policy,
@@ -133,44 +118,6 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         },
         on_attempt,
     })
-}
-
-/// The error a call rejects with when `reason` stopped it and its last attempt (if any)
-/// failed with `cause`: an open circuit or a throttle is `CircuitOpenError` or
-/// `ThrottledError`, anything else (a budget too, as before the other nets) `RetryError`.
-fn stop_error(
-    call_site: Option<&str>,
-    reason: &StopReason,
-    text: &str,
-    attempts: &Array,
-    cause: &JsValue,
-) -> JsValue {
-    match reason {
-        StopReason::CircuitOpen(e) => {
-            blocked_error_js(0, call_site, text, e.retry_in_ms, attempts, cause)
-        }
-        StopReason::Throttled(e) => {
-            blocked_error_js(1, call_site, text, e.probability, attempts, cause)
-        }
-        _ => retry_error_js(text, attempts, cause),
-    }
-}
-
-/// The error of a first attempt the nets refused: nothing was sent.
-fn refused_error(call_site: Option<&str>, b: Blocked) -> JsValue {
-    match b {
-        Blocked::Budget(e) => exhausted_error(call_site, &e),
-        b => {
-            let reason = StopReason::from(b);
-            stop_error(
-                call_site,
-                &reason,
-                &reason.to_string(),
-                &Array::new(),
-                &JsValue::UNDEFINED,
-            )
-        }
-    }
 }
 
 /// Hands back what a call that stopped for `reason` ends with: a response (a success, or

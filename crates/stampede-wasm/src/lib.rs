@@ -18,6 +18,7 @@
 #![cfg_attr(not(feature = "sim"), allow(dead_code))]
 
 mod budget;
+mod call_errors;
 mod call_nets;
 // retryFetch: the full entry's driver is Rust (`fetch`, async); the slim entry's is
 // JavaScript (js/retry.js) over `call`'s synchronous decisions.

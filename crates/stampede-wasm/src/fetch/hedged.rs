@@ -28,7 +28,8 @@ use wasm_bindgen_futures::JsFuture;
 use super::abort::{Listener, Timer, deferred, reject_on_abort};
 use super::attempt::{Attempted, Call, Sent};
 use super::js::tagged;
-use super::{FetchOptions, Nets, Report, attempt_info, finish, report, retry_error_js};
+use super::{FetchOptions, Nets, Report, attempt_info, finish, report};
+use crate::call_errors::retry_error_js;
 
 /// One attempt in flight.
 struct Flight {
