@@ -13,20 +13,18 @@
 //! getters (through `named`'s Proxy, whose exceptions become `TypeError`s naming the field).
 
 use js_sys::Array;
+use stampede::SeededRng;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
 use stampede::nets::GuardSettings;
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
-use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
 use crate::call_errors::{refused_error, retry_error_js, stop_error};
 use crate::call_nets::Nets;
+use crate::call_settings::{CallSettings, read_call_settings};
 use crate::errors::config_error;
-use crate::fields::Group;
-use crate::nets::{guard_settings, hedging, nested};
 use crate::opts::Opts;
-use crate::policy::policy_settings;
 
 #[wasm_bindgen(module = "/js/retry.js")]
 extern "C" {
@@ -104,28 +102,18 @@ impl FetchCall {
     pub fn new(options: JsValue) -> Result<FetchCall, JsValue> {
         let options = named(&options, "");
         let o = Opts::new(&options, "retryFetch options", "")?;
-        let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
-        let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
-        let mut settings = policy_settings(&policy_opts)?;
-        if let Some(deadline) = o.checked(Field::Deadline)? {
-            // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
-            let limit = settings
-                .max_elapsed_ms
-                .map_or(deadline, |m| m.min(deadline));
-            settings = settings.with_max_elapsed_ms(Some(limit));
-        }
-        let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
-        let call_site = o.string("callSite")?;
-        let given = guard_settings(&o)?;
-        let hedging = match nested(&o, "hedging", Group::Hedging, hedging)? {
-            Some(h) => Some(h.build().map_err(|e| config_error("hedging.", &e))?),
-            None => None,
-        };
-        let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
+        let CallSettings {
+            policy,
+            rng,
+            call_site,
+            nets: given,
+            hedging,
+            attempt_timeout_ms,
+        } = read_call_settings(&o)?;
         let idempotent = o.bool("idempotent")?.unwrap_or(false);
         Ok(FetchCall {
             policy,
-            rng: seeded(policy_opts.seed()?),
+            rng,
             call_site,
             given,
             nets: Nets::None,

@@ -42,11 +42,11 @@ mod hedged;
 mod js;
 
 use js_sys::{Array, Date, Function, Object};
+use stampede::SeededRng;
 use stampede::classify::{Method, Request, TransportError, Verdict};
 use stampede::hedge::Hedging;
 use stampede::nets::GuardSettings;
 use stampede::policy::{Decision, Policy, StopReason};
-use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -56,9 +56,8 @@ pub(crate) use self::js::named;
 use self::js::{get, threw};
 use crate::call_errors::{refused_error, stop_error};
 use crate::call_nets::Nets;
-use crate::nets::{guard_settings, hedging, nested};
+use crate::call_settings::{CallSettings, read_call_settings};
 use crate::opts::{Opts, config_error, set, text, wrong_type};
-use crate::policy::policy_settings;
 
 struct FetchOptions {
     policy: Policy,
@@ -78,25 +77,14 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     // Every getter or Proxy trap the settings readers run names its field if it throws.
     let options = named(options, "");
     let o = Opts::new(&options, "retryFetch options", "")?;
-    let policy_value = named(&o.raw("policy")?.unwrap_or(JsValue::UNDEFINED), "policy.");
-    let policy_opts = Opts::new(&policy_value, "policy", "policy.")?;
-    let mut settings = policy_settings(&policy_opts)?;
-    // Both in the core's ranges, under the caller's names for them.
-    if let Some(deadline) = o.checked(Field::Deadline)? {
-        // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
-        let limit = settings
-            .max_elapsed_ms
-            .map_or(deadline, |m| m.min(deadline));
-        settings = settings.with_max_elapsed_ms(Some(limit));
-    }
-    let policy = settings.build().map_err(|e| config_error("policy.", &e))?;
-    let call_site = o.string("callSite")?;
-    let nets = guard_settings(&o)?;
-    let hedging = match nested(&o, "hedging", crate::fields::Group::Hedging, hedging)? {
-        Some(h) => Some(h.build().map_err(|e| config_error("hedging.", &e))?),
-        None => None,
-    };
-    let attempt_timeout_ms = o.checked(Field::AttemptTimeout)?;
+    let CallSettings {
+        policy,
+        rng,
+        call_site,
+        nets,
+        hedging,
+        attempt_timeout_ms,
+    } = read_call_settings(&o)?;
     let on_attempt = match o.raw("onAttempt")? {
         Some(f) => Some(
             f.dyn_into::<Function>()
@@ -106,7 +94,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     };
     Ok(FetchOptions {
         policy,
-        rng: seeded(policy_opts.seed()?),
+        rng,
         call_site,
         nets,
         hedging,

@@ -20,6 +20,7 @@
 mod budget;
 mod call_errors;
 mod call_nets;
+mod call_settings;
 // retryFetch: the full entry's driver is Rust (`fetch`, async); the slim entry's is
 // JavaScript (js/retry.js) over `call`'s synchronous decisions.
 #[cfg(not(feature = "sim"))]
