@@ -24,7 +24,7 @@
 use super::load::{Load, Tick};
 use super::model::{LatencyDist, RetryAt};
 use super::nets::Nets;
-use super::normal::exponential;
+use super::normal::{exponential, uniform32};
 use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
@@ -68,17 +68,49 @@ struct Counts {
     completion: f64,
 }
 
+/// How one trip's latency is drawn, decided once per run: for `normal`, `latency/2` plus
+/// uniform jitter of standard deviation `sd/sqrt(2)`, never negative (a uniform draw costs
+/// a tenth of a normal one, and the herd's shape does not depend on the jitter's;
+/// `aws-occ` keeps the AWS model's normal delays); for `exponential`, exponential with
+/// mean `latency/2`.
+#[derive(Debug, Clone, Copy)]
+enum Trip {
+    /// `lo + width · u`: `latency/2 ∓ sqrt(3) · sd/sqrt(2)`, so that a round trip (two
+    /// trips) has standard deviation `sd`.
+    Uniform { lo: f64, width: f64 },
+    /// No jitter (or no latency).
+    Fixed(f64),
+    /// Exponential of this rate (per ms).
+    Exponential { rate: f64 },
+}
+
+impl Trip {
+    fn new(dist: LatencyDist, half_latency: f64, sd: f64) -> Trip {
+        let halfwidth = 1.5f64.sqrt() * sd;
+        if dist == LatencyDist::Exponential && half_latency > 0.0 {
+            Trip::Exponential {
+                rate: 1.0 / half_latency,
+            }
+        } else if halfwidth == 0.0 {
+            Trip::Fixed(half_latency)
+        } else {
+            let lo = half_latency - halfwidth;
+            Trip::Uniform {
+                lo,
+                width: (half_latency + halfwidth) - lo,
+            }
+        }
+    }
+}
+
 /// Outcome codes the classifier's verdicts are kept for, indexed by code.
 const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
 pub(crate) struct Herd {
     policy: Policy,
     nets: Nets,
-    latency_dist: LatencyDist,
-    half_latency: f64,
-    /// Half the width of the uniform jitter of one trip: `sqrt(3) · sd/sqrt(2)`, so that a
-    /// round trip (two trips) has standard deviation `sd`.
-    jitter_halfwidth: f64,
+    /// How one trip's latency is drawn (see [`Herd::one_way`]).
+    trip: Trip,
     timeout: f64,
     /// The classifier's verdict on each answer a server gives and on a timeout, by outcome
     /// code. The answers are always the same (200; 503 with the outage's `Retry-After` in
@@ -127,9 +159,7 @@ impl Herd {
         let mut h = Herd {
             policy: c.policy,
             nets,
-            latency_dist: s.latency_dist,
-            half_latency: s.latency_ms / 2.0,
-            jitter_halfwidth: 1.5f64.sqrt() * c.latency_sd,
+            trip: Trip::new(s.latency_dist, s.latency_ms / 2.0, c.latency_sd),
             timeout,
             verdicts: Self::verdicts(&c),
             rng,
@@ -214,26 +244,16 @@ impl Herd {
         }
     }
 
-    /// One trip's latency: for `normal`, `latency/2` plus uniform jitter of standard
-    /// deviation `sd/sqrt(2)`, never negative (a uniform draw costs a tenth of a normal
-    /// one, and the herd's shape does not depend on the jitter's; `aws-occ` keeps the AWS
-    /// model's normal delays); for `exponential`, exponential with mean `latency/2`.
+    /// One trip's latency (see [`Trip`]).
     #[inline(always)]
     fn one_way(&mut self) -> f64 {
-        if self.latency_dist == LatencyDist::Exponential && self.half_latency > 0.0 {
-            return exponential(&mut self.rng, 1.0 / self.half_latency);
+        match self.trip {
+            Trip::Uniform { lo, width } => {
+                float::max(lo + width * uniform32(&mut self.rng, 0.0, 1.0), 0.0)
+            }
+            Trip::Fixed(ms) => ms,
+            Trip::Exponential { rate } => exponential(&mut self.rng, rate),
         }
-        if self.jitter_halfwidth == 0.0 {
-            return self.half_latency;
-        }
-        float::max(
-            uniform(
-                &mut self.rng,
-                self.half_latency - self.jitter_halfwidth,
-                self.half_latency + self.jitter_halfwidth,
-            ),
-            0.0,
-        )
     }
 
     fn is_logged(&self, client: u32) -> bool {
@@ -365,7 +385,8 @@ impl Herd {
     /// passes it on).
     #[inline]
     fn arrive(&mut self, mut ev: Ev) {
-        if ev.depth() != self.bottom {
+        // With one layer every call is a client's (depth 0): no need to read the flags.
+        if self.bottom != 0 && ev.depth() != self.bottom {
             return self.pass_down(ev);
         }
         let t = ev.at;
@@ -451,7 +472,7 @@ impl Herd {
     #[inline(always)]
     fn answer(&mut self, ev: &mut Ev, code: u8, mut t: f64) {
         // Up the chain, one layer at a time, until a layer retries or the client hears.
-        while ev.depth() != 0 {
+        while self.bottom != 0 && ev.depth() != 0 {
             match self.answer_inner(*ev, code, t) {
                 Some((caller, at)) => (*ev, t) = (caller, at),
                 None => return,
