@@ -258,7 +258,9 @@ fn cases() -> Vec<(&'static str, SimSettings)> {
         (
             "a shared budget",
             SimSettings {
-                budget: Some(BudgetSettings::new(5.0, 2.0)),
+                // Enough refill (40 a second, half the offered load) that the fleet stays
+                // overloaded and timeouts happen; 2 a second turned most requests away.
+                budget: Some(BudgetSettings::new(5.0, 40.0)),
                 budget_scope: BudgetScope::Shared,
                 ..overloaded()
             },

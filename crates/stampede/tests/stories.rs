@@ -155,16 +155,7 @@ struct Story {
 impl Story {
     /// Checks the late goodput of the story's run with `seed`, `scale` times the fleet.
     fn check(&self, seed: u64, scale: u32) -> Result<(), String> {
-        let s = scaled(
-            &SimSettings {
-                seed,
-                ..self.settings.clone()
-            },
-            scale,
-        );
-        let offered = self.offered * f64::from(scale);
-        let w = window(&s, self.late.0, self.late.1).1;
-        let share = w.goodput / offered;
+        let (share, w) = self.late_share(seed, scale);
         let ok = match self.ending {
             Ending::Collapsed => share < 0.1,
             Ending::Recovered => share > 0.85,
@@ -178,6 +169,21 @@ impl Story {
             self.ending,
             100.0 * share
         ))
+    }
+}
+
+impl Story {
+    /// The late goodput as a share of the offered load, with the late window's figures.
+    fn late_share(&self, seed: u64, scale: u32) -> (f64, Window) {
+        let s = scaled(
+            &SimSettings {
+                seed,
+                ..self.settings.clone()
+            },
+            scale,
+        );
+        let w = window(&s, self.late.0, self.late.1).1;
+        (w.goodput / (self.offered * f64::from(scale)), w)
     }
 }
 
@@ -228,14 +234,42 @@ fn stories() -> Vec<Story> {
 
 #[test]
 fn every_story_ends_the_same_on_every_seed() {
+    // Story 1 with immediate retries excepted: see the next test.
     let wrong: Vec<String> = stories()
         .iter()
+        .filter(|story| story.name != "collapse")
         .flat_map(|story| (1..=4).filter_map(move |seed| story.check(seed, 1).err()))
         .collect();
     assert!(
         wrong.is_empty(),
         "endings that depend on the seed:\n{}",
         wrong.join("\n")
+    );
+}
+
+/// Story 1 is bistable at its published numbers. The 5 s spike takes the fleet to the
+/// edge of its timeout: requests in service grow by about 40 a second from 67, and the
+/// latency `1 s + 10 ms × N` (plus 0.2 s of network) passes the 3 s timeout near N = 180,
+/// which the spike reaches only just. So whether a run tips over depends on its draws; once
+/// it has, nothing brings it back (three attempts of every request time out, and the work
+/// in service only grows). Measured over seeds 1–40: 29 runs collapse (26 with the
+/// inversion sampler that preceded the exponential ziggurat), and 24 of 30 do at ten times
+/// the scale. So the claim held here is the story's: most runs collapse, and every run
+/// ends either collapsed or fully recovered, never in between. (The page's preset, seed 1,
+/// collapses; the jittered story recovers on every seed, above.)
+#[test]
+fn the_spike_tips_most_runs_into_collapse() {
+    let story = stories()
+        .into_iter()
+        .find(|s| s.name == "collapse")
+        .unwrap();
+    let shares: Vec<f64> = (1..=40).map(|seed| story.late_share(seed, 1).0).collect();
+    let collapsed = shares.iter().filter(|&&s| s < 0.1).count();
+    assert!(collapsed > 20, "{collapsed} of 40 collapsed: {shares:?}");
+    assert!(story.check(1, 1).is_ok(), "the preset's seed: {shares:?}");
+    assert!(
+        shares.iter().all(|s| !(0.1..=0.85).contains(s)),
+        "every run collapses or recovers: {shares:?}"
     );
 }
 

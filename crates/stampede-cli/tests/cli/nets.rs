@@ -74,9 +74,11 @@ fn each_net_reaches_the_run_and_is_counted_apart() {
     assert_eq!(n(&aws, "budget_rejected"), 0.0, "{aws}");
     let mut half = BASE;
     half[15] = "0.5";
-    let aws = run(&half, &["--aws-quota", "500"]);
+    let aws = run(&half, &["--aws-quota", "2000"]);
     conserved(&aws);
     assert!(n(&aws, "budget_rejected") > 0.0, "{aws}");
+    // A pool 1950 tokens smaller lets some 390 fewer retries through (5 tokens each), far
+    // outside the runs' noise (rejections ~ 3,900 ± 90); 500 against 50, 90 apart, was not.
     let small = run(&half, &["--aws-quota", "50"]);
     assert!(
         n(&small, "budget_rejected") > n(&aws, "budget_rejected"),
@@ -93,9 +95,21 @@ fn each_net_reaches_the_run_and_is_counted_apart() {
     let all = run(&BASE, &["--breaker", "0.1:30s:100:5s"]);
     conserved(&all);
     assert!(n(&all, "amplification") < 1.0, "{all}");
-    // Adaptive throttling: nothing at 30% (K·(1 − p) = 1.4 > 1), most at 70%.
-    let thr = run(&BASE, &["--adaptive-throttle", "2"]);
-    assert_eq!(n(&thr, "throttled"), 0.0, "{thr}");
+    // Adaptive throttling: little at 30% (K·(1 − p) = 1.4 > 1), most at 70%. "Little", not
+    // "nothing": the first counts of a window are small (one failure: a rejection chance
+    // of 1/2), and a rejection counts as a request without an accept, so a run can tip into
+    // throttling for a while. Over seeds 31–180, 55–61% of the runs throttle nothing, 11%
+    // throttle more than 1% of their requests, and 2–5% more than 500 of some 10,000 (with
+    // both samplers of exponential delays this module has had). So: the median of nine.
+    let mut shares: Vec<f64> = (1..=9)
+        .map(|seed| {
+            let seed = seed.to_string();
+            let thr = run(&BASE, &["--adaptive-throttle", "2", "--seed", &seed]);
+            n(&thr, "throttled") / n(&thr, "requests")
+        })
+        .collect();
+    shares.sort_by(f64::total_cmp);
+    assert!(shares[4] < 0.01, "{shares:?}");
     let mut bad = BASE;
     bad[15] = "0.7";
     let thr = run(&bad, &["--adaptive-throttle", "2:2m"]);

@@ -146,6 +146,7 @@ pub mod stories;
 mod tourney;
 mod work;
 mod ziggurat;
+mod ziggurat_exp;
 
 #[cfg(test)]
 mod tests;

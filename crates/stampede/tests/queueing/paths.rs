@@ -139,6 +139,9 @@ fn cases() -> Vec<Case> {
             SimSettings {
                 clients: 10,
                 duration_ms: 100_000.0,
+                // The outage near the end: its retries (up to 20, 40, 60 s later) end
+                // past the run, whatever the draws.
+                outage_start_ms: 90_000.0,
                 policy: full_jitter(4, 20_000.0, 60_000.0),
                 ..b()
             },
