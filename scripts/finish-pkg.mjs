@@ -21,7 +21,7 @@
 //
 // Prints every figure; exits non-zero past a bar, so `make wasm` (and with it every target
 // that builds the package) fails.
-import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, rmSync, mkdirSync, cpSync } from "node:fs";
+import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, rmSync, mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -79,17 +79,15 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    // The slim entry's retryFetch is JavaScript over the wasm's decisions (js/retry.js).
-    const driver = existsSync(join(snippets, found, "js", "retry.js"))
-      ? `export { retryFetch } from "./snippets/${found}/js/retry.js";\n`
-      : "";
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${driver}`);
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n`);
   }
 }
 
-/** Bundles the slim entry's glue and its snippets (the error classes, retryFetch's driver)
- *  into `dir/glue`, minified, and removes the snippets: one file a browser loads, gzipped
- *  as one stream. Rolldown is Vite's bundler (a dependency of the workspace's vite). */
+/** Bundles the slim entry: its wasm-bindgen glue (numbers and strings only) and its
+ *  JavaScript (crates/stampede-wasm/js/slim/: the options readers, RetryPolicy, classify,
+ *  parseRetryAfter, Budget and retryFetch's driver, with js/errors.js), minified into
+ *  `dir/glue`: one file a browser loads, gzipped as one stream. Rolldown is Vite's bundler
+ *  (a dependency of the workspace's vite). */
 async function bundleSlim(dir, glue) {
   let rolldown;
   try {
@@ -97,16 +95,34 @@ async function bundleSlim(dir, glue) {
   } catch (e) {
     fail(`rolldown (Vite's bundler) is needed to bundle stampede/fetch (run make setup): ${e.message}`);
   }
-  // The entry exports the public API only (stampede_fetch.d.ts's), not the FetchCall
-  // handle the driver uses; a name the build lost fails the bundling.
+  // The sources sit where their imports expect them: js/slim/*.js import ../../<glue> and
+  // ../errors.js.
+  const js = join(dir, "js");
+  mkdirSync(join(js, "slim"), { recursive: true });
+  copyFileSync(join(crate, "js", "errors.js"), join(js, "errors.js"));
+  for (const f of readdirSync(join(crate, "js", "slim"))) copyFileSync(join(crate, "js", "slim", f), join(js, "slim", f));
+  // The entry exports the public API only (stampede_fetch.d.ts's), not the wasm handles the
+  // JavaScript uses; a name the build lost fails the bundling.
   const entry = join(dir, "entry.js");
-  writeFileSync(entry, `export { ${SLIM_API.join(", ")} } from "./${glue}";\n`);
+  writeFileSync(
+    entry,
+    [
+      `export { default, initSync } from "./${glue}";`,
+      `export { RetryPolicy, classify, parseRetryAfter, Budget } from "./js/slim/api.js";`,
+      `export { retryFetch } from "./js/slim/retry.js";`,
+      `export { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./js/errors.js";`,
+      "",
+    ].join("\n"),
+  );
   const bundle = await rolldown({ input: entry, platform: "neutral", logLevel: "warn" });
   const { output } = await bundle.generate({ format: "esm", minify: true });
   await bundle.close();
   if (output.length !== 1) fail(`bundling ${glue} made ${output.length} files, not one`);
+  const exported = [...output[0].exports].sort();
+  if (exported.join() !== [...SLIM_API].sort().join()) fail(`stampede/fetch exports ${exported.join(", ")}, not ${SLIM_API.join(", ")}`);
   writeFileSync(join(dir, glue), output[0].code);
   rmSync(entry);
+  rmSync(js, { recursive: true, force: true });
   rmSync(join(dir, "snippets"), { recursive: true, force: true });
 }
 
@@ -135,8 +151,6 @@ const fetchDir = join(pkg, "fetch");
 rmSync(fetchDir, { recursive: true, force: true });
 mkdirSync(fetchDir);
 for (const file of ["stampede_fetch.js", "stampede_fetch_bg.wasm"]) copyFileSync(join(slim, file), join(fetchDir, file));
-cpSync(join(slim, "snippets"), join(fetchDir, "snippets"), { recursive: true });
-exportErrorClasses(fetchDir, "stampede_fetch.js");
 await bundleSlim(fetchDir, "stampede_fetch.js");
 for (const file of ["node.js", "stampede_fetch.d.ts"]) copyFileSync(join(npm, "fetch", file), join(fetchDir, file));
 copyFileSync(join(npm, "node.js"), join(pkg, "node.js"));

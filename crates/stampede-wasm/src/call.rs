@@ -1,4 +1,5 @@
-//! `FetchCall`: one `retryFetch` call's decisions, for the JavaScript driver (`js/retry.js`).
+//! `FetchCall`: one `retryFetch` call's decisions, for the JavaScript driver
+//! (`js/slim/retry.js`).
 //!
 //! The slim entry `stampede/fetch` runs `retryFetch`'s loop in JavaScript — `fetch`, the
 //! controllers, the timers, reading a response — and asks this handle for every decision:
@@ -9,35 +10,31 @@
 //! semantics this keeps: this module is that driver's decision half without its async half,
 //! so the slim wasm has no futures, closures or promise machinery (issue #14's 25 KB bar).
 //!
-//! Every method is synchronous and calls none of the caller's code except the settings
-//! getters (through `named`'s Proxy, whose exceptions become `TypeError`s naming the field).
+//! Every method is synchronous, takes and returns numbers and strings only, and calls none
+//! of the caller's code: the driver read the options and staged them (`slim/opts.rs`). A
+//! bad setting is a code, its error kept for `lastError` (`slim/errors.rs`).
 
-use js_sys::Array;
 use stampede::SeededRng;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
-use stampede::nets::GuardSettings;
+use stampede::nets::{Blocked, GuardSettings};
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
 use wasm_bindgen::prelude::*;
 
-use crate::call_errors::{refused_error, retry_error_js, stop_error};
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};
-use crate::errors::config_error;
-use crate::opts::Opts;
-
-#[wasm_bindgen(module = "/js/retry.js")]
-extern "C" {
-    /// A settings object whose property reads turn an exception into a `TypeError` naming
-    /// `{prefix}{key}` (see `js/retry.js`).
-    pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
-}
+use crate::errors::{Fail, config_error};
+use crate::opts::{Extra, Opts, flag};
 
 /// The decision codes `decide`, `onDue` and `onOutcome` return.
 const RETRY: u8 = 0;
 const SUCCESS: u8 = 1;
 const STOP: u8 = 2;
 const WAIT: u8 = 3;
+/// A settings error, for `lastError` (the nets of a call site named anew).
+const FAILED: u8 = 4;
+/// `admit`: a net refused the call (see `blocked`).
+const REFUSED: u8 = 5;
 
 /// One `retryFetch` call: its validated settings, its nets and its policy state.
 #[wasm_bindgen]
@@ -61,6 +58,42 @@ pub struct FetchCall {
     delay: Option<(f64, bool)>,
     reason: String,
     stop: Option<StopReason>,
+    /// Why the nets refused the first attempt.
+    refused: Option<Blocked>,
+}
+
+/// The error a call that stopped (or was refused) rejects with, by `js/slim/retry.js`:
+/// 0 `RetryError`, 1 `CircuitOpenError` (`value` is `retryInMs`), 2 `ThrottledError`
+/// (`value` is the probability), 3 `BudgetExhaustedError` (`value` is `retryInMs`, `tokens`
+/// the tokens left).
+#[wasm_bindgen]
+pub struct Stopped {
+    /// Which error (see above).
+    pub kind: u8,
+    /// `retryInMs`, or the throttle's probability.
+    pub value: f64,
+    /// The budget's tokens left (`BudgetExhaustedError`).
+    pub tokens: f64,
+}
+
+fn blocked(b: &Blocked) -> Stopped {
+    match b {
+        Blocked::Budget(e) => Stopped {
+            kind: 3,
+            value: e.retry_in_ms,
+            tokens: e.tokens,
+        },
+        Blocked::CircuitOpen(e) => Stopped {
+            kind: 1,
+            value: e.retry_in_ms,
+            tokens: f64::NAN,
+        },
+        Blocked::Throttled(e) => Stopped {
+            kind: 2,
+            value: e.probability,
+            tokens: f64::NAN,
+        },
+    }
 }
 
 /// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
@@ -96,44 +129,10 @@ fn transport(code: u8) -> TransportError {
 
 #[wasm_bindgen]
 impl FetchCall {
-    /// Reads and validates `retryFetch`'s options (all but `signal` and `onAttempt`, which
-    /// the driver reads): `RangeError`/`TypeError` naming the field.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<FetchCall, JsValue> {
-        let options = named(&options, "");
-        let o = Opts::new(&options, "retryFetch options", "")?;
-        let CallSettings {
-            policy,
-            rng,
-            call_site,
-            nets: given,
-            hedging,
-            attempt_timeout_ms,
-        } = read_call_settings(&o)?;
-        let idempotent = o.bool("idempotent")?.unwrap_or(false);
-        Ok(FetchCall {
-            policy,
-            rng,
-            call_site,
-            given,
-            nets: Nets::None,
-            hedging,
-            attempt_timeout_ms,
-            idempotent,
-            method: Method::Get,
-            started: 0.0,
-            state: None,
-            hedge: None,
-            deadline_at: None,
-            delay: None,
-            reason: String::new(),
-            stop: None,
-        })
-    }
-
-    /// The monotonic clock the nets and deadlines run on (see `clock`).
-    pub fn now() -> f64 {
-        crate::clock::mono_ms()
+    /// Reads and validates `retryFetch`'s staged options (all but `signal` and
+    /// `onAttempt`, which the driver reads); `undefined` on a bad one (`lastError`).
+    pub fn create() -> Option<FetchCall> {
+        FetchCall::read().ok()
     }
 
     /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
@@ -150,13 +149,21 @@ impl FetchCall {
         transport(code).name().to_owned()
     }
 
-    /// The request's method (`init.method` or a `Request`'s, read by the driver), named
-    /// `{prefix}method` in its error.
+    /// The request's method, read by the driver
+    /// (`input` for a `Request`'s, else `init.method`): false on a bad one (`lastError`).
     #[wasm_bindgen(js_name = setMethod)]
-    pub fn set_method(&mut self, method: JsValue, prefix: &str) -> Result<(), JsValue> {
-        let method = crate::opts::text(&method, prefix, "method")?;
-        self.method = method.parse().map_err(|e| config_error(prefix, &e))?;
-        Ok(())
+    pub fn set_method(&mut self, method: &str, input: bool) -> bool {
+        let prefix = if input { "input." } else { "init." };
+        match method.parse::<Method>() {
+            Ok(m) => {
+                self.method = m;
+                true
+            }
+            Err(e) => {
+                config_error(prefix, &e);
+                false
+            }
+        }
     }
 
     /// Whether the call is hedged.
@@ -166,19 +173,32 @@ impl FetchCall {
     }
 
     /// The call starts at `now` (the monotonic clock): its nets are set up (a call site's
-    /// configured with what the call gives) and asked to admit the first attempt. `Err` is
-    /// the error to reject with: a bad setting, or the net that refused (nothing is sent).
-    pub fn admit(&mut self, now: f64) -> Result<(), JsValue> {
+    /// configured with what the call gives) and asked to admit the first attempt: 0, or
+    /// 4 for a bad setting (`lastError`), 5 when a net refused (`reason`, `stopped`: nothing
+    /// is sent).
+    pub fn admit(&mut self, now: f64) -> u8 {
         self.started = now;
-        self.nets = Nets::new(self.call_site.take(), self.given, now)?;
+        let nets = match Nets::new(self.call_site.take(), self.given, now) {
+            Ok(n) => n,
+            Err(Fail) => return FAILED,
+        };
+        self.nets = nets;
         let (policy, rng) = (&self.policy, &mut self.rng);
-        let admitted = self.nets.with(now, |g| policy.admit_guarded(g, now, rng))?;
-        if let Err(b) = admitted {
-            let call_site = self.nets.call_site();
-            return Err(refused_error(call_site, b));
+        match self.nets.with(now, |g| policy.admit_guarded(g, now, rng)) {
+            Err(Fail) => FAILED,
+            Ok(Err(b)) => {
+                self.reason = match b {
+                    Blocked::Budget(e) => e.to_string(),
+                    b => StopReason::from(b).to_string(),
+                };
+                self.refused = Some(b);
+                REFUSED
+            }
+            Ok(Ok(())) => {
+                self.state = Some(self.policy.start(now));
+                0
+            }
         }
-        self.state = Some(self.policy.start(now));
-        Ok(())
     }
 
     /// The number of the next attempt (retries only: 1 for the first).
@@ -212,7 +232,7 @@ impl FetchCall {
         pushback: Option<String>,
         wall: f64,
         now: f64,
-    ) -> Result<u8, JsValue> {
+    ) -> u8 {
         let request = self.request();
         let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
         // Timers count whole milliseconds and may fire a fraction of one early on the
@@ -223,13 +243,15 @@ impl FetchCall {
             _ => now,
         };
         let Some(state) = self.state.as_mut() else {
-            return Ok(STOP);
+            return STOP;
         };
         let (policy, rng) = (&self.policy, &mut self.rng);
-        let decision = self.nets.with(now, |g| {
+        let Ok(decision) = self.nets.with(now, |g| {
             policy.decide_verdict_guarded(state, &verdict, now, g, rng)
-        })?;
-        Ok(match decision {
+        }) else {
+            return FAILED;
+        };
+        match decision {
             Decision::Retry {
                 delay_ms,
                 from_server,
@@ -240,7 +262,7 @@ impl FetchCall {
                 RETRY
             }
             Decision::Stop(r) => self.stopped(r),
-        })
+        }
     }
 
     /// Hedging: the first attempt is sent at `now`.
@@ -261,13 +283,15 @@ impl FetchCall {
 
     /// Hedging: the hedge timer fired at `now`: 0 send a hedge, 3 wait, 2 stop.
     #[wasm_bindgen(js_name = onDue)]
-    pub fn on_due(&mut self, now: f64) -> Result<u8, JsValue> {
+    pub fn on_due(&mut self, now: f64) -> u8 {
         let Some(h) = self.hedge.as_mut() else {
-            return Ok(WAIT);
+            return WAIT;
         };
         let rng = &mut self.rng;
-        let step = self.nets.with(now, |g| h.on_due(now, g, rng))?;
-        Ok(self.step(step))
+        match self.nets.with(now, |g| h.on_due(now, g, rng)) {
+            Ok(step) => self.step(step),
+            Err(Fail) => FAILED,
+        }
     }
 
     /// Hedging: an attempt ended (as in [`decide`](Self::decide)): 0 send a hedge now,
@@ -281,19 +305,19 @@ impl FetchCall {
         pushback: Option<String>,
         wall: f64,
         now: f64,
-    ) -> Result<u8, JsValue> {
+    ) -> u8 {
         let request = self.request();
         let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
         let Some(h) = self.hedge.as_mut() else {
-            return Ok(STOP);
+            return STOP;
         };
         let rng = &mut self.rng;
-        let step = self
-            .nets
-            .with(now, |g| h.on_outcome(&verdict, now, g, rng))?;
+        let Ok(step) = self.nets.with(now, |g| h.on_outcome(&verdict, now, g, rng)) else {
+            return FAILED;
+        };
         self.reason = verdict.reason.to_string();
         self.delay = None;
-        Ok(match step {
+        match step {
             HedgeStep::Send => {
                 self.delay = Some((0.0, false));
                 RETRY
@@ -306,7 +330,7 @@ impl FetchCall {
                 WAIT
             }
             HedgeStep::Done(r) => self.stopped(r),
-        })
+        }
     }
 
     /// The last decision's wait (ms), if it has one.
@@ -328,23 +352,64 @@ impl FetchCall {
     }
 
     /// The budget's tokens at `now`, for `onAttempt` (`undefined` without a budget).
-    pub fn tokens(&mut self, now: f64) -> Result<Option<f64>, JsValue> {
-        self.nets.tokens(now)
+    pub fn tokens(&mut self, now: f64) -> Option<f64> {
+        self.nets.tokens(now).ok().flatten()
     }
 
-    /// The error a call that stopped (on a transport failure `cause`, or with nothing
-    /// left in flight) rejects with: `CircuitOpenError`, `ThrottledError`, else
-    /// `RetryError`.
-    #[wasm_bindgen(js_name = stopError)]
-    pub fn stop_error(&self, attempts: &Array, cause: &JsValue) -> JsValue {
-        match &self.stop {
-            Some(r) => stop_error(self.nets.call_site(), r, &self.reason, attempts, cause),
-            None => retry_error_js(&self.reason, attempts, cause),
+    /// The call site's name, if the call has one.
+    #[wasm_bindgen(getter, js_name = callSite)]
+    pub fn call_site(&self) -> Option<String> {
+        self.nets.call_site().map(str::to_owned)
+    }
+
+    /// Which error a call that stopped (or was refused) rejects with.
+    #[wasm_bindgen(js_name = stoppedWith)]
+    pub fn stopped_with(&self) -> Stopped {
+        match (&self.refused, &self.stop) {
+            (Some(b), _) => blocked(b),
+            (None, Some(StopReason::CircuitOpen(e))) => blocked(&Blocked::CircuitOpen(*e)),
+            (None, Some(StopReason::Throttled(e))) => blocked(&Blocked::Throttled(*e)),
+            _ => Stopped {
+                kind: 0,
+                value: f64::NAN,
+                tokens: f64::NAN,
+            },
         }
     }
 }
 
 impl FetchCall {
+    fn read() -> Result<FetchCall, Fail> {
+        let o = Opts::top();
+        let CallSettings {
+            policy,
+            rng,
+            call_site,
+            nets: given,
+            hedging,
+            attempt_timeout_ms,
+        } = read_call_settings(&o)?;
+        Ok(FetchCall {
+            policy,
+            rng,
+            call_site,
+            given,
+            nets: Nets::None,
+            hedging,
+            attempt_timeout_ms,
+            idempotent: flag(Extra::Idempotent),
+            method: Method::Get,
+            started: 0.0,
+            state: None,
+            hedge: None,
+            deadline_at: None,
+            delay: None,
+            reason: String::new(),
+            stop: None,
+            refused: None,
+        })
+    }
+
     fn request(&self) -> Request {
         Request::new(self.method).idempotent(self.idempotent)
     }
