@@ -14,7 +14,7 @@ FUZZ_SECONDS ?= 60
 # instead of -O3. Measured: 99,140 bytes of wasm (45,976 gzipped) against 104,999 (47,249)
 # with the full build's settings.
 SLIM_CARGO := --config 'profile.wasm-release.package.stampede.opt-level="z"'
-SLIM_WASM_OPT := -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
+SLIM_WASM_OPT := -Oz --converge --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
 
 .PHONY: setup fuzz fuzz-cmin test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler test-pkg dist test-www test-e2e bench-page
 

@@ -62,37 +62,15 @@ pub struct FetchCall {
     refused: Option<Blocked>,
 }
 
-/// The error a call that stopped (or was refused) rejects with, by `js/slim/retry.js`:
-/// 0 `RetryError`, 1 `CircuitOpenError` (`value` is `retryInMs`), 2 `ThrottledError`
-/// (`value` is the probability), 3 `BudgetExhaustedError` (`value` is `retryInMs`, `tokens`
-/// the tokens left).
-#[wasm_bindgen]
-pub struct Stopped {
-    /// Which error (see above).
-    pub kind: u8,
-    /// `retryInMs`, or the throttle's probability.
-    pub value: f64,
-    /// The budget's tokens left (`BudgetExhaustedError`).
-    pub tokens: f64,
-}
-
-fn blocked(b: &Blocked) -> Stopped {
+/// The error a call that stopped (or was refused) rejects with, as `js/slim/retry.js`
+/// reads `stopped()` (`stopped_with`): `[kind, value, tokens]`, kind 0 `RetryError`, 1 `CircuitOpenError`
+/// (`value` is `retryInMs`), 2 `ThrottledError` (`value` is the probability), 3
+/// `BudgetExhaustedError` (`value` is `retryInMs`, `tokens` the tokens left).
+fn blocked(b: &Blocked) -> Vec<f64> {
     match b {
-        Blocked::Budget(e) => Stopped {
-            kind: 3,
-            value: e.retry_in_ms,
-            tokens: e.tokens,
-        },
-        Blocked::CircuitOpen(e) => Stopped {
-            kind: 1,
-            value: e.retry_in_ms,
-            tokens: f64::NAN,
-        },
-        Blocked::Throttled(e) => Stopped {
-            kind: 2,
-            value: e.probability,
-            tokens: f64::NAN,
-        },
+        Blocked::Budget(e) => vec![3.0, e.retry_in_ms, e.tokens],
+        Blocked::CircuitOpen(e) => vec![1.0, e.retry_in_ms],
+        Blocked::Throttled(e) => vec![2.0, e.probability],
     }
 }
 
@@ -362,18 +340,14 @@ impl FetchCall {
         self.nets.call_site().map(str::to_owned)
     }
 
-    /// Which error a call that stopped (or was refused) rejects with.
-    #[wasm_bindgen(js_name = stoppedWith)]
-    pub fn stopped_with(&self) -> Stopped {
+    /// Which error a call that stopped (or was refused) rejects with (see [`blocked`]).
+    #[wasm_bindgen(js_name = stopped)]
+    pub fn stopped_with(&self) -> Vec<f64> {
         match (&self.refused, &self.stop) {
             (Some(b), _) => blocked(b),
             (None, Some(StopReason::CircuitOpen(e))) => blocked(&Blocked::CircuitOpen(*e)),
             (None, Some(StopReason::Throttled(e))) => blocked(&Blocked::Throttled(*e)),
-            _ => Stopped {
-                kind: 0,
-                value: f64::NAN,
-                tokens: f64::NAN,
-            },
+            _ => vec![0.0],
         }
     }
 }

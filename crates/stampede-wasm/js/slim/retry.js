@@ -348,9 +348,7 @@ function finish(fc, a, attempts) {
  *  flight) or that the nets refused rejects with: `CircuitOpenError`, `ThrottledError`,
  *  `BudgetExhaustedError` (refused only), else `RetryError`. */
 function stopError(fc, attempts, cause) {
-  const s = fc.stoppedWith();
-  const { kind, value, tokens } = s;
-  s.free();
+  const [kind, value, tokens] = fc.stopped();
   const site = fc.callSite;
   if (kind === 3) return budgetExhaustedError(site, fc.reason, value, tokens);
   if (kind) return blockedError(kind - 1, site, fc.reason, value, attempts, cause);
