@@ -74,6 +74,12 @@ fn blocked(b: &Blocked) -> Vec<f64> {
     }
 }
 
+/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (which
+/// wasm-bindgen returns through a shim of its own, some 200 bytes each).
+pub(crate) fn or_nan(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::NAN)
+}
+
 /// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
 /// none) or a transport error (`error`: 0 connect, 1 timeout, 2 abort, else none).
 fn outcome<'a>(
@@ -185,8 +191,8 @@ impl FetchCall {
     }
 
     /// The next attempt's timeout at `now`: `attemptTimeoutMs`, or what is left before
-    /// the deadline, whichever is sooner; `undefined` for none.
-    pub fn timeout(&mut self, now: f64) -> Option<f64> {
+    /// the deadline, whichever is sooner; NaN for none.
+    pub fn timeout(&mut self, now: f64) -> f64 {
         let remaining = self
             .policy
             .max_elapsed_ms()
@@ -196,7 +202,7 @@ impl FetchCall {
             (a, r) => a.or(r),
         };
         self.deadline_at = remaining.filter(|r| timeout == Some(*r)).map(|r| now + r);
-        timeout
+        or_nan(timeout)
     }
 
     /// The policy's decision on the attempt that just ended with `status` or `error` (see
@@ -253,10 +259,10 @@ impl FetchCall {
             .map(|h| h.start(&self.policy, request, now));
     }
 
-    /// Hedging: when the next hedge is due (the monotonic clock), if one is.
+    /// Hedging: when the next hedge is due (the monotonic clock); NaN if none is.
     #[wasm_bindgen(js_name = nextDue)]
-    pub fn next_due(&self) -> Option<f64> {
-        self.hedge.as_ref().and_then(Hedge::next_due_ms)
+    pub fn next_due(&self) -> f64 {
+        or_nan(self.hedge.as_ref().and_then(Hedge::next_due_ms))
     }
 
     /// Hedging: the hedge timer fired at `now`: 0 send a hedge, 3 wait, 2 stop.
@@ -311,10 +317,10 @@ impl FetchCall {
         }
     }
 
-    /// The last decision's wait (ms), if it has one.
+    /// The last decision's wait (ms); NaN if it has none.
     #[wasm_bindgen(getter, js_name = delayMs)]
-    pub fn delay_ms(&self) -> Option<f64> {
-        self.delay.map(|d| d.0)
+    pub fn delay_ms(&self) -> f64 {
+        or_nan(self.delay.map(|d| d.0))
     }
 
     /// Whether the server set the last decision's wait.
@@ -329,9 +335,9 @@ impl FetchCall {
         self.reason.clone()
     }
 
-    /// The budget's tokens at `now`, for `onAttempt` (`undefined` without a budget).
-    pub fn tokens(&mut self, now: f64) -> Option<f64> {
-        self.nets.tokens(now).ok().flatten()
+    /// The budget's tokens at `now`, for `onAttempt` (NaN without a budget).
+    pub fn tokens(&mut self, now: f64) -> f64 {
+        or_nan(self.nets.tokens(now).ok().flatten())
     }
 
     /// The call site's name, if the call has one.

@@ -3,7 +3,7 @@
 // the values and the errors are the full entry's (stampede.d.ts).
 import { Backoff, Site, classifyStaged, parseRetryAfter as parse, stageText, unstage } from "../../stampede_fetch.js";
 import { typeError } from "../errors.js";
-import { BUDGET, CLASSIFY, HEADER, POLICY, finite, get, now, ok, read, table, text } from "./options.js";
+import { BUDGET, CLASSIFY, HEADER, POLICY, finite, get, now, ok, opt, read, table, text } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
 const SAMPLE_CHUNK = 8192;
@@ -86,7 +86,7 @@ export function classify(input) {
   if (!status && !error) throw typeError("", "status", "a status (100-599) or an error", undefined);
   if (status) stageHints(get(input, "", "headers"));
   const v = ok(classifyStaged(Date.now()));
-  const verdict = { retryable: v.retryable, action: v.action, reason: v.reason, retryAfterMs: v.retryAfterMs };
+  const verdict = { retryable: v.retryable, action: v.action, reason: v.reason, retryAfterMs: opt(v.retryAfterMs) };
   const ignored = v.ignoredHint;
   if (ignored !== undefined) verdict.ignoredHint = ignored;
   v.free();
@@ -97,7 +97,7 @@ export function classify(input) {
  *  value is neither delta-seconds nor an HTTP-date. */
 export function parseRetryAfter(value, nowMs) {
   text(value, "", "value");
-  return parse(value, finite(nowMs, "nowMs") ?? Date.now());
+  return opt(parse(value, finite(nowMs, "nowMs") ?? Date.now()));
 }
 
 const made = Symbol("Budget");
@@ -137,11 +137,11 @@ export class Budget {
   }
 
   isOpen(nowMs) {
-    return ok(this.#site.isOpen(finite(nowMs, "nowMs") ?? now()));
+    return ok(this.#site.isOpen(finite(nowMs, "nowMs") ?? now())) === 1;
   }
 
   tryRetry(nowMs) {
-    return ok(this.#site.tryRetry(finite(nowMs, "nowMs") ?? now()));
+    return ok(this.#site.tryRetry(finite(nowMs, "nowMs") ?? now())) === 1;
   }
 
   reset() {

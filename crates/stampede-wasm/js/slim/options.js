@@ -127,11 +127,15 @@ export function fail() {
   return settingsError(prefix, field, code, value, shape, min, max, unit, whole === 1, shape === 3 ? allowed.split("\u0002") : undefined, detail);
 }
 
-/** The wasm's answer `v`, or the settings error it kept when it gave none. */
+/** The wasm's answer `v`, or the settings error it kept when it gave none (`undefined`,
+ *  or NaN for a number). */
 export function ok(v) {
-  if (v === undefined) throw fail();
+  if (v === undefined || Number.isNaN(v)) throw fail();
   return v;
 }
+
+/** A number the wasm returns NaN for when there is none (src/call.rs, `or_nan`). */
+export const opt = (v) => (Number.isNaN(v) ? undefined : v);
 
 let origin;
 /** The monotonic clock (ms, on the epoch scale: `Date.now()` at the first reading plus

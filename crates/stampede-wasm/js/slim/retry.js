@@ -14,7 +14,7 @@
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall, unstage } from "../../stampede_fetch.js";
 import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
-import { FETCH, fail, get, now, ok, read, text, threwError } from "./options.js";
+import { FETCH, fail, get, now, ok, opt, read, text, threwError } from "./options.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
@@ -397,7 +397,7 @@ async function retry(fc, req, onAttempt) {
     req.check();
     const number = fc.number();
     const startedMs = Date.now();
-    const sent = req.send(fc.timeout(now()));
+    const sent = req.send(opt(fc.timeout(now())));
     let a;
     try {
       a = await sent.settled.then(
@@ -418,7 +418,7 @@ async function retry(fc, req, onAttempt) {
       decision: DECISIONS[d],
       delay: d === RETRY ? [delayMs, fc.fromServer] : undefined,
       reason: fc.reason,
-      tokens: fc.tokens(at),
+      tokens: opt(fc.tokens(at)),
       hedge: false,
       won: false,
     });
@@ -449,7 +449,7 @@ async function hedged(fc, req, onAttempt) {
     last = a;
   };
   const launch = () => {
-    const timeout = fc.timeout(now());
+    const timeout = opt(fc.timeout(now()));
     const startedMs = Date.now();
     const sent = req.send(timeout);
     const index = launched++;
@@ -466,7 +466,7 @@ async function hedged(fc, req, onAttempt) {
     fc.hedgeStart(now());
     for (;;) {
       req.check();
-      const due = fc.nextDue();
+      const due = opt(fc.nextDue());
       const woke = await race(flights, due, req.signal);
       req.check();
       if (woke === undefined) {
@@ -487,14 +487,14 @@ async function hedged(fc, req, onAttempt) {
       const a = flight.sent.attempted(woke.ok, woke.value);
       const t = now();
       const step = decided(fc.onOutcome(a.status, a.error, a.retryAfter, a.pushback, Date.now(), t));
-      const delayMs = fc.delayMs;
+      const delayMs = opt(fc.delayMs);
       const info = attemptInfo(a, {
         number: flight.index + 1,
         startedMs: flight.startedMs,
         decision: DECISIONS[step],
         delay: delayMs === undefined ? undefined : [delayMs, fc.fromServer],
         reason: fc.reason,
-        tokens: fc.tokens(t),
+        tokens: opt(fc.tokens(t)),
         hedge: flight.index > 0,
         won: step === SUCCESS,
       });

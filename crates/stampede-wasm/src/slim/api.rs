@@ -10,6 +10,7 @@ use stampede::policy::Policy;
 use stampede::{Field, SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
+use crate::call::or_nan;
 use crate::call_nets::{is_open, tokens_of};
 use crate::call_settings::policy_settings;
 use crate::errors::{Fail, config_error};
@@ -53,11 +54,10 @@ impl Backoff {
     }
 
     /// How many rows `sample(n)` draws, checked by the core (`check_samples`: at most
-    /// 10,000,000 values in all); `undefined` past it (`lastError`, naming `n`).
-    pub fn rows(&self, n: f64) -> Option<u32> {
-        check_samples(n, self.retries() as u32)
-            .map_err(|e| config_error("", &e))
-            .ok()
+    /// 10,000,000 values in all); NaN past it (`lastError`, naming `n`).
+    pub fn rows(&self, n: f64) -> f64 {
+        let rows = check_samples(n, self.retries() as u32).map_err(|e| config_error("", &e));
+        or_nan(rows.ok().map(f64::from))
     }
 
     /// Fills `out` with whole rows of delays, the same draws as `delays()` row by row.
@@ -117,10 +117,10 @@ impl Judged {
         self.verdict.reason.to_string()
     }
 
-    /// The server's hint (ms), if one is honoured.
+    /// The server's hint (ms) if one is honoured, else NaN.
     #[wasm_bindgen(getter, js_name = retryAfterMs)]
-    pub fn retry_after_ms(&self) -> Option<f64> {
-        self.verdict.hint_ms()
+    pub fn retry_after_ms(&self) -> f64 {
+        or_nan(self.verdict.hint_ms())
     }
 
     /// Why a hint was ignored, if one was.
@@ -178,11 +178,11 @@ pub fn classify_staged(now: f64) -> Option<Judged> {
     read().ok()
 }
 
-/// `parseRetryAfter`: the delay in ms, or `undefined` when the value is neither
-/// delta-seconds nor an HTTP-date.
+/// `parseRetryAfter`: the delay in ms, or NaN when the value is neither delta-seconds nor
+/// an HTTP-date.
 #[wasm_bindgen(js_name = parseRetryAfter)]
-pub fn parse_retry_after(value: &str, now: f64) -> Option<f64> {
-    stampede::retry_after::parse_retry_after(value, now).ok()
+pub fn parse_retry_after(value: &str, now: f64) -> f64 {
+    or_nan(stampede::retry_after::parse_retry_after(value, now).ok())
 }
 
 /// A handle on one call site's nets in the module's registry (`Budget`).
@@ -222,22 +222,26 @@ impl Site {
         })
     }
 
-    /// Tokens at `now` (see the full entry's `Budget.tokens`).
-    pub fn tokens(&self, now: f64) -> Option<f64> {
-        self.with(now, |g, _| tokens_of(g, now).unwrap_or(f64::INFINITY))
+    /// Tokens at `now` (see the full entry's `Budget.tokens`); NaN on an error
+    /// (`lastError`).
+    pub fn tokens(&self, now: f64) -> f64 {
+        or_nan(self.with(now, |g, _| tokens_of(g, now).unwrap_or(f64::INFINITY)))
     }
 
-    /// Whether a new call would fail fast at `now`.
+    /// Whether a new call would fail fast at `now`: 1 or 0; NaN on an error.
     #[wasm_bindgen(js_name = isOpen)]
-    pub fn is_open(&self, now: f64) -> Option<bool> {
-        self.with(now, |g, _| is_open(g, now))
+    pub fn is_open(&self, now: f64) -> f64 {
+        or_nan(self.with(now, |g, _| f64::from(u8::from(is_open(g, now)))))
     }
 
-    /// Decides a retry at `now` as `retryFetch` would, charging the nets if it goes.
+    /// Decides a retry at `now` as `retryFetch` would, charging the nets if it goes: 1 if
+    /// it goes, 0 if not; NaN on an error.
     #[wasm_bindgen(js_name = tryRetry)]
-    pub fn try_retry(&self, now: f64) -> Option<bool> {
+    pub fn try_retry(&self, now: f64) -> f64 {
         let mut rng = seeded(random_seed());
-        self.with(now, |g, _| g.try_retry(now, false, &mut rng).is_ok())
+        or_nan(self.with(now, |g, _| {
+            f64::from(u8::from(g.try_retry(now, false, &mut rng).is_ok()))
+        }))
     }
 
     /// Refills the budget: a bucket to full, any other kind back to its start.
