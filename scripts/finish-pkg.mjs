@@ -15,9 +15,10 @@
 // stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
 // and the types of crates/stampede-wasm/npm/, write the manifest (crates/stampede-wasm/npm/
 // package.json, with the crate's version) and check the slim bar: wasm and the JS a browser
-// loads for it (the glue with its snippets, bundled into one minified file by Vite's
-// Rolldown: see bundleSlim) gzipped, each file as `gzip -9 -c FILE | wc -c`
-// counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not met: see below).
+// loads for it (the glue with the slim's JavaScript, crates/stampede-wasm/js/slim/, bundled
+// into one minified file by Vite's Rolldown: see bundleSlim) gzipped, each file as
+// `gzip -9 -c FILE | wc -c` counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not
+// met: see below).
 //
 // Prints every figure; exits non-zero past a bar, so `make wasm` (and with it every target
 // that builds the package) fails.
@@ -33,13 +34,14 @@ import { gzipSync } from "node:zlib";
 const MAX_WASM_BYTES = 240_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
-// hedging; 54.4 KB since its loop is JavaScript over synchronous wasm decisions (no futures,
-// closures or promise machinery in the wasm: 46.9 KB) and its JS one minified file (7.5 KB).
-// What is left in the wasm is mostly the core's own rules and texts and the settings readers
-// (README, "Figures"); the core's decisions alone, behind a bare numeric ABI, are 20.6 KB
-// gzipped. This bar stops growth nobody decided on.
+// hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 46.8 KB since
+// no JavaScript object crosses into its wasm (its JavaScript reads the options and stages them
+// as numbers and strings, src/slim/) and the core reads HTTP-dates itself (no SystemTime):
+// wasm 39.0, JS 7.7. What is left is mostly the core's rules and texts, wasm-bindgen's export
+// shims, std's formatting and panics (README, "Figures"). This bar stops growth nobody
+// decided on.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
-const MAX_SLIM_GZIP_BYTES = 56_000;
+const MAX_SLIM_GZIP_BYTES = 48_000;
 
 /** What `stampede/fetch` exports (crates/stampede-wasm/npm/fetch/stampede_fetch.d.ts). */
 const SLIM_API = ["default", "initSync", "RetryPolicy", "classify", "parseRetryAfter", "Budget", "retryFetch", "RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"];

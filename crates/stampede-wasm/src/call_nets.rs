@@ -1,5 +1,6 @@
 //! Where one `retryFetch` call's safety nets live, for both drivers: the full entry's
-//! (`fetch.rs`, Rust) and the slim entry's (`call.rs`, under `js/retry.js`).
+//! (`fetch.rs`, Rust) and the slim entry's (`call.rs`, under `js/slim/retry.js`); with the budget helpers
+//! both entries' `Budget` use.
 
 use stampede::nets::{BreakerMode, BreakerState, Budget, Guard, GuardSettings};
 

@@ -1,7 +1,11 @@
 //! The settings of one `retryFetch` call that both drivers read alike (the full entry's
 //! `fetch.rs` and the slim entry's `call.rs`): the policy with the call's `deadlineMs`,
 //! the call site, the nets, hedging and the per-attempt timeout. Each driver reads the rest
-//! itself (`idempotent`; the full entry's `signal` and `onAttempt`).
+//! itself (`idempotent`; the full entry's `signal` and `onAttempt`). Also `PolicyOptions`,
+//! which `RetryPolicy` reads too.
+//!
+//! Written against `opts::Opts`: the full entry's reads JavaScript objects, the slim
+//! entry's what its JavaScript staged (see `lib.rs`).
 
 use stampede::Field;
 use stampede::backoff::Strategy;
@@ -27,8 +31,8 @@ pub(crate) struct CallSettings {
     pub(crate) attempt_timeout_ms: Option<f64>,
 }
 
-/// Reads `o`, the call's options (already `named`, so that every getter or Proxy trap the
-/// readers run names its field if it throws): `RangeError`/`TypeError` naming the field.
+/// Reads `o`, the call's options: a bad one fails naming the field (full entry: every getter
+/// or Proxy trap the readers run names its field if it throws, `named`).
 pub(crate) fn read_call_settings(o: &Opts) -> Result<CallSettings, Fail> {
     let policy_opts = o
         .group("policy", Group::Policy)?

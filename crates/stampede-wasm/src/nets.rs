@@ -4,7 +4,8 @@
 //! Every field's name, default and range is the core's (`Field`); a missing field takes
 //! the core's default, a bad value is the core's `RangeError` naming it under its prefix
 //! (`budget.kind`, `breaker.failureRatio`, `hedging.delayMs`), a value of the wrong type a
-//! `TypeError`. The same readers serve `retryFetch` and `Budget.forCallSite`.
+//! `TypeError`. The same readers serve `retryFetch` and `Budget.forCallSite`, in both entries
+//! (written against `opts::Opts`: see `lib.rs`).
 
 use stampede::Field;
 use stampede::budget::BudgetSettings;
