@@ -102,6 +102,14 @@ fn outcome<'a>(
     }
 }
 
+/// The core's names of the transport errors by the driver's codes, as `onAttempt` reports
+/// them (`slim/opts.rs`'s `schema` hands them to JavaScript).
+pub(crate) const TRANSPORT_NAMES: [&str; 3] = [
+    TransportError::Connect.name(),
+    TransportError::Timeout.name(),
+    TransportError::Abort.name(),
+];
+
 /// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort.
 fn transport(code: u8) -> TransportError {
     match code {
@@ -124,13 +132,6 @@ impl FetchCall {
     #[wasm_bindgen(js_name = maxText)]
     pub fn max_text() -> u32 {
         stampede::MAX_TEXT_CHARS
-    }
-
-    /// The core's name of a transport error code (0 connect, 1 timeout, 2 abort), as
-    /// `onAttempt` reports it.
-    #[wasm_bindgen(js_name = errorName)]
-    pub fn error_name(code: u8) -> String {
-        transport(code).name().to_owned()
     }
 
     /// The request's method, read by the driver

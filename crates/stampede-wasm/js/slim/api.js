@@ -21,7 +21,7 @@ export class RetryPolicy {
 
   /** The `maxAttempts - 1` delays (ms) of one client's request; each call draws the next. */
   delays() {
-    return this.#p.delays();
+    return this.#p.draw(1);
   }
 
   /** `n` sequences of `maxAttempts - 1` delays, flattened row by row; filled in chunks,
@@ -31,8 +31,8 @@ export class RetryPolicy {
     const rows = ok(this.#p.rows(n));
     const per = this.#p.maxAttempts - 1;
     const out = new Float64Array(rows * per);
-    const chunk = Math.max(1, Math.floor(SAMPLE_CHUNK / per)) * per;
-    for (let at = 0; at < out.length; at += chunk) this.#p.fill(out.subarray(at, at + chunk));
+    const chunk = Math.max(1, Math.floor(SAMPLE_CHUNK / per));
+    for (let row = 0; row < rows && per > 0; row += chunk) out.set(this.#p.draw(Math.min(chunk, rows - row)), row * per);
     return out;
   }
 

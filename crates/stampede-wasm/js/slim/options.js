@@ -6,7 +6,7 @@
 // core's rules and keeps a bad value's error for `lastError`, built here into the same
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
-import { FetchCall, budgetKinds, lastError, lastErrorNumbers, schema, stage, stageText } from "../../stampede_fetch.js";
+import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText } from "../../stampede_fetch.js";
 import { settingsError, typeError, rangeError } from "../errors.js";
 
 /** Where an entry is read (src/slim/opts.rs, `At`). */
@@ -28,16 +28,18 @@ const BUCKET = 1;
 let entries;
 let kinds;
 let maxText;
+/** The transport errors' names, by the codes FetchCall takes (0 connect, 1 timeout, 2 abort). */
+export let transportNames;
 
 /** The schema, parsed once: `{ at, kind, kinds, slot, name }` in reading order. */
 export function table() {
   if (!entries) {
     const code = (l, i) => l.charCodeAt(i) - 48;
-    entries = schema()
-      .split("\n")
-      .filter(Boolean)
+    const lines = schema().split("\n").filter(Boolean);
+    [kinds, transportNames] = lines.filter((l) => l[0] === "#").map((l) => l.slice(1).split(","));
+    entries = lines
+      .filter((l) => l[0] !== "#")
       .map((l) => ({ at: code(l, 0), kind: code(l, 1), kinds: code(l, 2), slot: code(l, 3), name: l.slice(4) }));
-    kinds = budgetKinds().split(",");
     maxText = FetchCall.maxText();
   }
   return entries;

@@ -14,7 +14,7 @@
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall, unstage } from "../../stampede_fetch.js";
 import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
-import { FETCH, fail, get, now, ok, opt, read, text, threwError } from "./options.js";
+import { FETCH, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
@@ -302,7 +302,7 @@ function discardBody(a) {
 /** The `onAttempt` record of attempt `a`. */
 function attemptInfo(a, r) {
   const info = { number: r.number, startedMs: r.startedMs };
-  if (a.error !== 3) info.error = FetchCall.errorName(a.error);
+  if (a.error !== 3) info.error = transportNames[a.error];
   else info.status = a.status;
   info.decision = r.decision;
   if (r.delay) {

@@ -43,14 +43,16 @@ impl Backoff {
         read().ok()
     }
 
-    /// The `maxAttempts - 1` delays (ms) of one client's request; each call draws the next.
-    pub fn delays(&mut self) -> Vec<f64> {
-        let n = self.retries();
-        self.policy
-            .backoff()
-            .delays_ms(&mut self.rng)
-            .take(n)
-            .collect()
+    /// `rows` requests' delays (ms), `maxAttempts - 1` each, row by row; each call draws
+    /// the next (`delays()` is one row, `sample(n)` draws its rows in chunks).
+    pub fn draw(&mut self, rows: u32) -> Vec<f64> {
+        let per = self.retries();
+        let backoff = *self.policy.backoff();
+        let mut out = Vec::with_capacity(rows as usize * per);
+        for _ in 0..rows {
+            out.extend(backoff.delays_ms(&mut self.rng).take(per));
+        }
+        out
     }
 
     /// How many rows `sample(n)` draws, checked by the core (`check_samples`: at most
@@ -58,20 +60,6 @@ impl Backoff {
     pub fn rows(&self, n: f64) -> f64 {
         let rows = check_samples(n, self.retries() as u32).map_err(|e| config_error("", &e));
         or_nan(rows.ok().map(f64::from))
-    }
-
-    /// Fills `out` with whole rows of delays, the same draws as `delays()` row by row.
-    pub fn fill(&mut self, out: &mut [f64]) {
-        let per = self.retries();
-        if per == 0 {
-            return;
-        }
-        let backoff = *self.policy.backoff();
-        for row in out.chunks_mut(per) {
-            for (slot, d) in row.iter_mut().zip(backoff.delays_ms(&mut self.rng)) {
-                *slot = d;
-            }
-        }
     }
 
     /// Attempts in all, the first included.

@@ -373,10 +373,17 @@ fn slot_name(slot: Slot) -> (usize, &'static str) {
 
 /// What JavaScript reads, one entry per line: a character each for where (an `At`), what
 /// (a `Kind`) and which budget kinds (a bit set, as `'0' + bits`), the slot as the
-/// character `'0' + slot`, then the name.
+/// character `'0' + slot`, then the name. Then two lines of names: the budget kinds (in
+/// the order of the kind bits) and the transport errors (by the codes `FetchCall` takes),
+/// each after a `#` and separated by commas.
 #[wasm_bindgen]
 pub fn schema() -> String {
     let mut out = String::new();
+    for names in [&Kinds::NAMES[..], &crate::call::TRANSPORT_NAMES] {
+        out.push('#');
+        out.push_str(&names.join(","));
+        out.push('\n');
+    }
     for &(at, kind, kinds, slot) in SCHEMA {
         let (slot, name) = slot_name(slot);
         for c in [at as u32, kind as u32, u32::from(kinds), slot as u32] {
@@ -386,10 +393,4 @@ pub fn schema() -> String {
         out.push('\n');
     }
     out
-}
-
-/// The budget kinds' names, in the order of the kind bits, separated by commas.
-#[wasm_bindgen(js_name = budgetKinds)]
-pub fn budget_kinds() -> String {
-    Kinds::NAMES.join(",")
 }
