@@ -11,7 +11,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::errors::{Shape, settings_error_js};
 // fetch.rs takes the error builders from here.
-#[cfg_attr(not(feature = "sim"), allow(unused_imports))]
 pub(crate) use crate::errors::{config_error, out_of_range, type_error, wrong_type};
 use crate::fields::{Group, js_name, prefix_of};
 
