@@ -2,7 +2,7 @@
 //! from (`settingsError`): both entries hand JavaScript these parts, the full one through an
 //! import, the slim one through `lastError` (`slim/errors.rs`); neither formats a message.
 
-use stampede::{ConfigError, Expected, Limit, Unit};
+use stampede::{ConfigError, Expected, Limit, Unit, WorkBound};
 
 use crate::fields::js_name;
 
@@ -67,7 +67,7 @@ pub(crate) fn parts(e: &ConfigError) -> Parts {
         }
         Expected::AtMostChars(n) => (Shape::AtMostChars, none, f64::from(n), Unit::Chars, true),
         Expected::Work { max, bound } => {
-            detail = bound.describe();
+            detail = work(bound);
             (Shape::Work, none, max, Unit::None, false)
         }
         Expected::RegistryFull { max } => {
@@ -83,5 +83,21 @@ pub(crate) fn parts(e: &ConfigError) -> Parts {
         whole,
         allowed,
         detail,
+    }
+}
+
+/// What a work bound's `max` counts, and why there is a bound (the core's text).
+#[cfg(feature = "sim")]
+fn work(bound: WorkBound) -> &'static str {
+    bound.describe()
+}
+
+/// The slim entry can only be asked for too many samples (`RetryPolicy.sample`, the core's
+/// `check_samples`): it carries that bound's text only, not the simulator's (~1.3 KB).
+#[cfg(not(feature = "sim"))]
+fn work(bound: WorkBound) -> &'static str {
+    match bound {
+        WorkBound::Delays => WorkBound::Delays.describe(),
+        _ => "",
     }
 }
