@@ -1,5 +1,5 @@
 //! An independent writer of the three HTTP-date forms (RFC 9110 §5.6.7), the oracle the
-//! Retry-After check reads back through the crate (which parses with `httpdate`).
+//! Retry-After check reads back through the crate (which parses them itself, by `httpdate`'s rules).
 
 const DAYS: [&str; 7] = [
     "Sunday",

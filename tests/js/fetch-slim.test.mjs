@@ -1,14 +1,16 @@
 // The slim entry `stampede/fetch` has a retryFetch driver of its own (JavaScript over the wasm's
-// decisions, crates/stampede-wasm/js/retry.js; the full entry's is Rust): every retryFetch test
-// runs against it too, the suites below loaded with STAMPEDE_ENTRY=fetch (see load.mjs).
+// decisions, crates/stampede-wasm/js/slim/retry.js; the full entry's is Rust), and RetryPolicy,
+// classify, parseRetryAfter and Budget of its own (js/slim/api.js over a numeric ABI): every
+// retryFetch test and the API's run against it too, the suites below loaded with
+// STAMPEDE_ENTRY=fetch (see load.mjs; the simulator's tests are skipped there).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const SUITES = ["fetch.test.mjs", "fetch-hostile.test.mjs", "fetch-hedge.test.mjs", "fetch-nets.test.mjs"];
+const SUITES = ["fetch.test.mjs", "fetch-hostile.test.mjs", "fetch-hedge.test.mjs", "fetch-nets.test.mjs", "api.test.mjs", "registry.test.mjs"];
 
-test("every retryFetch suite passes against stampede/fetch", { timeout: 300_000 }, () => {
+test("every retryFetch suite and the API's pass against stampede/fetch", { timeout: 300_000 }, () => {
   const files = SUITES.map((f) => fileURLToPath(new URL(f, import.meta.url)));
   // Without NODE_TEST_CONTEXT, which would make the child report to this runner, not print.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
@@ -22,5 +24,5 @@ test("every retryFetch suite passes against stampede/fetch", { timeout: 300_000 
   assert.equal(run.status, 0, `failed against stampede/fetch:\n${failed.join("\n")}\n${run.stderr.slice(-2000)}`);
   assert.equal(count("fail"), 0);
   // Every suite ran (a suite that failed to load would count no tests).
-  assert.ok(count("pass") >= 86, `${count("pass")} tests passed`);
+  assert.ok(count("pass") >= 98, `${count("pass")} tests passed`);
 });

@@ -1,6 +1,7 @@
 // The errors retryFetch rejects with, as real classes: `err instanceof RetryError`.
-// wasm-bindgen copies this file into the package (snippets/…); scripts/finish-pkg.mjs
-// re-exports both classes from stampede.js.
+// The full entry: wasm-bindgen copies this file into the package (snippets/…), and
+// scripts/finish-pkg.mjs re-exports the classes from stampede.js. The slim entry's JavaScript
+// (js/slim/) imports it, and finish-pkg.mjs bundles it into stampede_fetch.js.
 
 /** retryFetch gave up on a transport failure (or a timeout): `attempts` is the attempt
  *  log, `reason` the core policy's reason, `cause` the last attempt's error. */

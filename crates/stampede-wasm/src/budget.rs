@@ -5,12 +5,12 @@
 //! missing kind being today's token bucket); see `registry` for the rule that settles what
 //! a call site holds when it is named again with other settings.
 
-use stampede::budget::{BudgetExhausted, BudgetSettings};
-use stampede::nets::{BreakerState, Budget as Nets, Guard, GuardSettings};
-use stampede::{Field, seeded};
+use stampede::budget::BudgetExhausted;
+use stampede::nets::{Budget as Nets, Guard, GuardSettings};
+use stampede::seeded;
 use wasm_bindgen::prelude::*;
 
-use crate::errors::config_error;
+use crate::call_nets::{is_open, tokens_of};
 use crate::opts::{Opts, finite_arg, random_seed, text};
 use crate::registry::with_site;
 
@@ -25,57 +25,9 @@ extern "C" {
     ) -> JsValue;
 }
 
-/// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`);
-/// missing fields take the core's defaults (`BudgetSettings::default()`).
-pub(crate) fn budget_settings(opts: &Opts<'_>) -> Result<BudgetSettings, JsValue> {
-    let mut s = BudgetSettings::default();
-    let fields: [(Field, &mut f64); 4] = [
-        (Field::Capacity, &mut s.capacity),
-        (Field::RefillPerSec, &mut s.refill_per_sec),
-        (Field::RetryCost, &mut s.retry_cost),
-        (Field::SuccessRefund, &mut s.success_refund),
-    ];
-    for (field, slot) in fields {
-        if let Some(v) = opts.number(field)? {
-            *slot = v;
-        }
-    }
-    s.validate().map_err(|e| config_error(opts.prefix(), &e))
-}
-
 /// The `BudgetExhaustedError` `retryFetch` rejects with when a budget refuses a call.
 pub(crate) fn exhausted_error(call_site: Option<&str>, e: &BudgetExhausted) -> JsValue {
     budget_exhausted_error(call_site, &e.to_string(), e.retry_in_ms, e.tokens)
-}
-
-/// The tokens a budget holds at `now_ms`, whatever its kind: a bucket's tokens, a ratio
-/// budget's balance, gRPC's token count, the AWS quota's available tokens.
-pub(crate) fn tokens_of(guard: &mut Guard, now_ms: f64) -> Option<f64> {
-    Some(match guard.budget()? {
-        Nets::Bucket(b) => b.tokens(now_ms),
-        Nets::Ratio(r) => r.balance(now_ms),
-        Nets::Grpc(g) => g.tokens(),
-        Nets::Aws(q) => q.available(),
-    })
-}
-
-/// Whether a first attempt would fail fast at `now_ms`: an empty bucket, or a breaker that
-/// blocks every attempt (mode `all`) while open or while its half-open probe is out.
-fn is_open(guard: &mut Guard, now_ms: f64) -> bool {
-    if let Some(Nets::Bucket(b)) = guard.budget()
-        && b.is_open(now_ms)
-    {
-        return true;
-    }
-    guard.breaker().is_some_and(|b| {
-        let blocks_all = b.settings().mode == stampede::nets::BreakerMode::All;
-        blocks_all
-            && match b.state() {
-                BreakerState::Closed => false,
-                BreakerState::Open { until_ms } => now_ms < until_ms,
-                BreakerState::HalfOpen { blocked_until_ms } => now_ms < blocked_until_ms,
-            }
-    })
 }
 
 /// A handle on one call site's budget in the module's registry.

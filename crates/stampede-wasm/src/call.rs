@@ -1,4 +1,5 @@
-//! `FetchCall`: one `retryFetch` call's decisions, for the JavaScript driver (`js/retry.js`).
+//! `FetchCall`: one `retryFetch` call's decisions, for the JavaScript driver
+//! (`js/slim/retry.js`).
 //!
 //! The slim entry `stampede/fetch` runs `retryFetch`'s loop in JavaScript — `fetch`, the
 //! controllers, the timers, reading a response — and asks this handle for every decision:
@@ -9,35 +10,31 @@
 //! semantics this keeps: this module is that driver's decision half without its async half,
 //! so the slim wasm has no futures, closures or promise machinery (issue #14's 25 KB bar).
 //!
-//! Every method is synchronous and calls none of the caller's code except the settings
-//! getters (through `named`'s Proxy, whose exceptions become `TypeError`s naming the field).
+//! Every method is synchronous, takes and returns numbers and strings only, and calls none
+//! of the caller's code: the driver read the options and staged them (`slim/opts.rs`). A
+//! bad setting is a code, its error kept for `lastError` (`slim/errors.rs`).
 
-use js_sys::Array;
 use stampede::SeededRng;
 use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
-use stampede::nets::GuardSettings;
+use stampede::nets::{Blocked, GuardSettings};
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
 use wasm_bindgen::prelude::*;
 
-use crate::call_errors::{refused_error, retry_error_js, stop_error};
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};
-use crate::errors::config_error;
-use crate::opts::Opts;
-
-#[wasm_bindgen(module = "/js/retry.js")]
-extern "C" {
-    /// A settings object whose property reads turn an exception into a `TypeError` naming
-    /// `{prefix}{key}` (see `js/retry.js`).
-    pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
-}
+use crate::errors::{Fail, config_error};
+use crate::opts::{Extra, Opts, flag};
 
 /// The decision codes `decide`, `onDue` and `onOutcome` return.
 const RETRY: u8 = 0;
 const SUCCESS: u8 = 1;
 const STOP: u8 = 2;
 const WAIT: u8 = 3;
+/// A settings error, for `lastError` (the nets of a call site named anew).
+const FAILED: u8 = 4;
+/// `admit`: a net refused the call (see `blocked`).
+const REFUSED: u8 = 5;
 
 /// One `retryFetch` call: its validated settings, its nets and its policy state.
 #[wasm_bindgen]
@@ -61,6 +58,26 @@ pub struct FetchCall {
     delay: Option<(f64, bool)>,
     reason: String,
     stop: Option<StopReason>,
+    /// Why the nets refused the first attempt.
+    refused: Option<Blocked>,
+}
+
+/// The error a call that stopped (or was refused) rejects with, as `js/slim/retry.js`
+/// reads `stopped()` (`stopped_with`): `[kind, value, tokens]`, kind 0 `RetryError`, 1 `CircuitOpenError`
+/// (`value` is `retryInMs`), 2 `ThrottledError` (`value` is the probability), 3
+/// `BudgetExhaustedError` (`value` is `retryInMs`, `tokens` the tokens left).
+fn blocked(b: &Blocked) -> Vec<f64> {
+    match b {
+        Blocked::Budget(e) => vec![3.0, e.retry_in_ms, e.tokens],
+        Blocked::CircuitOpen(e) => vec![1.0, e.retry_in_ms],
+        Blocked::Throttled(e) => vec![2.0, e.probability],
+    }
+}
+
+/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (which
+/// wasm-bindgen returns through a shim of its own, some 200 bytes each).
+pub(crate) fn or_nan(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::NAN)
 }
 
 /// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
@@ -85,6 +102,14 @@ fn outcome<'a>(
     }
 }
 
+/// The core's names of the transport errors by the driver's codes, as `onAttempt` reports
+/// them (`slim/opts.rs`'s `schema` hands them to JavaScript).
+pub(crate) const TRANSPORT_NAMES: [&str; 3] = [
+    TransportError::Connect.name(),
+    TransportError::Timeout.name(),
+    TransportError::Abort.name(),
+];
+
 /// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort.
 fn transport(code: u8) -> TransportError {
     match code {
@@ -96,44 +121,10 @@ fn transport(code: u8) -> TransportError {
 
 #[wasm_bindgen]
 impl FetchCall {
-    /// Reads and validates `retryFetch`'s options (all but `signal` and `onAttempt`, which
-    /// the driver reads): `RangeError`/`TypeError` naming the field.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<FetchCall, JsValue> {
-        let options = named(&options, "");
-        let o = Opts::new(&options, "retryFetch options", "")?;
-        let CallSettings {
-            policy,
-            rng,
-            call_site,
-            nets: given,
-            hedging,
-            attempt_timeout_ms,
-        } = read_call_settings(&o)?;
-        let idempotent = o.bool("idempotent")?.unwrap_or(false);
-        Ok(FetchCall {
-            policy,
-            rng,
-            call_site,
-            given,
-            nets: Nets::None,
-            hedging,
-            attempt_timeout_ms,
-            idempotent,
-            method: Method::Get,
-            started: 0.0,
-            state: None,
-            hedge: None,
-            deadline_at: None,
-            delay: None,
-            reason: String::new(),
-            stop: None,
-        })
-    }
-
-    /// The monotonic clock the nets and deadlines run on (see `clock`).
-    pub fn now() -> f64 {
-        crate::clock::mono_ms()
+    /// Reads and validates `retryFetch`'s staged options (all but `signal` and
+    /// `onAttempt`, which the driver reads); `undefined` on a bad one (`lastError`).
+    pub fn create() -> Option<FetchCall> {
+        FetchCall::read().ok()
     }
 
     /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
@@ -143,20 +134,21 @@ impl FetchCall {
         stampede::MAX_TEXT_CHARS
     }
 
-    /// The core's name of a transport error code (0 connect, 1 timeout, 2 abort), as
-    /// `onAttempt` reports it.
-    #[wasm_bindgen(js_name = errorName)]
-    pub fn error_name(code: u8) -> String {
-        transport(code).name().to_owned()
-    }
-
-    /// The request's method (`init.method` or a `Request`'s, read by the driver), named
-    /// `{prefix}method` in its error.
+    /// The request's method, read by the driver
+    /// (`input` for a `Request`'s, else `init.method`): false on a bad one (`lastError`).
     #[wasm_bindgen(js_name = setMethod)]
-    pub fn set_method(&mut self, method: JsValue, prefix: &str) -> Result<(), JsValue> {
-        let method = crate::opts::text(&method, prefix, "method")?;
-        self.method = method.parse().map_err(|e| config_error(prefix, &e))?;
-        Ok(())
+    pub fn set_method(&mut self, method: &str, input: bool) -> bool {
+        let prefix = if input { "input." } else { "init." };
+        match method.parse::<Method>() {
+            Ok(m) => {
+                self.method = m;
+                true
+            }
+            Err(e) => {
+                config_error(prefix, &e);
+                false
+            }
+        }
     }
 
     /// Whether the call is hedged.
@@ -166,19 +158,32 @@ impl FetchCall {
     }
 
     /// The call starts at `now` (the monotonic clock): its nets are set up (a call site's
-    /// configured with what the call gives) and asked to admit the first attempt. `Err` is
-    /// the error to reject with: a bad setting, or the net that refused (nothing is sent).
-    pub fn admit(&mut self, now: f64) -> Result<(), JsValue> {
+    /// configured with what the call gives) and asked to admit the first attempt: 0, or
+    /// 4 for a bad setting (`lastError`), 5 when a net refused (`reason`, `stopped`: nothing
+    /// is sent).
+    pub fn admit(&mut self, now: f64) -> u8 {
         self.started = now;
-        self.nets = Nets::new(self.call_site.take(), self.given, now)?;
+        let nets = match Nets::new(self.call_site.take(), self.given, now) {
+            Ok(n) => n,
+            Err(Fail) => return FAILED,
+        };
+        self.nets = nets;
         let (policy, rng) = (&self.policy, &mut self.rng);
-        let admitted = self.nets.with(now, |g| policy.admit_guarded(g, now, rng))?;
-        if let Err(b) = admitted {
-            let call_site = self.nets.call_site();
-            return Err(refused_error(call_site, b));
+        match self.nets.with(now, |g| policy.admit_guarded(g, now, rng)) {
+            Err(Fail) => FAILED,
+            Ok(Err(b)) => {
+                self.reason = match b {
+                    Blocked::Budget(e) => e.to_string(),
+                    b => StopReason::from(b).to_string(),
+                };
+                self.refused = Some(b);
+                REFUSED
+            }
+            Ok(Ok(())) => {
+                self.state = Some(self.policy.start(now));
+                0
+            }
         }
-        self.state = Some(self.policy.start(now));
-        Ok(())
     }
 
     /// The number of the next attempt (retries only: 1 for the first).
@@ -187,8 +192,8 @@ impl FetchCall {
     }
 
     /// The next attempt's timeout at `now`: `attemptTimeoutMs`, or what is left before
-    /// the deadline, whichever is sooner; `undefined` for none.
-    pub fn timeout(&mut self, now: f64) -> Option<f64> {
+    /// the deadline, whichever is sooner; NaN for none.
+    pub fn timeout(&mut self, now: f64) -> f64 {
         let remaining = self
             .policy
             .max_elapsed_ms()
@@ -198,7 +203,7 @@ impl FetchCall {
             (a, r) => a.or(r),
         };
         self.deadline_at = remaining.filter(|r| timeout == Some(*r)).map(|r| now + r);
-        timeout
+        or_nan(timeout)
     }
 
     /// The policy's decision on the attempt that just ended with `status` or `error` (see
@@ -212,7 +217,7 @@ impl FetchCall {
         pushback: Option<String>,
         wall: f64,
         now: f64,
-    ) -> Result<u8, JsValue> {
+    ) -> u8 {
         let request = self.request();
         let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
         // Timers count whole milliseconds and may fire a fraction of one early on the
@@ -223,13 +228,15 @@ impl FetchCall {
             _ => now,
         };
         let Some(state) = self.state.as_mut() else {
-            return Ok(STOP);
+            return STOP;
         };
         let (policy, rng) = (&self.policy, &mut self.rng);
-        let decision = self.nets.with(now, |g| {
+        let Ok(decision) = self.nets.with(now, |g| {
             policy.decide_verdict_guarded(state, &verdict, now, g, rng)
-        })?;
-        Ok(match decision {
+        }) else {
+            return FAILED;
+        };
+        match decision {
             Decision::Retry {
                 delay_ms,
                 from_server,
@@ -240,7 +247,7 @@ impl FetchCall {
                 RETRY
             }
             Decision::Stop(r) => self.stopped(r),
-        })
+        }
     }
 
     /// Hedging: the first attempt is sent at `now`.
@@ -253,21 +260,23 @@ impl FetchCall {
             .map(|h| h.start(&self.policy, request, now));
     }
 
-    /// Hedging: when the next hedge is due (the monotonic clock), if one is.
+    /// Hedging: when the next hedge is due (the monotonic clock); NaN if none is.
     #[wasm_bindgen(js_name = nextDue)]
-    pub fn next_due(&self) -> Option<f64> {
-        self.hedge.as_ref().and_then(Hedge::next_due_ms)
+    pub fn next_due(&self) -> f64 {
+        or_nan(self.hedge.as_ref().and_then(Hedge::next_due_ms))
     }
 
     /// Hedging: the hedge timer fired at `now`: 0 send a hedge, 3 wait, 2 stop.
     #[wasm_bindgen(js_name = onDue)]
-    pub fn on_due(&mut self, now: f64) -> Result<u8, JsValue> {
+    pub fn on_due(&mut self, now: f64) -> u8 {
         let Some(h) = self.hedge.as_mut() else {
-            return Ok(WAIT);
+            return WAIT;
         };
         let rng = &mut self.rng;
-        let step = self.nets.with(now, |g| h.on_due(now, g, rng))?;
-        Ok(self.step(step))
+        match self.nets.with(now, |g| h.on_due(now, g, rng)) {
+            Ok(step) => self.step(step),
+            Err(Fail) => FAILED,
+        }
     }
 
     /// Hedging: an attempt ended (as in [`decide`](Self::decide)): 0 send a hedge now,
@@ -281,19 +290,19 @@ impl FetchCall {
         pushback: Option<String>,
         wall: f64,
         now: f64,
-    ) -> Result<u8, JsValue> {
+    ) -> u8 {
         let request = self.request();
         let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
         let Some(h) = self.hedge.as_mut() else {
-            return Ok(STOP);
+            return STOP;
         };
         let rng = &mut self.rng;
-        let step = self
-            .nets
-            .with(now, |g| h.on_outcome(&verdict, now, g, rng))?;
+        let Ok(step) = self.nets.with(now, |g| h.on_outcome(&verdict, now, g, rng)) else {
+            return FAILED;
+        };
         self.reason = verdict.reason.to_string();
         self.delay = None;
-        Ok(match step {
+        match step {
             HedgeStep::Send => {
                 self.delay = Some((0.0, false));
                 RETRY
@@ -306,13 +315,13 @@ impl FetchCall {
                 WAIT
             }
             HedgeStep::Done(r) => self.stopped(r),
-        })
+        }
     }
 
-    /// The last decision's wait (ms), if it has one.
+    /// The last decision's wait (ms); NaN if it has none.
     #[wasm_bindgen(getter, js_name = delayMs)]
-    pub fn delay_ms(&self) -> Option<f64> {
-        self.delay.map(|d| d.0)
+    pub fn delay_ms(&self) -> f64 {
+        or_nan(self.delay.map(|d| d.0))
     }
 
     /// Whether the server set the last decision's wait.
@@ -327,24 +336,61 @@ impl FetchCall {
         self.reason.clone()
     }
 
-    /// The budget's tokens at `now`, for `onAttempt` (`undefined` without a budget).
-    pub fn tokens(&mut self, now: f64) -> Result<Option<f64>, JsValue> {
-        self.nets.tokens(now)
+    /// The budget's tokens at `now`, for `onAttempt` (NaN without a budget).
+    pub fn tokens(&mut self, now: f64) -> f64 {
+        or_nan(self.nets.tokens(now).ok().flatten())
     }
 
-    /// The error a call that stopped (on a transport failure `cause`, or with nothing
-    /// left in flight) rejects with: `CircuitOpenError`, `ThrottledError`, else
-    /// `RetryError`.
-    #[wasm_bindgen(js_name = stopError)]
-    pub fn stop_error(&self, attempts: &Array, cause: &JsValue) -> JsValue {
-        match &self.stop {
-            Some(r) => stop_error(self.nets.call_site(), r, &self.reason, attempts, cause),
-            None => retry_error_js(&self.reason, attempts, cause),
+    /// The call site's name, if the call has one.
+    #[wasm_bindgen(getter, js_name = callSite)]
+    pub fn call_site(&self) -> Option<String> {
+        self.nets.call_site().map(str::to_owned)
+    }
+
+    /// Which error a call that stopped (or was refused) rejects with (see [`blocked`]).
+    #[wasm_bindgen(js_name = stopped)]
+    pub fn stopped_with(&self) -> Vec<f64> {
+        match (&self.refused, &self.stop) {
+            (Some(b), _) => blocked(b),
+            (None, Some(StopReason::CircuitOpen(e))) => blocked(&Blocked::CircuitOpen(*e)),
+            (None, Some(StopReason::Throttled(e))) => blocked(&Blocked::Throttled(*e)),
+            _ => vec![0.0],
         }
     }
 }
 
 impl FetchCall {
+    fn read() -> Result<FetchCall, Fail> {
+        let o = Opts::top();
+        let CallSettings {
+            policy,
+            rng,
+            call_site,
+            nets: given,
+            hedging,
+            attempt_timeout_ms,
+        } = read_call_settings(&o)?;
+        Ok(FetchCall {
+            policy,
+            rng,
+            call_site,
+            given,
+            nets: Nets::None,
+            hedging,
+            attempt_timeout_ms,
+            idempotent: flag(Extra::Idempotent),
+            method: Method::Get,
+            started: 0.0,
+            state: None,
+            hedge: None,
+            deadline_at: None,
+            delay: None,
+            reason: String::new(),
+            stop: None,
+            refused: None,
+        })
+    }
+
     fn request(&self) -> Request {
         Request::new(self.method).idempotent(self.idempotent)
     }

@@ -6,10 +6,22 @@
 //! `min`, `max`, `unit`, `allowed`, `got` (see `stampede.d.ts`, `SettingsErrorInfo`).
 
 use js_sys::Array;
-use stampede::{ConfigError, Expected, Got, Limit, Unit};
+use stampede::{ConfigError, Got};
 use wasm_bindgen::prelude::*;
 
+pub(crate) use crate::error_parts::Shape;
+use crate::error_parts::parts;
 use crate::fields::js_name;
+
+/// What a settings reader fails with: the JavaScript error itself (the slim entry's is
+/// data, `slim/errors.rs`).
+pub(crate) type Fail = JsValue;
+
+/// The error of a path that cannot be taken (a callback that did not run): never thrown,
+/// but not a panic either.
+pub(crate) fn unreachable() -> Fail {
+    JsValue::UNDEFINED
+}
 
 // Errors are put together in JavaScript (js/errors.js) from the core's data: the wasm
 // passes names and numbers and formats nothing, which keeps the text (and the code that
@@ -48,19 +60,6 @@ pub(crate) fn type_error(msg: &str) -> JsValue {
     js_sys::TypeError::new(msg).into()
 }
 
-/// The shapes of [`Expected`], as `js/errors.js` numbers them.
-#[derive(Clone, Copy)]
-pub(crate) enum Shape {
-    Range = 0,
-    Above = 1,
-    AtLeastField = 2,
-    OneOf = 3,
-    Syntax = 4,
-    AtMostChars = 5,
-    Work = 6,
-    RegistryFull = 7,
-}
-
 /// Turns a core settings error into a `RangeError` naming the JavaScript field, with the
 /// contract's properties (`field`, `code`, `min`, `max`, `unit`, `allowed`, `got`).
 pub(crate) fn config_error(prefix: &str, e: &ConfigError) -> JsValue {
@@ -75,55 +74,23 @@ pub(crate) fn config_error_as(prefix: &str, field: &str, e: &ConfigError) -> JsV
         Got::Number(n) => JsValue::from(*n),
         Got::Text(s) => JsValue::from_str(s),
     };
-    let none = f64::NAN;
-    let mut allowed = JsValue::UNDEFINED;
-    let mut detail = "";
-    let (shape, min, max, unit, whole) = match e.expected {
-        Expected::Range(Limit {
-            min,
-            max,
-            unit,
-            whole,
-        }) => (Shape::Range, min, max, unit, whole),
-        Expected::Above { min, max, unit } => (Shape::Above, min, max, unit, false),
-        Expected::AtLeastField {
-            other,
-            min,
-            max,
-            unit,
-        } => {
-            detail = js_name(other);
-            (Shape::AtLeastField, min, max, unit, false)
-        }
-        Expected::OneOf(names) => {
-            allowed = names_array(names).into();
-            (Shape::OneOf, none, none, Unit::None, false)
-        }
-        Expected::Syntax(what) => {
-            detail = what;
-            (Shape::Syntax, none, none, Unit::None, false)
-        }
-        Expected::AtMostChars(n) => (Shape::AtMostChars, none, f64::from(n), Unit::Chars, true),
-        Expected::Work { max, bound } => {
-            detail = bound.describe();
-            (Shape::Work, none, max, Unit::None, false)
-        }
-        Expected::RegistryFull { max } => {
-            (Shape::RegistryFull, none, f64::from(max), Unit::Count, true)
-        }
+    let p = parts(e);
+    let allowed = match p.shape {
+        Shape::OneOf => names_array(p.allowed).into(),
+        _ => JsValue::UNDEFINED,
     };
     settings_error_js(
         prefix,
         field,
-        e.code().name(),
+        p.code,
         &got,
-        shape as u8,
-        min,
-        max,
-        unit.name().unwrap_or(""),
-        whole,
+        p.shape as u8,
+        p.min,
+        p.max,
+        p.unit,
+        p.whole,
         &allowed,
-        detail,
+        p.detail,
     )
 }
 

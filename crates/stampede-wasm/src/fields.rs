@@ -2,6 +2,7 @@
 //! setting added to the core does not compile here until it has a name and a place.
 
 use stampede::Field;
+use stampede::classify::Action;
 
 /// The JavaScript name of a core field, as the options objects spell it.
 pub(crate) const fn js_name(field: Field) -> &'static str {
@@ -196,5 +197,14 @@ pub(crate) const fn prefix_of(group: Group) -> &'static str {
         Group::Throttle => "throttle.",
         Group::Hedging => "hedging.",
         Group::Top | Group::None => "",
+    }
+}
+
+/// The JavaScript name of a verdict's action.
+pub(crate) fn action_name(a: Action) -> &'static str {
+    match a {
+        Action::Success => "success",
+        Action::Retry => "retry",
+        Action::DoNotRetry => "do-not-retry",
     }
 }

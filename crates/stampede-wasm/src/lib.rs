@@ -17,27 +17,47 @@
 // simulator's glue go unused; the default build still checks them all.
 #![cfg_attr(not(feature = "sim"), allow(dead_code))]
 
-mod budget;
-mod call_errors;
+// The two entries share the settings readers (`call_settings`, `nets`), the call sites'
+// registry and a call's nets, written against `opts::Opts` and `errors::Fail`. The full
+// entry's `Opts` reads JavaScript objects and fails with the JavaScript error; the slim
+// entry's (`slim/opts.rs`) reads the numbers and strings its JavaScript staged, and fails
+// with the core's error kept for JavaScript to build (`slim/errors.rs`): no JavaScript
+// object crosses into the slim wasm (issue #14's 25 KB bar).
 mod call_nets;
 mod call_settings;
-// retryFetch: the full entry's driver is Rust (`fetch`, async); the slim entry's is
-// JavaScript (js/retry.js) over `call`'s synchronous decisions.
-#[cfg(not(feature = "sim"))]
-mod call;
-mod clock;
+mod error_parts;
+#[cfg_attr(not(feature = "sim"), path = "slim/errors.rs")]
 mod errors;
-#[cfg(feature = "sim")]
-mod fetch;
 mod fields;
 mod nets;
+#[cfg_attr(not(feature = "sim"), path = "slim/opts.rs")]
 mod opts;
-mod policy;
 mod registry;
+
+// The full entry: JavaScript values in, JavaScript values out; retryFetch's driver is
+// Rust (`fetch`, async).
+#[cfg(feature = "sim")]
+mod budget;
+#[cfg(feature = "sim")]
+mod call_errors;
+#[cfg(feature = "sim")]
+mod clock;
+#[cfg(feature = "sim")]
+mod fetch;
+#[cfg(feature = "sim")]
+mod policy;
 #[cfg(feature = "sim")]
 mod settings;
 #[cfg(feature = "sim")]
 mod sim;
+
+// The slim entry: numbers and strings in and out, under `js/slim/`; retryFetch's driver is
+// JavaScript (`js/slim/retry.js`) over `call`'s synchronous decisions.
+#[cfg(not(feature = "sim"))]
+#[path = "slim/api.rs"]
+mod api;
+#[cfg(not(feature = "sim"))]
+mod call;
 
 /// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
 /// after wasm-opt), and no slower in the simulator benchmark. Single-threaded wasm (no
@@ -46,15 +66,15 @@ mod sim;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+#[cfg(feature = "sim")]
 pub use budget::Budget;
 #[cfg(not(feature = "sim"))]
 pub use call::FetchCall;
-#[cfg(not(feature = "sim"))]
-pub(crate) use call::named;
 #[cfg(feature = "sim")]
 pub(crate) use fetch::named;
 #[cfg(feature = "sim")]
 pub use fetch::retry_fetch;
+#[cfg(feature = "sim")]
 pub use policy::{RetryPolicy, classify, parse_retry_after};
 #[cfg(feature = "sim")]
 pub use settings::{choices, defaults, limits, scenarios, strategies};

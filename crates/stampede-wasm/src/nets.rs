@@ -4,7 +4,8 @@
 //! Every field's name, default and range is the core's (`Field`); a missing field takes
 //! the core's default, a bad value is the core's `RangeError` naming it under its prefix
 //! (`budget.kind`, `breaker.failureRatio`, `hedging.delayMs`), a value of the wrong type a
-//! `TypeError`. The same readers serve `retryFetch` and `Budget.forCallSite`.
+//! `TypeError`. The same readers serve `retryFetch` and `Budget.forCallSite`, in both entries
+//! (written against `opts::Opts`: see `lib.rs`).
 
 use stampede::Field;
 use stampede::budget::BudgetSettings;
@@ -13,11 +14,9 @@ use stampede::nets::{
     AwsSettings, BreakerMode, BreakerSettings, BudgetKind, GrpcSettings, GuardSettings,
     RatioSettings, ThrottleSettings,
 };
-use wasm_bindgen::prelude::*;
 
-use crate::budget::budget_settings;
-use crate::errors::config_error;
-use crate::fields::{Group, prefix_of};
+use crate::errors::{Fail, config_error};
+use crate::fields::Group;
 use crate::opts::Opts;
 
 /// The budget kinds, in the order of [`BudgetKind::NAMES`].
@@ -32,7 +31,7 @@ enum Kind {
 const KINDS: [Kind; 4] = [Kind::Bucket, Kind::Ratio, Kind::Grpc, Kind::Aws];
 
 /// Sets `*slot` to the number of `field` when given (checked by the core's `validate`).
-fn read(opts: &Opts<'_>, field: Field, slot: &mut f64) -> Result<(), JsValue> {
+fn read(opts: &Opts, field: Field, slot: &mut f64) -> Result<(), Fail> {
     if let Some(v) = opts.number(field)? {
         *slot = v;
     }
@@ -41,7 +40,7 @@ fn read(opts: &Opts<'_>, field: Field, slot: &mut f64) -> Result<(), JsValue> {
 
 /// Reads `BudgetOptions`: `{ kind?, … }`, the kind's own fields (an absent kind is
 /// `"bucket"`, read exactly as before kinds existed). Validated.
-pub(crate) fn budget_kind(opts: &Opts<'_>) -> Result<BudgetKind, JsValue> {
+pub(crate) fn budget_kind(opts: &Opts) -> Result<BudgetKind, Fail> {
     let kind = opts
         .choice(Field::BudgetKind, &BudgetKind::NAMES, &KINDS)?
         .unwrap_or(Kind::Bucket);
@@ -74,7 +73,7 @@ pub(crate) fn budget_kind(opts: &Opts<'_>) -> Result<BudgetKind, JsValue> {
 
 /// Reads `BreakerOptions`: `{ failureRatio, samplingMs, minThroughput, breakMs, mode }`,
 /// Polly v8's defaults for what is missing. Validated.
-pub(crate) fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
+pub(crate) fn breaker(opts: &Opts) -> Result<BreakerSettings, Fail> {
     let mut s = BreakerSettings::default();
     read(opts, Field::FailureRatio, &mut s.failure_ratio)?;
     read(opts, Field::Sampling, &mut s.sampling_ms)?;
@@ -90,7 +89,7 @@ pub(crate) fn breaker(opts: &Opts<'_>) -> Result<BreakerSettings, JsValue> {
 }
 
 /// Reads `ThrottleOptions`: `{ k, windowMs }`, the SRE book's defaults for what is missing.
-pub(crate) fn throttle(opts: &Opts<'_>) -> Result<ThrottleSettings, JsValue> {
+pub(crate) fn throttle(opts: &Opts) -> Result<ThrottleSettings, Fail> {
     let mut s = ThrottleSettings::default();
     read(opts, Field::K, &mut s.k)?;
     read(opts, Field::ThrottleWindow, &mut s.window_ms)?;
@@ -99,7 +98,7 @@ pub(crate) fn throttle(opts: &Opts<'_>) -> Result<ThrottleSettings, JsValue> {
 
 /// Reads `HedgingOptions`: `{ delayMs, maxAttempts }`, Polly v8's defaults for what is
 /// missing. Validated.
-pub(crate) fn hedging(opts: &Opts<'_>) -> Result<HedgingSettings, JsValue> {
+pub(crate) fn hedging(opts: &Opts) -> Result<HedgingSettings, Fail> {
     let mut s = HedgingSettings::default();
     read(opts, Field::HedgeDelay, &mut s.delay_ms)?;
     if let Some(n) = opts.whole(Field::HedgeMaxAttempts)? {
@@ -111,22 +110,19 @@ pub(crate) fn hedging(opts: &Opts<'_>) -> Result<HedgingSettings, JsValue> {
 /// The nested options object `key` of `opts` (`budget`, `breaker`, …), if given, read by
 /// `f` with the group's prefix in messages.
 pub(crate) fn nested<T>(
-    opts: &Opts<'_>,
+    opts: &Opts,
     key: &str,
     group: Group,
-    f: impl FnOnce(&Opts<'_>) -> Result<T, JsValue>,
-) -> Result<Option<T>, JsValue> {
-    match opts.raw(key)? {
-        Some(v) => {
-            let v = crate::named(&v, prefix_of(group));
-            f(&Opts::new(&v, key, prefix_of(group))?).map(Some)
-        }
+    f: impl FnOnce(&Opts) -> Result<T, Fail>,
+) -> Result<Option<T>, Fail> {
+    match opts.group(key, group)? {
+        Some(o) => f(&o).map(Some),
         None => Ok(None),
     }
 }
 
 /// Reads the nets a call gives: `budget`, `breaker`, `throttle` (each optional).
-pub(crate) fn guard_settings(opts: &Opts<'_>) -> Result<GuardSettings, JsValue> {
+pub(crate) fn guard_settings(opts: &Opts) -> Result<GuardSettings, Fail> {
     Ok(GuardSettings {
         budget: nested(opts, "budget", Group::Budget, budget_kind)?,
         breaker: nested(opts, "breaker", Group::Breaker, breaker)?,
@@ -137,4 +133,22 @@ pub(crate) fn guard_settings(opts: &Opts<'_>) -> Result<GuardSettings, JsValue> 
 /// The default budget of a call site named without one: today's token bucket.
 pub(crate) fn default_budget() -> BudgetKind {
     BudgetKind::Bucket(BudgetSettings::default())
+}
+
+/// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`);
+/// missing fields take the core's defaults (`BudgetSettings::default()`).
+pub(crate) fn budget_settings(opts: &Opts) -> Result<BudgetSettings, Fail> {
+    let mut s = BudgetSettings::default();
+    let fields: [(Field, &mut f64); 4] = [
+        (Field::Capacity, &mut s.capacity),
+        (Field::RefillPerSec, &mut s.refill_per_sec),
+        (Field::RetryCost, &mut s.retry_cost),
+        (Field::SuccessRefund, &mut s.success_refund),
+    ];
+    for (field, slot) in fields {
+        if let Some(v) = opts.number(field)? {
+            *slot = v;
+        }
+    }
+    s.validate().map_err(|e| config_error(opts.prefix(), &e))
 }

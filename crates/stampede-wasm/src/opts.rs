@@ -11,13 +11,12 @@ use wasm_bindgen::prelude::*;
 
 use crate::errors::{Shape, settings_error_js};
 // fetch.rs takes the error builders from here.
-#[cfg_attr(not(feature = "sim"), allow(unused_imports))]
 pub(crate) use crate::errors::{config_error, out_of_range, type_error, wrong_type};
-use crate::fields::js_name;
+use crate::fields::{Group, js_name, prefix_of};
 
 /// A settings object, or `undefined`/`null` (every field then takes its default).
-pub(crate) struct Opts<'a> {
-    obj: Option<&'a Object>,
+pub(crate) struct Opts {
+    obj: Option<Object>,
     /// A prefix for field names in messages: `""`, `"policy."` or `"budget."`.
     prefix: &'static str,
 }
@@ -67,22 +66,35 @@ pub(crate) fn finite_arg(v: &JsValue, field: &str) -> Result<Option<f64>, JsValu
     }
 }
 
-impl<'a> Opts<'a> {
+impl Opts {
     /// Reads `value` as a settings object: an object, or `undefined`/`null`.
-    pub(crate) fn new(
-        value: &'a JsValue,
-        what: &str,
-        prefix: &'static str,
-    ) -> Result<Self, JsValue> {
+    pub(crate) fn new(value: &JsValue, what: &str, prefix: &'static str) -> Result<Self, JsValue> {
         if value.is_undefined() || value.is_null() {
             return Ok(Opts { obj: None, prefix });
         }
         match value.dyn_ref::<Object>() {
             Some(obj) if value.is_object() => Ok(Opts {
-                obj: Some(obj),
+                obj: Some(obj.clone()),
                 prefix,
             }),
             _ => Err(wrong_type("", what, "an object", value)),
+        }
+    }
+
+    /// No settings: every field takes its default (`prefix` for messages).
+    pub(crate) fn empty(prefix: &'static str) -> Opts {
+        Opts { obj: None, prefix }
+    }
+
+    /// The nested settings object `key` (`policy`, `budget`, …), if given, with `group`'s
+    /// prefix in messages; its property reads name their field if they throw (`named`).
+    pub(crate) fn group(&self, key: &str, group: Group) -> Result<Option<Opts>, JsValue> {
+        match self.raw(key)? {
+            Some(v) => {
+                let prefix = prefix_of(group);
+                Opts::new(&crate::named(&v, prefix), key, prefix).map(Some)
+            }
+            None => Ok(None),
         }
     }
 
@@ -92,7 +104,9 @@ impl<'a> Opts<'a> {
 
     /// The raw field; `undefined` when absent. `null` counts as absent too.
     pub(crate) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
-        let Some(obj) = self.obj else { return Ok(None) };
+        let Some(obj) = &self.obj else {
+            return Ok(None);
+        };
         let v = Reflect::get(obj, &JsValue::from_str(key))?;
         Ok(if v.is_undefined() || v.is_null() {
             None

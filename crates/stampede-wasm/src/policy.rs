@@ -2,15 +2,17 @@
 
 use js_sys::{Float64Array, Object};
 use stampede::Field;
-use stampede::backoff::{Strategy, check_samples};
+use stampede::backoff::check_samples;
 use stampede::classify::{
-    Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError, Verdict,
+    HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError, Verdict,
 };
-use stampede::policy::{Policy, PolicySettings};
+use stampede::policy::Policy;
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
+use crate::call_settings::policy_settings;
 use crate::errors::{config_error, wrong_type};
+use crate::fields::action_name;
 use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
 #[wasm_bindgen]
@@ -18,43 +20,6 @@ extern "C" {
     /// `Object.entries(o)`, which may run getters and Proxy traps: an exception is an `Err`.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
     fn object_entries(o: &Object) -> Result<js_sys::Array, JsValue>;
-}
-
-/// Reads `PolicyOptions` into validated core settings; missing fields take the core's
-/// defaults (`PolicySettings::default()`).
-pub(crate) fn policy_settings(opts: &Opts<'_>) -> Result<PolicySettings, JsValue> {
-    let p = opts.prefix();
-    let mut settings = PolicySettings::default();
-    let backoff = &mut settings.backoff;
-    if let Some(s) = opts.choice(Field::Strategy, &Strategy::NAMES, &Strategy::ALL)? {
-        backoff.strategy = s;
-    }
-    if let Some(v) = opts.number(Field::Base)? {
-        backoff.base_ms = v;
-    }
-    if let Some(v) = opts.number(Field::Cap)? {
-        backoff.cap_ms = v;
-    }
-    if let Some(v) = opts.number(Field::Multiplier)? {
-        backoff.multiplier = v;
-    }
-    if let Some(v) = opts.checked(Field::MaxAttempts)? {
-        settings.max_attempts = v as u32;
-    }
-    let mut rules = RetryRules::default();
-    if let Some(v) = opts.number(Field::MaxRetryAfter)? {
-        rules = rules
-            .with_max_retry_after_ms(v)
-            .map_err(|e| config_error(p, &e))?;
-    }
-    if let Some(spec) = opts.text(Field::RetryOn)? {
-        rules = rules.with_statuses(StatusSet::parse(&spec).map_err(|e| config_error(p, &e))?);
-    }
-    let settings = settings
-        .with_max_elapsed_ms(opts.number(Field::MaxElapsed)?)
-        .with_rules(rules);
-    settings.build().map_err(|e| config_error(p, &e))?;
-    Ok(settings)
 }
 
 /// A validated policy and its own seeded generator: `delays()` for one client,
@@ -150,14 +115,6 @@ fn flush(out: &Float64Array, at: u32, chunk: &mut Vec<f64>) -> u32 {
     out.subarray(at, end).copy_from(chunk);
     chunk.clear();
     end
-}
-
-pub(crate) fn action_name(a: Action) -> &'static str {
-    match a {
-        Action::Success => "success",
-        Action::Retry => "retry",
-        Action::DoNotRetry => "do-not-retry",
-    }
 }
 
 /// A verdict as `{ retryable, action, reason, retryAfterMs, ignoredHint? }`.

@@ -20,9 +20,8 @@ use std::cell::RefCell;
 use stampede::budget::MAX_CALL_SITES;
 use stampede::nets::{Budget, BudgetKind, Guard, GuardSettings};
 use stampede::{ConfigError, Expected, Field, Got};
-use wasm_bindgen::prelude::*;
 
-use crate::errors::{config_error, config_error_as};
+use crate::errors::{Fail, config_error, config_error_as};
 use crate::fields::{Group, prefix_of};
 use crate::nets::default_budget;
 
@@ -44,16 +43,16 @@ pub(crate) fn with_site<T>(
     call_site: &str,
     given: GuardSettings,
     now_ms: f64,
-    name_field: &str,
+    name_field: &'static str,
     f: impl FnOnce(&mut Guard, &GuardSettings) -> T,
-) -> Result<T, JsValue> {
+) -> Result<T, Fail> {
     let mut f = Some(f);
     let mut out = None;
     site_dyn(call_site, given, now_ms, name_field, &mut |g, s| {
         out = f.take().map(|f| f(g, s));
     })?;
     // `site_dyn` calls back exactly once when it succeeds.
-    out.ok_or(JsValue::UNDEFINED)
+    out.ok_or_else(crate::errors::unreachable)
 }
 
 /// The one, non-generic body of [`with_site`] (one copy in the wasm, not one per use).
@@ -62,9 +61,9 @@ fn site_dyn(
     call_site: &str,
     given: GuardSettings,
     now_ms: f64,
-    name_field: &str,
+    name_field: &'static str,
     f: &mut dyn FnMut(&mut Guard, &GuardSettings),
-) -> Result<(), JsValue> {
+) -> Result<(), Fail> {
     SITES.with(|sites| {
         let mut sites = sites.borrow_mut();
         let i = match sites.iter().position(|s| s.name == call_site) {
@@ -107,7 +106,7 @@ fn site_dyn(
     })
 }
 
-fn build(settings: GuardSettings, now_ms: f64) -> Result<Guard, JsValue> {
+fn build(settings: GuardSettings, now_ms: f64) -> Result<Guard, Fail> {
     settings.build(now_ms).map_err(|e| {
         // Every part was validated when read; this names the part's group if not.
         let group = crate::fields::group(e.field);
@@ -121,7 +120,7 @@ fn configure(
     site: &mut Site,
     given: GuardSettings,
     now_ms: f64,
-) -> Result<(GuardSettings, Guard), JsValue> {
+) -> Result<(GuardSettings, Guard), Fail> {
     let old = site.settings;
     let settings = GuardSettings {
         budget: given.budget.or(old.budget),

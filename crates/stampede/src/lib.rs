@@ -40,6 +40,7 @@ mod error;
 mod field;
 mod float;
 pub mod hedge;
+mod http_date;
 pub mod nets;
 pub mod policy;
 pub mod retry_after;

@@ -9,9 +9,10 @@
 //! Two forms are legal: delta-seconds (`120`) and an HTTP-date, which itself has three
 //! forms (RFC 9110 §5.6.7) — IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the obsolete
 //! RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`. Many
-//! clients (Envoy, vercel/fetch-retry) ignore dates; this crate reads all three, through
-//! the `httpdate` crate (hyper's), relative to the `now` the caller passes. A date in the
-//! past means "now". RFC 850's two-digit years follow `httpdate`: 70–99 are 19xx, 00–69 20xx.
+//! clients (Envoy, vercel/fetch-retry) ignore dates; this crate reads all three, by the
+//! `httpdate` crate's rules (hyper's: see `http_date`), relative to the `now` the caller
+//! passes. A date in the past means "now". RFC 850's two-digit years follow `httpdate`:
+//! 70–99 are 19xx, 00–69 20xx.
 //!
 //! ```
 //! use stampede::retry_after::parse_retry_after;
@@ -23,7 +24,6 @@
 //! ```
 
 use core::fmt;
-use std::time::UNIX_EPOCH;
 
 /// Why a hint from the server was not used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,11 +64,7 @@ pub fn parse_retry_after(value: &str, now_ms: f64) -> Result<f64, HintError> {
         });
         return Ok(secs as f64 * 1000.0);
     }
-    let at = httpdate::parse_http_date(v).map_err(|_| HintError::MalformedRetryAfter)?;
-    let at_ms = at
-        .duration_since(UNIX_EPOCH)
-        .map_err(|_| HintError::MalformedRetryAfter)?
-        .as_millis() as f64;
+    let at_ms = crate::http_date::parse_http_date(v).ok_or(HintError::MalformedRetryAfter)?;
     Ok((at_ms - now_ms).max(0.0))
 }
 

@@ -11,15 +11,15 @@ use wasm_bindgen::prelude::*;
 
 use stampede::nets::BudgetKind;
 
+use crate::call_settings::policy_settings;
 use crate::errors::config_error;
 use crate::fields::{Group, prefix_of};
 use crate::nets::{breaker, budget_kind, hedging, nested, throttle};
 use crate::opts::Opts;
-use crate::policy::policy_settings;
 
 /// Reads `SimOptions` into core settings (validated by the core in `Simulation::new`);
 /// missing fields take the core's defaults (`SimSettings::default()`).
-pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
+pub(crate) fn sim_settings(opts: &Opts) -> Result<SimSettings, JsValue> {
     let mut s = SimSettings::default();
     if let Some(v) = opts.choice(Field::Scenario, &Scenario::NAMES, &Scenario::ALL)? {
         s.scenario = v;
@@ -134,7 +134,7 @@ pub(crate) fn sim_settings(opts: &Opts<'_>) -> Result<SimSettings, JsValue> {
 /// `{ startMs, lengthMs, factor }`: all three are needed (the core has no default window),
 /// so a missing one is a `TypeError` naming it (`slowdown.factor`). Values are the core's
 /// to judge.
-fn slowdown(opts: &Opts<'_>) -> Result<Slowdown, JsValue> {
+fn slowdown(opts: &Opts) -> Result<Slowdown, JsValue> {
     Ok(Slowdown {
         start_ms: opts.required(Field::SlowdownStart)?,
         length_ms: opts.required(Field::SlowdownLength)?,

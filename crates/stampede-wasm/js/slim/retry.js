@@ -11,14 +11,17 @@
 // Proxy traps, signals, fetch, onAttempt) reached only inside `try`, so that whatever it throws
 // rejects the promise with a TypeError naming it, and the promise always settles.
 //
-// wasm-bindgen copies this file into the package (snippets/…/js/); scripts/finish-pkg.mjs
-// re-exports retryFetch from the entry.
-import { FetchCall } from "../../../stampede_fetch.js";
-import { retryError, typeError } from "./errors.js";
+// scripts/finish-pkg.mjs bundles it with the entry.
+import { FetchCall, unstage } from "../../stampede_fetch.js";
+import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
+import { FETCH, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
 const STOP = 2;
+/** A settings error (`lastError`), and a call the nets refused (src/call.rs). */
+const FAILED = 4;
+const REFUSED = 5;
 const DECISIONS = ["retry", "success", "stop", "wait"];
 /** The transport errors, by the codes FetchCall takes. */
 const CONNECT = 0;
@@ -29,40 +32,6 @@ const CANCELLED = "cancelled: another attempt ended the request";
 
 const isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
 const isPlainObject = (v) => v !== null && typeof v === "object";
-
-export function threwError(prefix, name, thrown) {
-  let m;
-  try {
-    m = thrown !== null && typeof thrown === "object" ? thrown.message : thrown;
-  } catch {}
-  const quoted = typeof m === "string" && m !== "" ? `: ${m.length > 200 ? `${m.slice(0, 200)}…` : m}` : "";
-  return new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
-}
-
-/** A settings object whose property reads turn an exception into a TypeError naming
- *  `{prefix}{key}`; anything but an object as it is. */
-export function named(obj, prefix) {
-  if (!isObject(obj)) return obj;
-  return new Proxy(obj, {
-    // Getters run on the object itself (not on this Proxy), so private fields still work.
-    get(target, key) {
-      try {
-        return Reflect.get(target, key);
-      } catch (e) {
-        throw threwError(prefix, String(key), e);
-      }
-    },
-  });
-}
-
-/** `v[key]`, which may run a getter or a Proxy trap: an exception names `{prefix}{key}`. */
-function get(v, prefix, key) {
-  try {
-    return Reflect.get(v, key);
-  } catch (e) {
-    throw threwError(prefix, key, e);
-  }
-}
 
 const getIfObject = (v, prefix, key) => (isObject(v) ? get(v, prefix, key) : undefined);
 
@@ -333,7 +302,7 @@ function discardBody(a) {
 /** The `onAttempt` record of attempt `a`. */
 function attemptInfo(a, r) {
   const info = { number: r.number, startedMs: r.startedMs };
-  if (a.error !== 3) info.error = FetchCall.errorName(a.error);
+  if (a.error !== 3) info.error = transportNames[a.error];
   else info.status = a.status;
   info.decision = r.decision;
   if (r.delay) {
@@ -372,27 +341,47 @@ function sleep(ms, signal) {
  *  as `fetch` would), or the error of its last transport failure. */
 function finish(fc, a, attempts) {
   if (a.response !== undefined) return a.response;
-  throw fc.stopError(attempts, a.value);
+  throw stopError(fc, attempts, a.value);
+}
+
+/** The error a call that stopped (on a transport failure `cause`, or with nothing in
+ *  flight) or that the nets refused rejects with: `CircuitOpenError`, `ThrottledError`,
+ *  `BudgetExhaustedError` (refused only), else `RetryError`. */
+function stopError(fc, attempts, cause) {
+  const [kind, value, tokens] = fc.stopped();
+  const site = fc.callSite;
+  if (kind === 3) return budgetExhaustedError(site, fc.reason, value, tokens);
+  if (kind) return blockedError(kind - 1, site, fc.reason, value, attempts, cause);
+  return retryError(fc.reason, attempts, cause);
+}
+
+/** A decision code, or the error it stands for. */
+function decided(code) {
+  if (code === FAILED) throw fail();
+  return code;
 }
 
 /** `retryFetch(input, init, options)`: see stampede.d.ts. */
 export async function retryFetch(input, init, options) {
-  const fc = new FetchCall(options);
+  unstage();
+  read(options, "retryFetch options", "", FETCH);
+  const fc = ok(FetchCall.create());
   let req;
   try {
-    const o = named(options, "");
-    const onAttempt = isObject(o) ? o.onAttempt : undefined;
+    const o = options;
+    const onAttempt = isObject(o) ? get(o, "", "onAttempt") : undefined;
     if (onAttempt !== undefined && onAttempt !== null && typeof onAttempt !== "function") {
       throw typeError("", "onAttempt", "a function", onAttempt);
     }
-    const signalValue = isObject(o) ? o.signal : undefined;
+    const signalValue = isObject(o) ? get(o, "", "signal") : undefined;
     const signal = Signal.of(signalValue, "signal", "signal.");
     req = new Outgoing(input, init, signal);
     const method = req.method();
-    if (method) fc.setMethod(method[0], method[1]);
+    if (method && !fc.setMethod(text(method[0], method[1], "method"), method[1] === "input.")) throw fail();
     // Aborted before the call: nothing is sent, and the nets are not touched.
     req.check();
-    fc.admit(FetchCall.now());
+    const admitted = decided(fc.admit(now()));
+    if (admitted === REFUSED) throw stopError(fc, [], undefined);
     const run = fc.hedged ? hedged : retry;
     return await run(fc, req, onAttempt || undefined);
   } finally {
@@ -408,7 +397,7 @@ async function retry(fc, req, onAttempt) {
     req.check();
     const number = fc.number();
     const startedMs = Date.now();
-    const sent = req.send(fc.timeout(FetchCall.now()));
+    const sent = req.send(opt(fc.timeout(now())));
     let a;
     try {
       a = await sent.settled.then(
@@ -420,8 +409,8 @@ async function retry(fc, req, onAttempt) {
     }
     // The wall clock reads a Retry-After date; the nets and deadline use the other.
     const wall = Date.now();
-    const now = FetchCall.now();
-    const d = fc.decide(a.status, a.error, a.retryAfter, a.pushback, wall, now);
+    const at = now();
+    const d = decided(fc.decide(a.status, a.error, a.retryAfter, a.pushback, wall, at));
     const delayMs = fc.delayMs;
     const info = attemptInfo(a, {
       number,
@@ -429,7 +418,7 @@ async function retry(fc, req, onAttempt) {
       decision: DECISIONS[d],
       delay: d === RETRY ? [delayMs, fc.fromServer] : undefined,
       reason: fc.reason,
-      tokens: fc.tokens(now),
+      tokens: opt(fc.tokens(at)),
       hedge: false,
       won: false,
     });
@@ -460,7 +449,7 @@ async function hedged(fc, req, onAttempt) {
     last = a;
   };
   const launch = () => {
-    const timeout = fc.timeout(FetchCall.now());
+    const timeout = opt(fc.timeout(now()));
     const startedMs = Date.now();
     const sent = req.send(timeout);
     const index = launched++;
@@ -474,16 +463,16 @@ async function hedged(fc, req, onAttempt) {
     // The hedge delay counts from the moment the first attempt is sent (gRFC A6): the
     // clock is read once `fetch` has been called, so a slow launch does not shorten it.
     launch();
-    fc.hedgeStart(FetchCall.now());
+    fc.hedgeStart(now());
     for (;;) {
       req.check();
-      const due = fc.nextDue();
+      const due = opt(fc.nextDue());
       const woke = await race(flights, due, req.signal);
       req.check();
       if (woke === undefined) {
         // The hedge timer (timers may fire a fraction of a millisecond early on the
         // monotonic clock: the due time has come).
-        const step = fc.onDue(Math.max(FetchCall.now(), due ?? 0));
+        const step = decided(fc.onDue(Math.max(now(), due ?? 0)));
         if (step === RETRY) launch();
         else if (step === SUCCESS || step === STOP) {
           if (last) return finish(fc, last, attempts);
@@ -496,16 +485,16 @@ async function hedged(fc, req, onAttempt) {
       const [flight] = flights.splice(at, 1);
       flight.sent.close();
       const a = flight.sent.attempted(woke.ok, woke.value);
-      const now = FetchCall.now();
-      const step = fc.onOutcome(a.status, a.error, a.retryAfter, a.pushback, Date.now(), now);
-      const delayMs = fc.delayMs;
+      const t = now();
+      const step = decided(fc.onOutcome(a.status, a.error, a.retryAfter, a.pushback, Date.now(), t));
+      const delayMs = opt(fc.delayMs);
       const info = attemptInfo(a, {
         number: flight.index + 1,
         startedMs: flight.startedMs,
         decision: DECISIONS[step],
         delay: delayMs === undefined ? undefined : [delayMs, fc.fromServer],
         reason: fc.reason,
-        tokens: fc.tokens(now),
+        tokens: opt(fc.tokens(t)),
         hedge: flight.index > 0,
         won: step === SUCCESS,
       });
@@ -541,7 +530,7 @@ function race(flights, due, signal) {
   let id;
   let off;
   const wake = new Promise((resolve, reject) => {
-    if (due !== undefined) id = setTimeout(resolve, Math.max(0, due - FetchCall.now()));
+    if (due !== undefined) id = setTimeout(resolve, Math.max(0, due - now()));
     off = onAbort(signal, () => reject(signal.reason));
   });
   const done = () => {

@@ -1,0 +1,154 @@
+// The slim entry's RetryPolicy, classify, parseRetryAfter and Budget: their options read
+// and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
+// the values and the errors are the full entry's (stampede.d.ts).
+import { Backoff, Site, classifyStaged, parseRetryAfter as parse, stageText, unstage } from "../../stampede_fetch.js";
+import { typeError } from "../errors.js";
+import { BUDGET, CLASSIFY, HEADER, POLICY, finite, get, now, ok, opt, read, table, text } from "./options.js";
+
+/** Values drawn in wasm memory before they are copied out, by `sample`. */
+const SAMPLE_CHUNK = 8192;
+
+/** A validated policy and its own seeded generator: `delays()` for one client,
+ *  `sample(n)` for histograms. */
+export class RetryPolicy {
+  #p;
+
+  constructor(options) {
+    unstage();
+    read(options, "RetryPolicy options", "", POLICY);
+    this.#p = ok(Backoff.create());
+  }
+
+  /** The `maxAttempts - 1` delays (ms) of one client's request; each call draws the next. */
+  delays() {
+    return this.#p.draw(1);
+  }
+
+  /** `n` sequences of `maxAttempts - 1` delays, flattened row by row; filled in chunks,
+   *  so that wasm memory does not grow with `n`. */
+  sample(n) {
+    if (typeof n !== "number") throw typeError("", "n", "a number", n);
+    const rows = ok(this.#p.rows(n));
+    const per = this.#p.maxAttempts - 1;
+    const out = new Float64Array(rows * per);
+    const chunk = Math.max(1, Math.floor(SAMPLE_CHUNK / per));
+    for (let row = 0; row < rows && per > 0; row += chunk) out.set(this.#p.draw(Math.min(chunk, rows - row)), row * per);
+    return out;
+  }
+
+  get maxAttempts() {
+    return this.#p.maxAttempts;
+  }
+
+  get strategy() {
+    return this.#p.strategy;
+  }
+
+  free() {
+    this.#p.free();
+  }
+}
+
+/** `headers` (a plain object, or anything with `get(name)`, a Headers): its Retry-After
+ *  and grpc-retry-pushback-ms, staged. */
+function stageHints(h) {
+  if (h === undefined || h === null) return;
+  if (typeof h !== "object") throw typeError("", "headers", "an object or a Headers", h);
+  const hints = table().filter((e) => e.at === CLASSIFY && e.kind === HEADER);
+  const getter = get(h, "headers.", "get");
+  if (typeof getter === "function") {
+    for (const e of hints) {
+      const v = Reflect.apply(getter, h, [e.name]);
+      if (v !== undefined && v !== null) stageText(e.slot, text(v, "headers.", e.name));
+    }
+    return;
+  }
+  const seen = new Set();
+  for (const [name, value] of Object.entries(h)) {
+    // Header names are ASCII, matched without regard to (ASCII) case.
+    const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const e = hints.find((e) => e.name === lower);
+    if (!e || seen.has(e)) continue;
+    seen.add(e);
+    stageText(e.slot, typeof value === "number" ? String(value) : text(value, "headers.", name));
+  }
+}
+
+/** `classify({ status, method, headers, nowMs, error, idempotent, maxRetryAfterMs, retryOn })`
+ *  → `{ retryable, action, reason, retryAfterMs, ignoredHint? }`. */
+export function classify(input) {
+  unstage();
+  const found = read(input, "classify input", "", CLASSIFY);
+  const status = found.status !== undefined;
+  const error = found.error !== undefined;
+  // The call's shape, not a value: a TypeError naming the second of the two.
+  if (status && error) throw typeError("", "error", "no error when a status is given", found.error);
+  if (!status && !error) throw typeError("", "status", "a status (100-599) or an error", undefined);
+  if (status) stageHints(get(input, "", "headers"));
+  const v = ok(classifyStaged(Date.now()));
+  const verdict = { retryable: v.retryable, action: v.action, reason: v.reason, retryAfterMs: opt(v.retryAfterMs) };
+  const ignored = v.ignoredHint;
+  if (ignored !== undefined) verdict.ignoredHint = ignored;
+  v.free();
+  return verdict;
+}
+
+/** `parseRetryAfter(value, nowMs = Date.now())`: the delay in ms, or `undefined` when the
+ *  value is neither delta-seconds nor an HTTP-date. */
+export function parseRetryAfter(value, nowMs) {
+  text(value, "", "value");
+  return opt(parse(value, finite(nowMs, "nowMs") ?? Date.now()));
+}
+
+const made = Symbol("Budget");
+
+/** A handle on one call site's budget in the module's registry (`retryFetch`'s `callSite`
+ *  names the same call site). */
+export class Budget {
+  #site;
+  #name;
+
+  constructor(key, site, name) {
+    if (key !== made) throw new TypeError("Budget: use Budget.forCallSite(name, options)");
+    this.#site = site;
+    this.#name = name;
+  }
+
+  /** `Budget.forCallSite(name, options?)`: with options, they become its budget's
+   *  settings; without, the call site as it is (a new one: a bucket of 10 tokens, +1/s). */
+  static forCallSite(name, options) {
+    text(name, "", "name");
+    unstage();
+    read(options, "Budget options", "", BUDGET);
+    const given = options !== undefined && options !== null;
+    return new Budget(made, ok(Site.create(name, given, now())), name);
+  }
+
+  get callSite() {
+    return this.#name;
+  }
+
+  get kind() {
+    return ok(this.#site.kind(now()));
+  }
+
+  tokens(nowMs) {
+    return ok(this.#site.tokens(finite(nowMs, "nowMs") ?? now()));
+  }
+
+  isOpen(nowMs) {
+    return ok(this.#site.isOpen(finite(nowMs, "nowMs") ?? now())) === 1;
+  }
+
+  tryRetry(nowMs) {
+    return ok(this.#site.tryRetry(finite(nowMs, "nowMs") ?? now())) === 1;
+  }
+
+  reset() {
+    this.#site.reset(now());
+  }
+
+  free() {
+    this.#site.free();
+  }
+}

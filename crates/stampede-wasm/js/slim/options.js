@@ -1,0 +1,150 @@
+// The slim entry's options: read here, checked in wasm.
+//
+// JavaScript reads every option — a getter or Proxy trap that throws, a value of the wrong
+// type: a TypeError naming the field, as the full entry's — and stages what it found, by
+// slot, as numbers and strings (src/slim/opts.rs); the wasm checks every range with the
+// core's rules and keeps a bad value's error for `lastError`, built here into the same
+// RangeError as the full entry's (js/errors.js). What to read comes from the wasm
+// (`schema`): every name is the core's field's JavaScript name, none is written here.
+import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText } from "../../stampede_fetch.js";
+import { settingsError, typeError, rangeError } from "../errors.js";
+
+/** Where an entry is read (src/slim/opts.rs, `At`). */
+export const FETCH = 0;
+export const CLASSIFY = 1;
+export const POLICY = 2;
+export const BUDGET = 3;
+/** What it is (`Kind`). */
+const NUMBER = 0;
+const TEXT = 1;
+const BOOL = 2;
+const FINITE = 3;
+const BUDGET_KIND = 4;
+export const HEADER = 5;
+const GROUP = 6;
+/** The budget kind a budget without `kind` is. */
+const BUCKET = 1;
+
+let entries;
+let kinds;
+let maxText;
+/** The transport errors' names, by the codes FetchCall takes (0 connect, 1 timeout, 2 abort). */
+export let transportNames;
+
+/** The schema, parsed once: `{ at, kind, kinds, slot, name }` in reading order. */
+export function table() {
+  if (!entries) {
+    const code = (l, i) => l.charCodeAt(i) - 48;
+    const lines = schema().split("\n").filter(Boolean);
+    [kinds, transportNames] = lines.filter((l) => l[0] === "#").map((l) => l.slice(1).split(","));
+    entries = lines
+      .filter((l) => l[0] !== "#")
+      .map((l) => ({ at: code(l, 0), kind: code(l, 1), kinds: code(l, 2), slot: code(l, 3), name: l.slice(4) }));
+    maxText = FetchCall.maxText();
+  }
+  return entries;
+}
+
+export function threwError(prefix, name, thrown) {
+  let m;
+  try {
+    m = thrown !== null && typeof thrown === "object" ? thrown.message : thrown;
+  } catch {}
+  const quoted = typeof m === "string" && m !== "" ? `: ${m.length > 200 ? `${m.slice(0, 200)}…` : m}` : "";
+  return new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
+}
+
+/** `v[key]`, which may run a getter or a Proxy trap: an exception names `{prefix}{key}`. */
+export function get(v, prefix, key) {
+  try {
+    return Reflect.get(v, key);
+  } catch (e) {
+    throw threwError(prefix, key, e);
+  }
+}
+
+/** `v` as a string of at most the core's `MAX_TEXT_CHARS` characters, checked before it is
+ *  copied into wasm memory (which never shrinks). */
+export function text(v, prefix, field) {
+  table();
+  if (typeof v !== "string") throw typeError(prefix, field, "a string", v);
+  if (v.length > maxText) throw settingsError(prefix, field, "too_long", v, 5, NaN, maxText, "chars", true, undefined, "");
+  return v;
+}
+
+/** A finite number argument (`nowMs`), or undefined when omitted. */
+export function finite(v, field, prefix = "") {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number") throw typeError(prefix, field, "a number", v);
+  if (!Number.isFinite(v)) throw rangeError(prefix, field, "a finite number", v);
+  return v;
+}
+
+/** Reads the options object `value` (`what` in an error; `undefined` or `null` for none)
+ *  and stages the entries read at `at`, naming them under `prefix`. Returns the values
+ *  staged, by name. */
+export function read(value, what, prefix, at, found = {}) {
+  if (value === undefined || value === null) return found;
+  if (typeof value !== "object") throw typeError("", what, "an object", value);
+  let kind = 15;
+  for (const e of table()) {
+    if (e.at !== at) continue;
+    if (e.kind === BUDGET_KIND) kind = BUCKET;
+    else if (e.kind !== GROUP && !(e.kinds & kind)) continue;
+    if (e.kind === HEADER) continue;
+    const v = get(value, prefix, e.name);
+    if (v === undefined || v === null) continue;
+    found[e.name] = v;
+    switch (e.kind) {
+      case NUMBER:
+      case FINITE:
+        if (e.kind === FINITE) finite(v, e.name, prefix);
+        else if (typeof v !== "number") throw typeError(prefix, e.name, "a number", v);
+        stage(e.slot, v);
+        break;
+      case BOOL:
+        if (typeof v !== "boolean") throw typeError(prefix, e.name, "true or false", v);
+        stage(e.slot, v ? 1 : 0);
+        break;
+      case GROUP:
+        stage(e.slot, 1);
+        read(v, e.name, `${e.name}.`, e.kinds);
+        break;
+      default:
+        stageText(e.slot, text(v, prefix, e.name));
+        // A budget reads its kind's fields only (an unknown kind: none, and the wasm
+        // names the kind).
+        if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v);
+    }
+  }
+  return found;
+}
+
+/** The RangeError of the settings error the wasm kept (src/slim/errors.rs). */
+export function fail() {
+  const parts = lastError().split("\u0001");
+  const [prefix, field, code, unit, allowed, detail] = parts;
+  const [shape, min, max, whole, got, isText] = lastErrorNumbers();
+  const value = isText ? parts.slice(6).join("\u0001") : got;
+  return settingsError(prefix, field, code, value, shape, min, max, unit, whole === 1, shape === 3 ? allowed.split("\u0002") : undefined, detail);
+}
+
+/** The wasm's answer `v`, or the settings error it kept when it gave none (`undefined`,
+ *  or NaN for a number). */
+export function ok(v) {
+  if (v === undefined || Number.isNaN(v)) throw fail();
+  return v;
+}
+
+/** A number the wasm returns NaN for when there is none (src/call.rs, `or_nan`). */
+export const opt = (v) => (Number.isNaN(v) ? undefined : v);
+
+let origin;
+/** The monotonic clock (ms, on the epoch scale: `Date.now()` at the first reading plus
+ *  `performance.now()` since), which budgets and deadlines run on: see src/clock.rs. */
+export function now() {
+  if (typeof performance === "undefined") return Date.now();
+  const p = performance.now();
+  origin ??= Date.now() - p;
+  return origin + p;
+}
