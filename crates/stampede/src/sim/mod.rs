@@ -147,6 +147,7 @@ mod tourney;
 mod work;
 mod ziggurat;
 mod ziggurat_exp;
+mod ziggurat_layers;
 
 #[cfg(test)]
 mod tests;

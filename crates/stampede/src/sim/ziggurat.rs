@@ -29,10 +29,10 @@ use std::sync::LazyLock;
 
 use rand::Rng;
 
+use super::ziggurat_layers::{self, LAYERS, Layers};
+
 use crate::backoff::uniform;
 
-/// Layers.
-const LAYERS: usize = 256;
 /// The base layer's right edge: where the tail starts (Marsaglia and Tsang, 256 layers).
 const R: f64 = 3.654_152_885_361_009;
 /// Each layer's area, the base layer's tail included.
@@ -43,9 +43,7 @@ const V: f64 = 0.004_928_673_233_99;
 /// in `[-2^23, 2^23)`) of layer `i` is `j · w[i]`, with `w[i] = x[i] / 2^23`, and lies
 /// under the next layer's edge exactly when `|j| < k[i]`.
 pub(crate) struct Ziggurat {
-    f: [f64; LAYERS + 1],
-    w: [f64; LAYERS],
-    k: [u32; LAYERS],
+    l: Layers,
 }
 
 static TABLES: LazyLock<Ziggurat> = LazyLock::new(Ziggurat::build);
@@ -66,23 +64,9 @@ impl Ziggurat {
     }
 
     fn build() -> Ziggurat {
-        let x = edges();
-        let f = x.map(density);
-        let w: [f64; LAYERS] = core::array::from_fn(|i| x[i] / STEPS);
-        // The least `m` whose point `m · w[i]` (as the draw computes it, rounded) is not
-        // under `x[i + 1]`: from the quotient, then stepped to the exact boundary.
-        let k = core::array::from_fn(|i| {
-            let under = |m: u32| f64::from(m) * w[i] < x[i + 1];
-            let mut m = (x[i + 1] / w[i]).min(STEPS) as u32;
-            while m > 0 && !under(m - 1) {
-                m -= 1;
-            }
-            while under(m) {
-                m += 1;
-            }
-            m
-        });
-        Ziggurat { f, w, k }
+        Ziggurat {
+            l: Layers::new(&edges(), density, STEPS),
+        }
     }
 
     /// A standard normal deviate (mean 0, sd 1). The common case, inlined: one draw,
@@ -90,8 +74,8 @@ impl Ziggurat {
     #[inline(always)]
     pub(crate) fn standard<G: Rng + ?Sized>(&self, rng: &mut G) -> f64 {
         let (i, j) = point(rng);
-        if j.unsigned_abs() < self.k[i] {
-            return f64::from(j) * self.w[i];
+        if j.unsigned_abs() < self.l.k[i] {
+            return f64::from(j) * self.l.w[i];
         }
         self.edge(rng, i, j)
     }
@@ -103,14 +87,14 @@ impl Ziggurat {
     fn edge<G: Rng + ?Sized>(&self, rng: &mut G, i: usize, j: i32) -> f64 {
         let (mut i, mut j) = (i, j);
         loop {
-            let x = f64::from(j) * self.w[i];
-            if j.unsigned_abs() < self.k[i] {
+            let x = f64::from(j) * self.l.w[i];
+            if j.unsigned_abs() < self.l.k[i] {
                 return x;
             }
             if i == 0 {
                 return tail(rng, j < 0);
             }
-            let y = self.f[i + 1] + (self.f[i] - self.f[i + 1]) * uniform(rng, 0.0, 1.0);
+            let y = self.l.f[i + 1] + (self.l.f[i] - self.l.f[i + 1]) * uniform(rng, 0.0, 1.0);
             if y < density(x) {
                 return x;
             }
@@ -131,14 +115,7 @@ impl Ziggurat {
 /// below it: layer `i` spans `[0, x[i]]` wide and `[f(x[i]), f(x[i+1])]` high, with area
 /// `V`.
 fn edges() -> [f64; LAYERS + 1] {
-    let mut x = [0.0; LAYERS + 1];
-    x[0] = V / density(R);
-    x[1] = R;
-    for i in 1..LAYERS - 1 {
-        x[i + 1] = (-2.0 * libm::log(V / x[i] + density(x[i]))).sqrt();
-    }
-    x[LAYERS] = 0.0;
-    x
+    ziggurat_layers::edges(R, V, density, |y| (-2.0 * libm::log(y)).sqrt())
 }
 
 /// A layer (the low 8 bits of one 32-bit draw) and a point in it, a whole number in
@@ -167,46 +144,27 @@ fn tail<G: Rng + ?Sized>(rng: &mut G, negative: bool) -> f64 {
 mod tests {
     use super::*;
     use crate::seeded;
+    use crate::sim::ziggurat_layers::checks;
 
-    /// Every layer has area `V`, the top one too (which the recurrence does not force:
-    /// it checks the published `R` and `V` and the table built from them), and the base
-    /// layer's rectangle is `V / f(R)` wide (3.9107579595370900, as published).
+    /// Every layer has area `V` and the base layer's rectangle is `V / f(R)` wide
+    /// (3.9107579595370900, as published): see `ziggurat_layers::checks`.
     #[test]
     fn the_layers_have_equal_areas() {
-        let z = Ziggurat::get();
-        let x = edges();
-        assert!((x[0] - 3.910_757_959_537_09).abs() < 1e-12, "{}", x[0]);
-        for (i, width) in x.iter().enumerate().take(LAYERS).skip(1) {
-            let area = width * (z.f[i + 1] - z.f[i]);
-            assert!((area - V).abs() < 1e-11, "layer {i}: {area}");
-        }
-        assert_eq!(z.f[LAYERS], 1.0);
-        assert!(x.windows(2).all(|w| w[0] > w[1]));
+        checks::equal_areas(&Ziggurat::get().l, &edges(), V, 3.910_757_959_537_09, 1e-12);
     }
 
-    /// The integer test is the float one, `|x| < x[i + 1]` for the point `x = j · w[i]`
-    /// as the draw computes it: at every layer's boundary and at 100,000 seeded points.
+    /// The integer test is the float one at every layer's boundary and at 100,000 seeded
+    /// points; a point is `2^23` steps each way.
     #[test]
     fn the_integer_test_is_the_float_test() {
-        let z = Ziggurat::get();
-        let x = edges();
-        let float = |i: usize, j: i32| (f64::from(j) * z.w[i]).abs() < x[i + 1];
-        let int = |i: usize, j: i32| j.unsigned_abs() < z.k[i];
-        for i in 0..LAYERS {
-            let k = z.k[i] as i32;
-            for j in [k - 2, k - 1, k, k + 1, -k - 1, -k, -k + 1, 0, -(1 << 23)] {
-                let j = j.clamp(-(1 << 23), (1 << 23) - 1);
-                assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
-            }
-        }
         let mut rng = seeded(13);
-        for _ in 0..100_000 {
+        let points = (0..100_000).map(|_| {
             let (i, j) = point(&mut rng);
-            assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
-        }
-        // The layer's width is 2^23 steps each way; the top layer always tests its wedge.
-        assert_eq!(z.k[LAYERS - 1], 0);
-        assert!(z.k.iter().all(|&k| k < 1 << 23));
+            (i, i64::from(j))
+        });
+        let extremes = (-(1 << 23), (1 << 23) - 1);
+        checks::integer_is_float(&Ziggurat::get().l, &edges(), extremes, points);
+        assert!(Ziggurat::get().l.k.iter().all(|&k| k < 1 << 23));
     }
 
     /// Against the normal distribution function, in 40 bins of width 0.25 from -5 to 5

@@ -22,10 +22,10 @@ use std::sync::LazyLock;
 
 use rand::Rng;
 
+use super::ziggurat_layers::{self, LAYERS, Layers};
+
 use super::normal::uniform32;
 
-/// Layers.
-const LAYERS: usize = 256;
 /// The base layer's right edge: where the tail starts (Marsaglia and Tsang, 256 layers).
 const R: f64 = 7.697_117_470_131_05;
 /// Each layer's area, the base layer's tail included.
@@ -38,9 +38,7 @@ const STEPS: f64 = (1u32 << 24) as f64;
 /// `j` (a whole number in `[0, 2^24)`) of layer `i` is `j · w[i]`, with
 /// `w[i] = x[i] / 2^24`, and lies under the next layer's edge exactly when `j < k[i]`.
 pub(crate) struct ExpZiggurat {
-    f: [f64; LAYERS + 1],
-    w: [f64; LAYERS],
-    k: [u32; LAYERS],
+    l: Layers,
 }
 
 static TABLES: LazyLock<ExpZiggurat> = LazyLock::new(ExpZiggurat::build);
@@ -58,23 +56,9 @@ impl ExpZiggurat {
     }
 
     fn build() -> ExpZiggurat {
-        let x = edges();
-        let f = x.map(density);
-        let w: [f64; LAYERS] = core::array::from_fn(|i| x[i] / STEPS);
-        // The least `m` whose point `m · w[i]` (as the draw computes it, rounded) is not
-        // under `x[i + 1]`: from the quotient, then stepped to the exact boundary.
-        let k = core::array::from_fn(|i| {
-            let under = |m: u32| f64::from(m) * w[i] < x[i + 1];
-            let mut m = (x[i + 1] / w[i]).min(STEPS) as u32;
-            while m > 0 && !under(m - 1) {
-                m -= 1;
-            }
-            while (m as f64) < STEPS && under(m) {
-                m += 1;
-            }
-            m
-        });
-        ExpZiggurat { f, w, k }
+        ExpZiggurat {
+            l: Layers::new(&edges(), density, STEPS),
+        }
     }
 
     /// An exponential deviate of mean 1. The common case, inlined: one draw, under the
@@ -82,8 +66,8 @@ impl ExpZiggurat {
     #[inline(always)]
     pub(crate) fn standard<G: Rng + ?Sized>(&self, rng: &mut G) -> f64 {
         let (i, j) = point(rng);
-        if j < self.k[i] {
-            return f64::from(j) * self.w[i];
+        if j < self.l.k[i] {
+            return f64::from(j) * self.l.w[i];
         }
         self.edge(rng, i, j)
     }
@@ -96,15 +80,15 @@ impl ExpZiggurat {
         let (mut i, mut j) = (i, j);
         let mut base = 0.0;
         loop {
-            if j < self.k[i] {
-                return base + f64::from(j) * self.w[i];
+            if j < self.l.k[i] {
+                return base + f64::from(j) * self.l.w[i];
             }
             if i == 0 {
                 // Beyond R: R plus a fresh deviate (memoryless), drawn the same way.
                 base += R;
             } else {
-                let x = f64::from(j) * self.w[i];
-                let y = self.f[i] + (self.f[i + 1] - self.f[i]) * uniform32(rng, 0.0, 1.0);
+                let x = f64::from(j) * self.l.w[i];
+                let y = self.l.f[i] + (self.l.f[i + 1] - self.l.f[i]) * uniform32(rng, 0.0, 1.0);
                 if y < density(x) {
                     return base + x;
                 }
@@ -118,14 +102,7 @@ impl ExpZiggurat {
 /// width of a rectangle of the base layer's area (the tail beyond `R` included). Layer `i`
 /// spans `[0, x[i]]` wide and `[f(x[i]), f(x[i+1])]` high, with area `V`.
 fn edges() -> [f64; LAYERS + 1] {
-    let mut x = [0.0; LAYERS + 1];
-    x[0] = V / density(R);
-    x[1] = R;
-    for i in 1..LAYERS - 1 {
-        x[i + 1] = -libm::log(V / x[i] + density(x[i]));
-    }
-    x[LAYERS] = 0.0;
-    x
+    ziggurat_layers::edges(R, V, density, |y| -libm::log(y))
 }
 
 /// A layer (the low 8 bits of one 32-bit draw) and a point in it, a whole number in
@@ -140,46 +117,31 @@ fn point<G: Rng + ?Sized>(rng: &mut G) -> (usize, u32) {
 mod tests {
     use super::*;
     use crate::seeded;
+    use crate::sim::ziggurat_layers::checks;
 
-    /// Every layer has area `V`, the top one too (which the recurrence does not force:
-    /// it checks the published `R` and `V` and the table built from them), and the base
-    /// layer's rectangle is `V / f(R)` wide (8.6971174701310497, as published).
+    /// Every layer has area `V` and the base layer's rectangle is `V / f(R) = R + 1` wide
+    /// (8.6971174701310497, as published): see `ziggurat_layers::checks`.
     #[test]
     fn the_layers_have_equal_areas() {
-        let z = ExpZiggurat::get();
-        let x = edges();
-        assert!((x[0] - 8.697_117_470_131_05).abs() < 1e-9, "{}", x[0]);
-        for (i, width) in x.iter().enumerate().take(LAYERS).skip(1) {
-            let area = width * (z.f[i + 1] - z.f[i]);
-            assert!((area - V).abs() < 1e-11, "layer {i}: {area}");
-        }
-        assert_eq!(z.f[LAYERS], 1.0);
-        assert!(x.windows(2).all(|w| w[0] > w[1]));
+        checks::equal_areas(
+            &ExpZiggurat::get().l,
+            &edges(),
+            V,
+            8.697_117_470_131_05,
+            1e-9,
+        );
     }
 
-    /// The integer test is the float one, `x < x[i + 1]` for the point `x = j · w[i]` as
-    /// the draw computes it: at every layer's boundary and at 100,000 seeded points.
+    /// The integer test is the float one at every layer's boundary and at 100,000 seeded
+    /// points; a point is one of `2^24` steps.
     #[test]
     fn the_integer_test_is_the_float_test() {
-        let z = ExpZiggurat::get();
-        let x = edges();
-        let float = |i: usize, j: u32| f64::from(j) * z.w[i] < x[i + 1];
-        let int = |i: usize, j: u32| j < z.k[i];
-        let top = (1u32 << 24) - 1;
-        for i in 0..LAYERS {
-            let k = z.k[i];
-            for j in [k.saturating_sub(2), k.saturating_sub(1), k, k + 1, 0, top] {
-                let j = j.min(top);
-                assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
-            }
-        }
         let mut rng = seeded(13);
-        for _ in 0..100_000 {
+        let points = (0..100_000).map(|_| {
             let (i, j) = point(&mut rng);
-            assert_eq!(int(i, j), float(i, j), "layer {i}, point {j}");
-        }
-        // The top layer always tests its wedge.
-        assert_eq!(z.k[LAYERS - 1], 0);
+            (i, i64::from(j))
+        });
+        checks::integer_is_float(&ExpZiggurat::get().l, &edges(), (0, (1 << 24) - 1), points);
     }
 
     /// Against the exponential distribution function, in 40 bins of width 0.25 from 0 to
