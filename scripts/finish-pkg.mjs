@@ -11,12 +11,13 @@
 // with its hot paths inlined for speed; issue #12's safety nets, hedging and layers add
 // the rest: see MAX_WASM_BYTES).
 //
-// With --slim SLIM (the same crate built with --no-default-features and --out-name
-// stampede_fetch): copy it into PKG/fetch/ as the entry `stampede/fetch`, add the Node entries
+// With --slim SLIM (a folder holding stampede_fetch_bg.wasm: the same crate built with
+// --no-default-features, which has no wasm-bindgen, and wasm-opt'd): copy it into PKG/fetch/
+// as the entry `stampede/fetch` with its JavaScript (see bundleSlim), add the Node entries
 // and the types of crates/stampede-wasm/npm/, write the manifest (crates/stampede-wasm/npm/
 // package.json, with the crate's version) and check the slim bar: wasm and the JS a browser
-// loads for it (the glue with the slim's JavaScript, crates/stampede-wasm/js/slim/, bundled
-// into one minified file by Vite's Rolldown: see bundleSlim) gzipped, each file as
+// loads for it (the slim's JavaScript, crates/stampede-wasm/js/slim/ with its own loader
+// wasm.js, bundled into one minified file by Vite's Rolldown: see bundleSlim) gzipped, each file as
 // `gzip -9 -c FILE | wc -c` counts it, at most MAX_SLIM_GZIP_BYTES (the goal, 25 KB, is not
 // met: see below).
 //
@@ -92,9 +93,9 @@ function exportErrorClasses(dir, glue) {
   }
 }
 
-/** Bundles the slim entry: its wasm-bindgen glue (numbers and strings only) and its
- *  JavaScript (crates/stampede-wasm/js/slim/: the options readers, RetryPolicy, classify,
- *  parseRetryAfter, Budget and retryFetch's driver, with js/errors.js), minified into
+/** Bundles the slim entry: its JavaScript (crates/stampede-wasm/js/slim/: the loader and
+ *  the wasm's objects, the options readers, RetryPolicy, classify, parseRetryAfter, Budget
+ *  and retryFetch's driver, with js/errors.js), minified into
  *  `dir/glue`: one file a browser loads, gzipped as one stream. Rolldown is Vite's bundler
  *  (a dependency of the workspace's vite). */
 async function bundleSlim(dir, glue) {
@@ -104,7 +105,7 @@ async function bundleSlim(dir, glue) {
   } catch (e) {
     fail(`rolldown (Vite's bundler) is needed to bundle stampede/fetch (run make setup): ${e.message}`);
   }
-  // The sources sit where their imports expect them: js/slim/*.js import ../../<glue> and
+  // The sources sit where their imports expect them: js/slim/*.js import ./wasm.js and
   // ../errors.js.
   const js = join(dir, "js");
   mkdirSync(join(js, "slim"), { recursive: true });
@@ -116,7 +117,7 @@ async function bundleSlim(dir, glue) {
   writeFileSync(
     entry,
     [
-      `export { default, initSync } from "./${glue}";`,
+      `export { default, initSync } from "./js/slim/wasm.js";`,
       `export { RetryPolicy, classify, parseRetryAfter, Budget } from "./js/slim/api.js";`,
       `export { retryFetch } from "./js/slim/retry.js";`,
       `export { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./js/errors.js";`,
@@ -132,7 +133,6 @@ async function bundleSlim(dir, glue) {
   writeFileSync(join(dir, glue), output[0].code);
   rmSync(entry);
   rmSync(js, { recursive: true, force: true });
-  rmSync(join(dir, "snippets"), { recursive: true, force: true });
 }
 
 // ---- The full build ----------------------------------------------------------------------
@@ -159,7 +159,7 @@ if (!slim) {
 const fetchDir = join(pkg, "fetch");
 rmSync(fetchDir, { recursive: true, force: true });
 mkdirSync(fetchDir);
-for (const file of ["stampede_fetch.js", "stampede_fetch_bg.wasm"]) copyFileSync(join(slim, file), join(fetchDir, file));
+copyFileSync(join(slim, "stampede_fetch_bg.wasm"), join(fetchDir, "stampede_fetch_bg.wasm"));
 await bundleSlim(fetchDir, "stampede_fetch.js");
 for (const file of ["node.js", "stampede_fetch.d.ts"]) copyFileSync(join(npm, "fetch", file), join(fetchDir, file));
 copyFileSync(join(npm, "node.js"), join(pkg, "node.js"));
