@@ -72,8 +72,8 @@ fn blocked(b: &Blocked) -> Vec<f64> {
     }
 }
 
-/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (which
-/// wasm-bindgen returns through a shim of its own, some 200 bytes each).
+/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (the ABI,
+/// `slim/abi.rs`, is plain numbers).
 pub(crate) fn or_nan(v: Option<f64>) -> f64 {
     v.unwrap_or(f64::NAN)
 }
