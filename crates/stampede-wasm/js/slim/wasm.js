@@ -84,8 +84,7 @@ export class Site extends Handle {
 
 /** Queues the optional Retry-After and grpc-retry-pushback-ms: their flags. */
 function hints(retryAfter, pushback) {
-  const has = [retryAfter, pushback].map((v) => (v == null ? 0 : (arg(v), 1)));
-  return has;
+  return [retryAfter, pushback].map((v) => (v == null ? 0 : (arg(v), 1)));
 }
 
 export class FetchCall extends Handle {
@@ -151,7 +150,7 @@ export class FetchCall extends Handle {
 /** `classify` on the staged input: its verdict, undefined on a bad value (`lastError`). */
 export function classifyStaged(now) {
   if (!w.classify(now)) return undefined;
-  const v = {
+  return {
     retryable: w.verdict_retryable() === 1,
     action: str(w.verdict_action()),
     reason: str(w.verdict_reason()),
@@ -159,7 +158,6 @@ export function classifyStaged(now) {
     ignoredHint: str(w.verdict_ignored()),
     free() {},
   };
-  return v;
 }
 
 export function parseRetryAfter(value, now) {
