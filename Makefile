@@ -108,8 +108,9 @@ build:
 ## then www/src/generated/core.ts, the core's defaults and ranges as the page reads them.
 wasm: setup
 	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
-	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede_fetch --out-dir ../../target/pkg-fetch --no-opt -- --no-default-features $(SLIM_CARGO)
-	wasm-opt $(SLIM_WASM_OPT) target/pkg-fetch/stampede_fetch_bg.wasm -o target/pkg-fetch/stampede_fetch_bg.wasm
+	cargo build -p stampede-wasm --target wasm32-unknown-unknown --profile wasm-release --locked --no-default-features $(SLIM_CARGO)
+	mkdir -p target/pkg-fetch
+	wasm-opt $(SLIM_WASM_OPT) target/wasm32-unknown-unknown/wasm-release/stampede_wasm.wasm -o target/pkg-fetch/stampede_fetch_bg.wasm
 	node scripts/finish-pkg.mjs crates/stampede-wasm/pkg --slim target/pkg-fetch
 	node scripts/core-settings.mjs crates/stampede-wasm/pkg www/src/generated/core.ts
 

@@ -19,7 +19,6 @@ use stampede::classify::{HttpStatus, Method, Outcome, Request, TransportError, V
 use stampede::hedge::{Hedge, HedgeStep, Hedging};
 use stampede::nets::{Blocked, GuardSettings};
 use stampede::policy::{Attempt, Decision, Policy, StopReason};
-use wasm_bindgen::prelude::*;
 
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};
@@ -37,7 +36,6 @@ const FAILED: u8 = 4;
 const REFUSED: u8 = 5;
 
 /// One `retryFetch` call: its validated settings, its nets and its policy state.
-#[wasm_bindgen]
 pub struct FetchCall {
     policy: Policy,
     rng: SeededRng,
@@ -74,8 +72,8 @@ fn blocked(b: &Blocked) -> Vec<f64> {
     }
 }
 
-/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (which
-/// wasm-bindgen returns through a shim of its own, some 200 bytes each).
+/// `v`, or NaN for none: what the slim's numbers return instead of an `Option` (the ABI,
+/// `slim/abi.rs`, is plain numbers).
 pub(crate) fn or_nan(v: Option<f64>) -> f64 {
     v.unwrap_or(f64::NAN)
 }
@@ -119,7 +117,6 @@ fn transport(code: u8) -> TransportError {
     }
 }
 
-#[wasm_bindgen]
 impl FetchCall {
     /// Reads and validates `retryFetch`'s staged options (all but `signal` and
     /// `onAttempt`, which the driver reads); `undefined` on a bad one (`lastError`).
@@ -129,14 +126,12 @@ impl FetchCall {
 
     /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
     /// hint, and is never copied into wasm memory.
-    #[wasm_bindgen(js_name = maxText)]
     pub fn max_text() -> u32 {
         stampede::MAX_TEXT_CHARS
     }
 
     /// The request's method, read by the driver
     /// (`input` for a `Request`'s, else `init.method`): false on a bad one (`lastError`).
-    #[wasm_bindgen(js_name = setMethod)]
     pub fn set_method(&mut self, method: &str, input: bool) -> bool {
         let prefix = if input { "input." } else { "init." };
         match method.parse::<Method>() {
@@ -152,7 +147,6 @@ impl FetchCall {
     }
 
     /// Whether the call is hedged.
-    #[wasm_bindgen(getter)]
     pub fn hedged(&self) -> bool {
         self.hedging.is_some()
     }
@@ -251,7 +245,6 @@ impl FetchCall {
     }
 
     /// Hedging: the first attempt is sent at `now`.
-    #[wasm_bindgen(js_name = hedgeStart)]
     pub fn hedge_start(&mut self, now: f64) {
         let request = self.request();
         self.hedge = self
@@ -261,13 +254,11 @@ impl FetchCall {
     }
 
     /// Hedging: when the next hedge is due (the monotonic clock); NaN if none is.
-    #[wasm_bindgen(js_name = nextDue)]
     pub fn next_due(&self) -> f64 {
         or_nan(self.hedge.as_ref().and_then(Hedge::next_due_ms))
     }
 
     /// Hedging: the hedge timer fired at `now`: 0 send a hedge, 3 wait, 2 stop.
-    #[wasm_bindgen(js_name = onDue)]
     pub fn on_due(&mut self, now: f64) -> u8 {
         let Some(h) = self.hedge.as_mut() else {
             return WAIT;
@@ -281,7 +272,6 @@ impl FetchCall {
 
     /// Hedging: an attempt ended (as in [`decide`](Self::decide)): 0 send a hedge now,
     /// 3 wait (`delayMs` set when a server hint moved the next hedge), 1 success, 2 stop.
-    #[wasm_bindgen(js_name = onOutcome)]
     pub fn on_outcome(
         &mut self,
         status: f64,
@@ -319,19 +309,16 @@ impl FetchCall {
     }
 
     /// The last decision's wait (ms); NaN if it has none.
-    #[wasm_bindgen(getter, js_name = delayMs)]
     pub fn delay_ms(&self) -> f64 {
         or_nan(self.delay.map(|d| d.0))
     }
 
     /// Whether the server set the last decision's wait.
-    #[wasm_bindgen(getter, js_name = fromServer)]
     pub fn from_server(&self) -> bool {
         self.delay.is_some_and(|d| d.1)
     }
 
     /// Why: the last decision's reason.
-    #[wasm_bindgen(getter)]
     pub fn reason(&self) -> String {
         self.reason.clone()
     }
@@ -342,13 +329,11 @@ impl FetchCall {
     }
 
     /// The call site's name, if the call has one.
-    #[wasm_bindgen(getter, js_name = callSite)]
     pub fn call_site(&self) -> Option<String> {
         self.nets.call_site().map(str::to_owned)
     }
 
     /// Which error a call that stopped (or was refused) rejects with (see [`blocked`]).
-    #[wasm_bindgen(js_name = stopped)]
     pub fn stopped_with(&self) -> Vec<f64> {
         match (&self.refused, &self.stop) {
             (Some(b), _) => blocked(b),

@@ -58,6 +58,10 @@ mod sim;
 mod api;
 #[cfg(not(feature = "sim"))]
 mod call;
+// Its exports: plain functions over numbers, for js/slim/wasm.js (no wasm-bindgen).
+#[cfg(not(feature = "sim"))]
+#[path = "slim/abi.rs"]
+mod abi;
 
 /// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
 /// after wasm-opt), and no slower in the simulator benchmark. Single-threaded wasm (no

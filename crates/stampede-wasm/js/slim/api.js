@@ -1,7 +1,7 @@
 // The slim entry's RetryPolicy, classify, parseRetryAfter and Budget: their options read
 // and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
 // the values and the errors are the full entry's (stampede.d.ts).
-import { Backoff, Site, classifyStaged, parseRetryAfter as parse, stageText, unstage } from "../../stampede_fetch.js";
+import { Backoff, Site, classifyStaged, parseRetryAfter as parse, stageText, unstage } from "./wasm.js";
 import { typeError } from "../errors.js";
 import { BUDGET, CLASSIFY, HEADER, POLICY, finite, get, now, ok, opt, read, table, text } from "./options.js";
 

@@ -6,7 +6,7 @@
 // core's rules and keeps a bad value's error for `lastError`, built here into the same
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
-import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText } from "../../stampede_fetch.js";
+import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText } from "./wasm.js";
 import { settingsError, typeError, rangeError } from "../errors.js";
 
 /** Where an entry is read (src/slim/opts.rs, `At`). */

@@ -12,7 +12,7 @@
 // rejects the promise with a TypeError naming it, and the promise always settles.
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
-import { FetchCall, unstage } from "../../stampede_fetch.js";
+import { FetchCall, unstage } from "./wasm.js";
 import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
 import { FETCH, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
 

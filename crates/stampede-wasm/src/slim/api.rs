@@ -8,7 +8,6 @@ use stampede::classify::{HttpStatus, Method, Outcome, Request, RetryRules, Statu
 use stampede::nets::{Budget as Nets, Guard, GuardSettings};
 use stampede::policy::Policy;
 use stampede::{Field, SeededRng, seeded};
-use wasm_bindgen::prelude::*;
 
 use crate::call::or_nan;
 use crate::call_nets::{is_open, tokens_of};
@@ -20,13 +19,11 @@ use crate::opts::{Extra, Opts, flag, random_seed, staged_extra, staged_extra_tex
 use crate::registry::with_site;
 
 /// A validated policy and its own seeded generator (`RetryPolicy`).
-#[wasm_bindgen]
 pub struct Backoff {
     policy: Policy,
     rng: SeededRng,
 }
 
-#[wasm_bindgen]
 impl Backoff {
     /// The policy of the staged `PolicyOptions`; `undefined` on a bad one (`lastError`).
     pub fn create() -> Option<Backoff> {
@@ -63,13 +60,11 @@ impl Backoff {
     }
 
     /// Attempts in all, the first included.
-    #[wasm_bindgen(getter, js_name = maxAttempts)]
     pub fn max_attempts(&self) -> u32 {
         self.policy.max_attempts()
     }
 
     /// The strategy's name.
-    #[wasm_bindgen(getter)]
     pub fn strategy(&self) -> String {
         self.policy.backoff().strategy().name().to_owned()
     }
@@ -80,39 +75,32 @@ impl Backoff {
 }
 
 /// A verdict (`classify`'s answer).
-#[wasm_bindgen]
 pub struct Judged {
     verdict: Verdict,
 }
 
-#[wasm_bindgen]
 impl Judged {
     /// Whether to retry.
-    #[wasm_bindgen(getter)]
     pub fn retryable(&self) -> bool {
         self.verdict.is_retryable()
     }
 
     /// `"success"`, `"retry"` or `"do-not-retry"`.
-    #[wasm_bindgen(getter)]
     pub fn action(&self) -> String {
         action_name(self.verdict.action).to_owned()
     }
 
     /// Why.
-    #[wasm_bindgen(getter)]
     pub fn reason(&self) -> String {
         self.verdict.reason.to_string()
     }
 
     /// The server's hint (ms) if one is honoured, else NaN.
-    #[wasm_bindgen(getter, js_name = retryAfterMs)]
     pub fn retry_after_ms(&self) -> f64 {
         or_nan(self.verdict.hint_ms())
     }
 
     /// Why a hint was ignored, if one was.
-    #[wasm_bindgen(getter, js_name = ignoredHint)]
     pub fn ignored_hint(&self) -> Option<String> {
         self.verdict.ignored_hint.map(|h| h.to_string())
     }
@@ -120,7 +108,6 @@ impl Judged {
 
 /// `classify` on the staged input (`now`: `nowMs`'s default); `undefined` on a bad value
 /// (`lastError`). The driver checked its shape: a status or an error, not both.
-#[wasm_bindgen(js_name = classifyStaged)]
 pub fn classify_staged(now: f64) -> Option<Judged> {
     let read = || -> Result<Judged, Fail> {
         let o = Opts::top();
@@ -168,13 +155,11 @@ pub fn classify_staged(now: f64) -> Option<Judged> {
 
 /// `parseRetryAfter`: the delay in ms, or NaN when the value is neither delta-seconds nor
 /// an HTTP-date.
-#[wasm_bindgen(js_name = parseRetryAfter)]
 pub fn parse_retry_after(value: &str, now: f64) -> f64 {
     or_nan(stampede::retry_after::parse_retry_after(value, now).ok())
 }
 
 /// A handle on one call site's nets in the module's registry (`Budget`).
-#[wasm_bindgen]
 pub struct Site {
     call_site: String,
 }
@@ -185,7 +170,6 @@ impl Site {
     }
 }
 
-#[wasm_bindgen]
 impl Site {
     /// The call site `name`, its budget's settings the staged `BudgetOptions` when
     /// `given`; `undefined` on a bad one (`lastError`).
@@ -217,14 +201,12 @@ impl Site {
     }
 
     /// Whether a new call would fail fast at `now`: 1 or 0; NaN on an error.
-    #[wasm_bindgen(js_name = isOpen)]
     pub fn is_open(&self, now: f64) -> f64 {
         or_nan(self.with(now, |g, _| f64::from(u8::from(is_open(g, now)))))
     }
 
     /// Decides a retry at `now` as `retryFetch` would, charging the nets if it goes: 1 if
     /// it goes, 0 if not; NaN on an error.
-    #[wasm_bindgen(js_name = tryRetry)]
     pub fn try_retry(&self, now: f64) -> f64 {
         let mut rng = seeded(random_seed());
         or_nan(self.with(now, |g, _| {

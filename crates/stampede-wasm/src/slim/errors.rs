@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 
 use stampede::{ConfigError, Got};
-use wasm_bindgen::prelude::*;
 
 use crate::error_parts::parts;
 use crate::fields::js_name;
@@ -54,7 +53,6 @@ const SEP: char = '\u{1}';
 /// The last settings error's text parts, separated by U+0001: prefix, field, code, unit
 /// (`""` for a plain number), the allowed names (separated by U+0002), detail, and the
 /// text given (`""` for a number).
-#[wasm_bindgen(js_name = lastError)]
 pub fn last_error() -> String {
     LAST.with(|l| {
         let mut out = String::new();
@@ -84,7 +82,6 @@ pub fn last_error() -> String {
 /// The last settings error's numbers: its shape (see `error_parts::Shape`), min, max (NaN
 /// where they do not apply), whole (1 or 0), the number given (NaN for a text), and
 /// whether a text was given (1 or 0).
-#[wasm_bindgen(js_name = lastErrorNumbers)]
 pub fn last_error_numbers() -> Vec<f64> {
     LAST.with(|l| match &*l.borrow() {
         Some(last) => {

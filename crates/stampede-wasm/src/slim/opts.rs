@@ -12,7 +12,6 @@ use std::cell::RefCell;
 
 use stampede::nets::BudgetKind as Kinds;
 use stampede::{Field, MAX_EXACT_SEED};
-use wasm_bindgen::prelude::*;
 
 use crate::errors::{Fail, config_error};
 use crate::fields::{Group, js_name, prefix_of};
@@ -58,7 +57,6 @@ thread_local! {
 }
 
 /// Empties the staging area, before a new set of options.
-#[wasm_bindgen]
 pub fn unstage() {
     STAGED.with(|s| {
         let mut s = s.borrow_mut();
@@ -68,7 +66,6 @@ pub fn unstage() {
 }
 
 /// Stages a number (a boolean as 1 or 0; 1 for a nested object given) in `slot`.
-#[wasm_bindgen]
 pub fn stage(slot: usize, value: f64) {
     STAGED.with(|s| {
         let mut s = s.borrow_mut();
@@ -80,7 +77,6 @@ pub fn stage(slot: usize, value: f64) {
 }
 
 /// Stages a string in `slot` (JavaScript checked its length: at most `MAX_TEXT_CHARS`).
-#[wasm_bindgen(js_name = stageText)]
 pub fn stage_text(slot: usize, value: String) {
     STAGED.with(|s| {
         let mut s = s.borrow_mut();
@@ -219,11 +215,17 @@ impl Opts {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// `Math.random()`.
-    #[wasm_bindgen(js_namespace = Math)]
-    fn random() -> f64;
+#[cfg(target_family = "wasm")]
+#[link(wasm_import_module = "env")]
+unsafe extern "C" {
+    /// `Math.random()` (the loader's import, `js/slim/wasm.js`).
+    safe fn random() -> f64;
+}
+
+/// Outside wasm (the slim is checked natively, never run there) there is no `Math.random`.
+#[cfg(not(target_family = "wasm"))]
+fn random() -> f64 {
+    0.5
 }
 
 /// A seed from `Math.random`, 53 bits of it: a fleet sharing one seed would draw the same
@@ -376,7 +378,6 @@ fn slot_name(slot: Slot) -> (usize, &'static str) {
 /// character `'0' + slot`, then the name. Then two lines of names: the budget kinds (in
 /// the order of the kind bits) and the transport errors (by the codes `FetchCall` takes),
 /// each after a `#` and separated by commas.
-#[wasm_bindgen]
 pub fn schema() -> String {
     let mut out = String::new();
     for names in [&Kinds::NAMES[..], &crate::call::TRANSPORT_NAMES] {

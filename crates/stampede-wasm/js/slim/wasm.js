@@ -1,0 +1,226 @@
+// The slim entry's loader and its wasm's objects: a hand-written stand-in for wasm-bindgen's
+// glue (which was 2 KB of the slim's gzipped JavaScript), over the plain functions the wasm
+// exports (src/slim/abi.rs): numbers in and out, strings through two buffers in wasm memory,
+// objects as handles. `init` and `initSync` take what wasm-bindgen's do (the full entry's,
+// stampede.d.ts), so every environment loads it alike: bundlers and browsers find the wasm
+// by `new URL(…, import.meta.url)`, Node is handed the bytes (fetch/node.js).
+
+let w;
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** Queues `s` as the next string argument. */
+function arg(s) {
+  const max = s.length * 3;
+  const at = w.inbuf(max);
+  w.arg(enc.encodeInto(s, new Uint8Array(w.memory.buffer, at, max)).written);
+}
+
+/** A string result of `len` bytes (-1: none). */
+const str = (len) => (len < 0 ? undefined : dec.decode(new Uint8Array(w.memory.buffer, w.outbuf(), len)));
+/** A numbers result: a copy. */
+const nums = (len) => new Float64Array(w.memory.buffer, w.outf(), len).slice();
+
+// Objects the program drops unfreed are freed when collected.
+const gc = new FinalizationRegistry(([free, h]) => free(h));
+
+/** A handle-backed object: `h` 0 (the wasm's "none") makes none. */
+function wrap(Class, free, h) {
+  if (!h) return undefined;
+  const o = Object.create(Class.prototype);
+  o.h = h;
+  o.f = free;
+  gc.register(o, [w[free], h], o);
+  return o;
+}
+
+class Handle {
+  free() {
+    if (this.h) w[this.f](this.h);
+    gc.unregister(this);
+    this.h = 0;
+  }
+}
+
+export class Backoff extends Handle {
+  static create() {
+    return wrap(Backoff, "policy_free", w.policy_new());
+  }
+  draw(rows) {
+    return nums(w.policy_draw(this.h, rows));
+  }
+  rows(n) {
+    return w.policy_rows(this.h, n);
+  }
+  get maxAttempts() {
+    return w.policy_max_attempts(this.h);
+  }
+  get strategy() {
+    return str(w.policy_strategy(this.h));
+  }
+}
+
+export class Site extends Handle {
+  static create(name, given, now) {
+    arg(name);
+    return wrap(Site, "site_free", w.site_new(given, now));
+  }
+  kind(now) {
+    return str(w.site_kind(this.h, now));
+  }
+  tokens(now) {
+    return w.site_tokens(this.h, now);
+  }
+  isOpen(now) {
+    return w.site_is_open(this.h, now);
+  }
+  tryRetry(now) {
+    return w.site_try_retry(this.h, now);
+  }
+  reset(now) {
+    return w.site_reset(this.h, now) === 1;
+  }
+}
+
+/** Queues the optional Retry-After and grpc-retry-pushback-ms: their flags. */
+function hints(retryAfter, pushback) {
+  return [retryAfter, pushback].map((v) => (v == null ? 0 : (arg(v), 1)));
+}
+
+export class FetchCall extends Handle {
+  static create() {
+    return wrap(FetchCall, "call_free", w.call_new());
+  }
+  static maxText() {
+    return w.call_max_text();
+  }
+  setMethod(method, input) {
+    arg(method);
+    return w.call_set_method(this.h, input) === 1;
+  }
+  get hedged() {
+    return w.call_hedged(this.h) === 1;
+  }
+  admit(now) {
+    return w.call_admit(this.h, now);
+  }
+  number() {
+    return w.call_number(this.h);
+  }
+  timeout(now) {
+    return w.call_timeout(this.h, now);
+  }
+  decide(status, error, retryAfter, pushback, wall, now) {
+    const [a, p] = hints(retryAfter, pushback);
+    return w.call_decide(this.h, status, error, a, p, wall, now);
+  }
+  hedgeStart(now) {
+    w.call_hedge_start(this.h, now);
+  }
+  nextDue() {
+    return w.call_next_due(this.h);
+  }
+  onDue(now) {
+    return w.call_on_due(this.h, now);
+  }
+  onOutcome(status, error, retryAfter, pushback, wall, now) {
+    const [a, p] = hints(retryAfter, pushback);
+    return w.call_on_outcome(this.h, status, error, a, p, wall, now);
+  }
+  get delayMs() {
+    return w.call_delay(this.h);
+  }
+  get fromServer() {
+    return w.call_from_server(this.h) === 1;
+  }
+  get reason() {
+    return str(w.call_reason(this.h));
+  }
+  tokens(now) {
+    return w.call_tokens(this.h, now);
+  }
+  get callSite() {
+    return str(w.call_site(this.h));
+  }
+  stopped() {
+    return nums(w.call_stopped(this.h));
+  }
+}
+
+/** `classify` on the staged input: its verdict, undefined on a bad value (`lastError`). */
+export function classifyStaged(now) {
+  if (!w.classify(now)) return undefined;
+  return {
+    retryable: w.verdict_retryable() === 1,
+    action: str(w.verdict_action()),
+    reason: str(w.verdict_reason()),
+    retryAfterMs: w.verdict_retry_after(),
+    ignoredHint: str(w.verdict_ignored()),
+    free() {},
+  };
+}
+
+export function parseRetryAfter(value, now) {
+  arg(value);
+  return w.retry_after(now);
+}
+
+export const unstage = () => w.opts_unstage();
+export const stage = (slot, value) => w.opts_stage(slot, value);
+export function stageText(slot, value) {
+  arg(value);
+  w.opts_stage_text(slot);
+}
+export const schema = () => str(w.opts_schema());
+export const lastError = () => str(w.last_err());
+export const lastErrorNumbers = () => nums(w.last_err_numbers());
+
+// ---- Loading -------------------------------------------------------------------------------
+
+const imports = { env: { random: Math.random } };
+
+function ready(instance) {
+  w = instance.exports;
+  return w;
+}
+
+/** What the argument of `init`/`initSync` holds: `{ module_or_path }` / `{ module }`, or
+ *  (as wasm-bindgen still takes) the value itself. */
+const unwrap = (a, key) => (a !== undefined && Object.getPrototypeOf(a) === Object.prototype ? a[key] : a);
+
+/** Instantiates the wasm synchronously from its bytes or a `WebAssembly.Module`. */
+export function initSync(module) {
+  if (w) return w;
+  module = unwrap(module, "module");
+  if (!(module instanceof WebAssembly.Module)) module = new WebAssembly.Module(module);
+  return ready(new WebAssembly.Instance(module, imports));
+}
+
+let loading;
+
+/** Loads the wasm: from `module_or_path` (a URL, a path, a `Request`, a `Response`, bytes
+ *  or a `WebAssembly.Module`), or by default the file beside this one. Once. */
+export default function init(moduleOrPath) {
+  if (w) return Promise.resolve(w);
+  loading ??= load(unwrap(moduleOrPath, "module_or_path")).catch((e) => {
+    loading = undefined;
+    throw e;
+  });
+  return loading;
+}
+
+async function load(source) {
+  source ??= new URL("stampede_fetch_bg.wasm", import.meta.url);
+  if (typeof source === "string" || source instanceof URL || (typeof Request === "function" && source instanceof Request)) source = fetch(source);
+  source = await source;
+  if (typeof Response === "function" && source instanceof Response) {
+    if (!source.ok) throw new Error(`failed to fetch Wasm: ${source.status} ${source.statusText} fetching '${source.url}'`);
+    // Streaming needs the application/wasm type; some hosts serve another.
+    if (WebAssembly.instantiateStreaming && source.headers.get("Content-Type") === "application/wasm") {
+      return ready((await WebAssembly.instantiateStreaming(source, imports)).instance);
+    }
+    source = await source.arrayBuffer();
+  }
+  const made = await WebAssembly.instantiate(source, imports);
+  return ready(made instanceof WebAssembly.Instance ? made : made.instance);
+}
