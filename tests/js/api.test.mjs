@@ -246,6 +246,19 @@ const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budge
   "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue",
   "bottomAttempts", "hedges", "breakerRejected", "throttled"];
 
+test("RetryPolicy and Budget: a freed object throws rather than answering", () => {
+  const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
+  assert.equal(p.delays().length, 2);
+  p.free();
+  assert.throws(() => p.delays());
+  assert.throws(() => p.maxAttempts);
+  const b = Budget.forCallSite("freed-site", { capacity: 5, refillPerSec: 1 });
+  assert.equal(b.tokens(0), 5);
+  b.free();
+  assert.throws(() => b.tokens(0));
+  assert.throws(() => b.tryRetry(0));
+});
+
 test("Simulation: metrics, views into wasm memory, golden run", simOnly, () => {
   const sim = new Simulation({ scenario: "burst", clients: 10000, policy: { strategy: "full", baseMs: 200, capMs: 30000, maxAttempts: 6 }, outageMs: 2000, capacityRps: 500, budget: { capacity: 10, refillPerSec: 1 }, seed: 1 });
   sim.run();

@@ -35,6 +35,12 @@ function wrap(Class, free, h) {
 }
 
 class Handle {
+  /** The live handle. A freed object throws, as the full entry's (wasm-bindgen's) do, rather
+   *  than answering with the wasm's "none". */
+  get k() {
+    if (!this.h) throw new Error("null pointer passed to rust");
+    return this.h;
+  }
   free() {
     if (this.h) w[this.f](this.h);
     gc.unregister(this);
@@ -47,16 +53,16 @@ export class Backoff extends Handle {
     return wrap(Backoff, "policy_free", w.policy_new());
   }
   draw(rows) {
-    return nums(w.policy_draw(this.h, rows));
+    return nums(w.policy_draw(this.k, rows));
   }
   rows(n) {
-    return w.policy_rows(this.h, n);
+    return w.policy_rows(this.k, n);
   }
   get maxAttempts() {
-    return w.policy_max_attempts(this.h);
+    return w.policy_max_attempts(this.k);
   }
   get strategy() {
-    return str(w.policy_strategy(this.h));
+    return str(w.policy_strategy(this.k));
   }
 }
 
@@ -66,19 +72,19 @@ export class Site extends Handle {
     return wrap(Site, "site_free", w.site_new(given, now));
   }
   kind(now) {
-    return str(w.site_kind(this.h, now));
+    return str(w.site_kind(this.k, now));
   }
   tokens(now) {
-    return w.site_tokens(this.h, now);
+    return w.site_tokens(this.k, now);
   }
   isOpen(now) {
-    return w.site_is_open(this.h, now);
+    return w.site_is_open(this.k, now);
   }
   tryRetry(now) {
-    return w.site_try_retry(this.h, now);
+    return w.site_try_retry(this.k, now);
   }
   reset(now) {
-    return w.site_reset(this.h, now) === 1;
+    return w.site_reset(this.k, now) === 1;
   }
 }
 
@@ -96,54 +102,54 @@ export class FetchCall extends Handle {
   }
   setMethod(method, input) {
     arg(method);
-    return w.call_set_method(this.h, input) === 1;
+    return w.call_set_method(this.k, input) === 1;
   }
   get hedged() {
-    return w.call_hedged(this.h) === 1;
+    return w.call_hedged(this.k) === 1;
   }
   admit(now) {
-    return w.call_admit(this.h, now);
+    return w.call_admit(this.k, now);
   }
   number() {
-    return w.call_number(this.h);
+    return w.call_number(this.k);
   }
   timeout(now) {
-    return w.call_timeout(this.h, now);
+    return w.call_timeout(this.k, now);
   }
   decide(status, error, retryAfter, pushback, wall, now) {
     const [a, p] = hints(retryAfter, pushback);
-    return w.call_decide(this.h, status, error, a, p, wall, now);
+    return w.call_decide(this.k, status, error, a, p, wall, now);
   }
   hedgeStart(now) {
-    w.call_hedge_start(this.h, now);
+    w.call_hedge_start(this.k, now);
   }
   nextDue() {
-    return w.call_next_due(this.h);
+    return w.call_next_due(this.k);
   }
   onDue(now) {
-    return w.call_on_due(this.h, now);
+    return w.call_on_due(this.k, now);
   }
   onOutcome(status, error, retryAfter, pushback, wall, now) {
     const [a, p] = hints(retryAfter, pushback);
-    return w.call_on_outcome(this.h, status, error, a, p, wall, now);
+    return w.call_on_outcome(this.k, status, error, a, p, wall, now);
   }
   get delayMs() {
-    return w.call_delay(this.h);
+    return w.call_delay(this.k);
   }
   get fromServer() {
-    return w.call_from_server(this.h) === 1;
+    return w.call_from_server(this.k) === 1;
   }
   get reason() {
-    return str(w.call_reason(this.h));
+    return str(w.call_reason(this.k));
   }
   tokens(now) {
-    return w.call_tokens(this.h, now);
+    return w.call_tokens(this.k, now);
   }
   get callSite() {
-    return str(w.call_site(this.h));
+    return str(w.call_site(this.k));
   }
   stopped() {
-    return nums(w.call_stopped(this.h));
+    return nums(w.call_stopped(this.k));
   }
 }
 
