@@ -14,7 +14,15 @@ FUZZ_SECONDS ?= 60
 # instead of -O3. Measured: 99,140 bytes of wasm (45,976 gzipped) against 104,999 (47,249)
 # with the full build's settings; --converge (wasm-opt's passes rerun until the module stops
 # shrinking) takes ~100 bytes more off (~130 gzipped).
-SLIM_CARGO := --config 'profile.wasm-release.package.stampede.opt-level="z"'
+SLIM_CARGO := --config 'profile.wasm-release.package.stampede.opt-level="z"' --target-dir target/slim
+# The full build (the simulator) uses WebAssembly SIMD (simd128: Chrome and Edge 91, Firefox 89,
+# Safari 16.4, Node 16.4, Deno): LLVM copies the simulator's 48-byte events with three v128
+# loads and stores instead of six i64 ones, and the 10k burst runs 15-16% faster (4.41 -> 3.74 ms
+# full jitter, 3.72 -> 3.11 ms exponential, interleaved best-of runs in Node 20). The results are
+# the same bits: no relaxed-simd, and lane-wise f64 arithmetic is IEEE's. The slim build has no
+# simulator and stays plain wasm (it runs wherever WebAssembly does); it builds in its own target
+# directory, so the two builds' different flags never rebuild each other's dependencies.
+FULL_RUSTFLAGS := -C target-feature=+simd128
 SLIM_WASM_OPT := -Oz --converge --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
 
 .PHONY: setup fuzz fuzz-cmin test test-rust lint fmt bench bench-wasm run build wasm test-wasm test-js test-types test-bundler test-pkg dist test-www test-e2e bench-page
@@ -66,7 +74,7 @@ test-types: wasm
 
 ## The --target bundler build, bundled by Vite and run in headless Chromium.
 test-bundler: setup
-	wasm-pack build crates/stampede-wasm --profile wasm-release --target bundler --out-name stampede --out-dir ../../target/pkg-bundler
+	RUSTFLAGS='$(FULL_RUSTFLAGS)' wasm-pack build crates/stampede-wasm --profile wasm-release --target bundler --out-name stampede --out-dir ../../target/pkg-bundler
 	node scripts/finish-pkg.mjs target/pkg-bundler
 	vite build --config tests/bundler/vite.config.js
 	node tests/bundler/check.mjs
@@ -107,10 +115,10 @@ build:
 ## simulator, --no-default-features), with its manifest (crates/stampede-wasm/npm/) and README;
 ## then www/src/generated/core.ts, the core's defaults and ranges as the page reads them.
 wasm: setup
-	wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
+	RUSTFLAGS='$(FULL_RUSTFLAGS)' wasm-pack build crates/stampede-wasm --profile wasm-release --target web --out-name stampede
 	cargo build -p stampede-wasm --target wasm32-unknown-unknown --profile wasm-release --locked --no-default-features $(SLIM_CARGO)
 	mkdir -p target/pkg-fetch
-	wasm-opt $(SLIM_WASM_OPT) target/wasm32-unknown-unknown/wasm-release/stampede_wasm.wasm -o target/pkg-fetch/stampede_fetch_bg.wasm
+	wasm-opt $(SLIM_WASM_OPT) target/slim/wasm32-unknown-unknown/wasm-release/stampede_wasm.wasm -o target/pkg-fetch/stampede_fetch_bg.wasm
 	node scripts/finish-pkg.mjs crates/stampede-wasm/pkg --slim target/pkg-fetch
 	node scripts/core-settings.mjs crates/stampede-wasm/pkg www/src/generated/core.ts
 
