@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { delayHistograms } from "../../www/src/logic/histogram.js";
 import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
 import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
+import { hasWasmSimd } from "../../www/src/logic/simd.js";
 import { embedSnippet } from "../../www/src/logic/snippet.js";
 import { DEFAULT_STATE } from "../../www/src/logic/state.js";
 
@@ -149,4 +150,9 @@ test("the embed snippet repeats the live panel's breaker and hedging", () => {
   assert.ok(!plain.includes("breaker") && !plain.includes("hedging") && !plain.includes("callSite"), plain);
   const both = embedSnippet({ ...base, breaker: true, hedging: { delayMs: 250, maxAttempts: 3 } });
   assert.match(both, /callSite: "GET https:\/\/example\.test\/api\/x",\n  breaker: \{\},\n  hedging: \{ delayMs: 250, maxAttempts: 3 \},/);
+});
+
+test("simd probe: validates in Node 20 (V8 has simd128), so the page's message is right there", () => {
+  // A malformed probe would validate nowhere and send every browser the "no SIMD" message.
+  assert.equal(hasWasmSimd(), true);
 });

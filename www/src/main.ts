@@ -6,6 +6,7 @@ import "./narrow.css";
 import { App } from "./app.js";
 import { errorMessage } from "./logic/errors.js";
 import { translate } from "./logic/i18n.js";
+import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
 import { ready } from "./wasm/bridge.js";
@@ -29,7 +30,11 @@ async function boot(): Promise<void> {
     await loading;
     performance.mark("stampede:wasm-ready");
   } catch (e) {
-    if (status) status.textContent = translate(lang, "status.loadFailed", { message: errorMessage(e) });
+    if (status) {
+      status.textContent = hasWasmSimd()
+        ? translate(lang, "status.loadFailed", { message: errorMessage(e) })
+        : translate(lang, "status.noSimd");
+    }
     return;
   }
   if (status) status.textContent = "";

@@ -20,6 +20,7 @@ export const en = {
   "status.loading": "Loading the simulator…",
   "status.simulating": "Simulating in the background…",
   "status.loadFailed": "The simulator could not load: {message}",
+  "status.noSimd": "The simulator needs WebAssembly SIMD, which this browser lacks: Chrome or Edge 91, Firefox 89, Safari 16.4 or later have it.",
 
   "presets.heading": "The story in eight pictures",
   "preset.herd.title": "1000 clients retry exactly 2 s later",
@@ -352,6 +353,7 @@ export const ru: Record<Key, string> = {
   "status.loading": "Загружаем симулятор…",
   "status.simulating": "Считаем в фоне…",
   "status.loadFailed": "Симулятор не загрузился: {message}",
+  "status.noSimd": "Симулятору нужен WebAssembly SIMD, а в этом браузере его нет: он есть в Chrome и Edge 91, Firefox 89, Safari 16.4 и новее.",
 
   "presets.heading": "История в восьми картинах",
   "preset.herd.title": "1000 клиентов повторяют ровно через 2 с",
