@@ -120,8 +120,10 @@ pub(crate) struct Wheel<T> {
     /// The current bucket's events, sorted by time, and how many have been handed out.
     batch: Vec<T>,
     taken: usize,
-    /// Scratch for sorting a big batch: where each sub-bin starts.
+    /// Scratch for sorting a big batch: where each sub-bin starts, and the events placed
+    /// by sub-bin (then swapped with the batch).
     counts: Vec<u32>,
+    sorted: Vec<T>,
     /// Whether the batch is the current bucket's (pushes into it then go to `late`).
     active: bool,
     /// Events pushed into the current bucket while its batch is handed out, ordered by
@@ -170,6 +172,7 @@ impl<T: Copy + Timed> Wheel<T> {
             batch: Vec::new(),
             taken: 0,
             counts: Vec::new(),
+            sorted: Vec::new(),
             active: false,
             late: BinaryHeap::new(),
         }
@@ -319,22 +322,36 @@ impl<T: Copy + Timed> Wheel<T> {
     /// one millisecond, spread nearly evenly over it, so placing each event straight into
     /// one of as many sub-bins as there are events (a counting sort on the sub-bin), then
     /// one insertion pass within sub-bins, is linear in the events. A comparison sort moves
-    /// each 48-byte event `log k` times, and costs some 8 KB of WebAssembly. Small buckets
+    /// each 64-byte event `log k` times, and costs some 8 KB of WebAssembly. Small buckets
     /// take the insertion pass alone. Both passes are stable: exact ties keep push order.
     fn take_bucket(&mut self, slot: usize) {
         const SMALL: usize = 32;
         let list = self.buckets[slot];
         self.buckets[slot] = EMPTY;
-        let k: usize = chunk_slices(&self.pool, list).map(<[T]>::len).sum();
-        self.in_wheel -= k;
         self.batch.clear();
         self.taken = 0;
         self.active = true;
-        if k <= SMALL {
-            for items in chunk_slices(&self.pool, list) {
-                self.batch.extend_from_slice(items);
-            }
-        } else {
+        // One walk of the bucket's chunks: their events into the batch, in push order, and
+        // the chunks back to the free list. The chunks lie anywhere in the pool (a million
+        // pending events are 64 MB of it), so each is a cache miss: walking them once, then
+        // sorting the batch where it lies together, beats walking them for every pass.
+        let mut id = list.head;
+        while id != NIL {
+            let filled = if id == list.tail >> FILL_BITS {
+                (list.tail & FILL_MASK) as usize + 1
+            } else {
+                CHUNK
+            };
+            let c = &mut self.pool[id as usize];
+            self.batch.extend_from_slice(&c.items[..filled]);
+            let next = c.next;
+            c.next = self.free;
+            self.free = id;
+            id = next;
+        }
+        let k = self.batch.len();
+        self.in_wheel -= k;
+        if k > SMALL {
             let bins = k.next_power_of_two();
             let from = self.cur as f64;
             let scale = bins as f64;
@@ -342,28 +359,22 @@ impl<T: Copy + Timed> Wheel<T> {
             let bin = |t: f64| (((t - from) * scale) as i64).clamp(0, bins as i64 - 1) as usize;
             self.counts.clear();
             self.counts.resize(bins + 1, 0);
-            for e in chunk_slices(&self.pool, list).flatten() {
+            for e in &self.batch {
                 self.counts[bin(e.time()) + 1] += 1;
             }
             for i in 1..=bins {
                 self.counts[i] += self.counts[i - 1];
             }
-            let first = self.pool[list.head as usize].items[0];
-            self.batch.resize(k, first);
-            for e in chunk_slices(&self.pool, list).flatten() {
+            self.sorted.clear();
+            self.sorted.resize(k, self.batch[0]);
+            for e in &self.batch {
                 let at = &mut self.counts[bin(e.time())];
-                self.batch[*at as usize] = *e;
+                self.sorted[*at as usize] = *e;
                 *at += 1;
             }
+            std::mem::swap(&mut self.batch, &mut self.sorted);
         }
-        // Give the chunks back, then order each sub-bin by insertion.
-        let mut id = list.head;
-        while id != NIL {
-            let next = self.pool[id as usize].next;
-            self.pool[id as usize].next = self.free;
-            self.free = id;
-            id = next;
-        }
+        // Order each sub-bin by insertion.
         for i in 1..k {
             // Most events are already in place: leave them without copying them out.
             if self.batch[i - 1].time() <= self.batch[i].time() {
@@ -447,24 +458,6 @@ impl<T: Copy + Timed> Wheel<T> {
         // Keep the buffer for the block that will use this bucket next.
         self.coarse[(here % BLOCKS) as usize] = block;
     }
-}
-
-/// The filled events of each chunk of `list`, in push order.
-fn chunk_slices<T>(pool: &[Chunk<T>], list: List) -> impl Iterator<Item = &[T]> {
-    let mut id = list.head;
-    std::iter::from_fn(move || {
-        if id == NIL {
-            return None;
-        }
-        let c = &pool[id as usize];
-        let filled = if id == list.tail >> FILL_BITS {
-            (list.tail & FILL_MASK) as usize + 1
-        } else {
-            CHUNK
-        };
-        id = c.next;
-        Some(&c.items[..filled])
-    })
 }
 
 #[cfg(test)]
