@@ -40,7 +40,9 @@ const TYPED = {
   cap: 10000,
   attempts: 3,
   multiplier: 3,
-  clients: 5000,
+  // Low enough that the slider's tenth of travel up (×2.5 on its 100..1,000,000 log scale) keeps
+  // the steady run at the end within the page's bound on steady requests.
+  clients: 2000,
   outage: 10000,
   capacity: 2000,
   "retry-after": 5000,

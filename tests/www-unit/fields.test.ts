@@ -85,9 +85,10 @@ test("typed values: empty, not a number, fraction where whole, out of the envelo
   assert.deepEqual(parseField(base, "-5"), { ok: true, value: -5 });
   const clients = field("clients");
   assert.deepEqual(parseField(clients, "10.5"), { ok: false, problem: { kind: "integer" } });
-  assert.deepEqual(parseField(clients, "99"), { ok: false, problem: { kind: "range", min: 100, max: 100_000 } });
-  assert.deepEqual(parseField(clients, "1e9"), { ok: false, problem: { kind: "range", min: 100, max: 100_000 } });
-  assert.deepEqual(parseField(clients, "100000"), { ok: true, value: 100_000 });
+  assert.deepEqual(parseField(clients, "99"), { ok: false, problem: { kind: "range", min: 100, max: 1_000_000 } });
+  assert.deepEqual(parseField(clients, "1e9"), { ok: false, problem: { kind: "range", min: 100, max: 1_000_000 } });
+  assert.deepEqual(parseField(clients, "1000001"), { ok: false, problem: { kind: "range", min: 100, max: 1_000_000 } });
+  assert.deepEqual(parseField(clients, "1000000"), { ok: true, value: 1_000_000 });
   assert.deepEqual(parseField(clients, "5000", false, "aws-occ"), { ok: false, problem: { kind: "range", min: 100, max: OCC_MAX_CLIENTS } });
   assert.deepEqual(parseField(field("attempts"), "0"), { ok: false, problem: { kind: "range", min: 1, max: 20 } });
 });
