@@ -16,8 +16,8 @@ FUZZ_SECONDS ?= 60
 # shrinking) takes ~100 bytes more off (~130 gzipped).
 SLIM_CARGO := --config 'profile.wasm-release.package.stampede.opt-level="z"' --target-dir target/slim
 # The full build (the simulator) uses WebAssembly SIMD (simd128: Chrome and Edge 91, Firefox 89,
-# Safari 16.4, Node 16.4, Deno): LLVM copies the simulator's 48-byte events with three v128
-# loads and stores instead of six i64 ones, and the 10k burst runs 15-16% faster (4.41 -> 3.74 ms
+# Safari 16.4, Node 16.4, Deno): LLVM copies the simulator's 64-byte events with four v128
+# loads and stores instead of eight i64 ones, and the 10k burst runs 15-16% faster (4.41 -> 3.74 ms
 # full jitter, 3.72 -> 3.11 ms exponential, interleaved best-of runs in Node 20). The results are
 # the same bits: no relaxed-simd, and lane-wise f64 arithmetic is IEEE's. The slim build has no
 # simulator and stays plain wasm (it runs wherever WebAssembly does); it builds in its own target

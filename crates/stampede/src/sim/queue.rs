@@ -8,7 +8,7 @@
 //! cache miss per event at a million clients, most of the run's time. So the events
 //! themselves are stored in the buckets, in fixed chunks of [`CHUNK`] drawn from one
 //! pool: walking a bucket reads its chunks front to back, and scheduling an event again
-//! copies it (48 bytes) to the tail of another bucket. Chunks are recycled through a free
+//! copies it (64 bytes) to the tail of another bucket. Chunks are recycled through a free
 //! list, so nothing is allocated per event, and the pool is bounded by
 //! `pending / CHUNK + SPAN` chunks (a full chunk per `CHUNK` events, at most one partial
 //! chunk per bucket).
