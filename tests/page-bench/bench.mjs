@@ -288,18 +288,23 @@ async function main() {
     await waitReady(million, 60_000);
     const runs1m = { worker: [], redraw: [] };
     for (let i = 0; i < 5; i++) {
-      const got = await million.evaluate(async (i) => {
+      await million.evaluate(() => {
         window.__measures.length = 0;
-        const slider = document.getElementById("base-range");
-        slider.value = String(Number(slider.value) + (i % 2 ? -40 : 40));
-        slider.dispatchEvent(new Event("input", { bubbles: true }));
-        const html = document.documentElement;
-        const t0 = performance.now();
-        await new Promise((r) => setTimeout(r, 50));
-        while (html.dataset.sim === "busy" && performance.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
+      });
+      await afterRun(
+        million,
+        () =>
+          million.evaluate((i) => {
+            const slider = document.getElementById("base-range");
+            slider.value = String(Number(slider.value) + (i % 2 ? -40 : 40));
+            slider.dispatchEvent(new Event("input", { bubbles: true }));
+          }, i),
+        60_000,
+      );
+      const got = await million.evaluate(() => {
         const get = (name) => window.__measures.filter((e) => e.name === name).map((e) => e.duration);
         return { worker: get("stampede:worker-a"), redraw: get("stampede:update-async") };
-      }, i);
+      });
       runs1m.worker.push(...got.worker);
       runs1m.redraw.push(...got.redraw);
     }
