@@ -116,6 +116,9 @@ pub enum WorkBound {
     /// throttle on the heap); `max` is the most clients whose nets fit in
     /// [`MAX_NETS_BYTES`](crate::sim::MAX_NETS_BYTES).
     NetsClients,
+    /// Runs averaged in one call: together they do at most the work of the largest single
+    /// run; `max` is the most runs that fit (see [`check_runs`](crate::sim::check_runs)).
+    Runs,
 }
 
 impl WorkBound {
@@ -151,6 +154,12 @@ impl WorkBound {
                 "clients with these safety nets per client (each client's guard, breaker and \
                  throttle take memory, at most 128 MiB in all; --budget-scope shared, \
                  budgetScope \"shared\", needs one set)"
+            }
+            WorkBound::Runs => {
+                "runs of these settings (the runs of one call together make at most the \
+                 attempts of the largest single run, 20000000, a third of that with a client \
+                 timeout; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 \
+                 a run; fewer clients or attempts also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

@@ -142,3 +142,37 @@ fn aws_occ_rejects_the_flags_it_would_ignore() {
         "{help}"
     );
 }
+
+#[test]
+fn simulate_refuses_runs_that_together_pass_a_runs_work() {
+    // 1,000,000 clients × 6 attempts a run: three runs make 18 M attempts, four 24 M, more
+    // than the largest single run may (20 M). Before the bound, `--runs 100000` with
+    // 100,000 clients ran for about an hour.
+    let want = |max: u32, got: u32| {
+        format!(
+            "stampede: --runs: expected at most {max} runs of these settings (the runs of one \
+             call together make at most the attempts of the largest single run, 20000000, a \
+             third of that with a client timeout; for aws-occ at most 100000000 writes, \
+             clients × (clients + 1) / 2 a run; fewer clients or attempts also help), got {got}"
+        )
+    };
+    let args = ["simulate", "--clients", "1000000", "--runs", "4"];
+    rejected(&stampede(&args), &want(3, 4), &args);
+    // A sweep is a batch job, as long as its grid (and split with --shard): its points
+    // are bounded one run at a time, so the same runs of a small point are accepted there.
+    let args = ["sweep", "--clients", "10", "--runs", "1000"];
+    let out = stampede(&args);
+    assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
+    // The AWS experiment's grid keeps its 100 runs a point.
+    let args = [
+        "sweep",
+        "--scenario",
+        "aws-occ",
+        "--clients",
+        "10..190:60",
+        "--runs",
+        "100",
+    ];
+    let out = stampede(&args);
+    assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
+}

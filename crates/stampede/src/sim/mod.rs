@@ -164,7 +164,7 @@ pub use model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown
 pub use nets::MAX_NETS_BYTES;
 pub(crate) use settings::Checked;
 pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
-pub use work::MAX_RUN_ATTEMPTS;
+pub use work::{MAX_OCC_WRITES, MAX_RUN_ATTEMPTS};
 
 /// The server can absorb this many seconds of capacity at once (and owe as much).
 pub const SERVER_BURST_S: f64 = 0.1;
@@ -490,10 +490,19 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
     seed.wrapping_add(u64::from(i))
 }
 
+/// Whether `settings` may run `runs` times in one call: `runs` within `1..=`[`MAX_RUNS`],
+/// the settings valid, and the runs together within the work of the largest single run
+/// (about 2 s natively; see `sim/work.rs`). [`run_many`] checks it; a caller that runs the
+/// runs itself (the CLI's sweep, in parallel) checks it first.
+pub fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
+    Field::Runs.check(f64::from(runs))?;
+    let checked = settings.check()?;
+    work::check_runs(&checked, runs)
+}
+
 /// Runs `settings` `runs` times with seeds `seed, seed+1, …` and returns the mean metrics.
 pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
-    Field::Runs.check(f64::from(runs))?;
-    settings.validate()?;
+    check_runs(settings, runs)?;
     let mut all = Vec::with_capacity(runs as usize);
     let mut s = settings.clone();
     for i in 0..runs {

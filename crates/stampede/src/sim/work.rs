@@ -13,6 +13,10 @@
 //! `aws-occ` has no attempt limit (its clients retry until they win); its work is bounded
 //! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
 //! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
+//!
+//! Runs averaged in one call ([`run_many`](super::run_many), a sweep's `--runs`) are bounded
+//! together by the same figure as one run ([`check_runs`]): each run passing its own bound
+//! is not enough when `runs` multiplies a 2 s run into an hour.
 
 use super::herd::layers::attempts_per_request;
 use super::{Checked, MAX_OCC_CLIENTS, MAX_STEADY_REQUESTS, Scenario, SimSettings};
@@ -190,6 +194,40 @@ fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError 
     ConfigError::new(field, expected, Got::Number(f64::from(got)))
 }
 
+/// The most writes (estimated as `n(n+1)/2` a run) the `aws-occ` runs of one call may make
+/// together. The estimate is three times what a run without backoff makes (about `n²/6`),
+/// and a write costs a fraction of a `burst` attempt (34–41 M writes a second on 2 threads),
+/// so this is about as long as [`MAX_RUN_ATTEMPTS`]: eight runs at
+/// [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS), 5,500 at the AWS experiment's 190 clients.
+pub const MAX_OCC_WRITES: f64 = 100_000_000.0;
+
+/// Refuses `runs` runs of `c` that together could do more than the largest single run
+/// may ([`MAX_RUN_ATTEMPTS`], less with a timeout or hedging; [`MAX_OCC_WRITES`] for
+/// `aws-occ`), naming `runs` with the most that fit (at least 1: one run passed its own
+/// bound). Each run is bounded on its own; without this, `runs` would multiply a run of a
+/// few seconds into hours (a 100,000-client burst 100,000 times).
+pub(crate) fn check_runs(c: &Checked, runs: u32) -> Result<(), ConfigError> {
+    let (each, max) = match attempts_bound(c) {
+        Some(attempts) => (attempts, max_run_attempts(c)),
+        None => {
+            let n = f64::from(c.s.clients);
+            (n * (n + 1.0) / 2.0, MAX_OCC_WRITES)
+        }
+    };
+    if each * f64::from(runs) <= max {
+        return Ok(());
+    }
+    let expected = Expected::Work {
+        max: (max / each).floor().max(1.0),
+        bound: WorkBound::Runs,
+    };
+    Err(ConfigError::new(
+        Field::Runs,
+        expected,
+        Got::Number(f64::from(runs)),
+    ))
+}
+
 /// Refuses an `aws-occ` run of more than [`MAX_OCC_CLIENTS`], naming `clients`.
 pub(crate) fn check_occ_clients(s: &SimSettings) -> Result<(), ConfigError> {
     if s.scenario != Scenario::AwsOcc || s.clients <= MAX_OCC_CLIENTS {
@@ -225,4 +263,92 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
         expected,
         Got::Number(s.rate_per_client),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backoff::{BackoffSettings, Strategy};
+    use crate::policy::PolicySettings;
+    use crate::sim::run_many;
+
+    fn burst(clients: u32, attempts: u32) -> SimSettings {
+        SimSettings {
+            clients,
+            policy: PolicySettings::new(
+                BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
+                attempts,
+            ),
+            ..SimSettings::default()
+        }
+    }
+
+    fn refused_runs(s: &SimSettings, runs: u32) -> Option<f64> {
+        match super::super::check_runs(s, runs) {
+            Ok(()) => None,
+            Err(e) => {
+                assert_eq!(
+                    (e.field, e.got),
+                    (Field::Runs, Got::Number(f64::from(runs)))
+                );
+                match e.expected {
+                    Expected::Work {
+                        max,
+                        bound: WorkBound::Runs,
+                    } => Some(max),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_together_make_at_most_one_largest_run() {
+        // 1,000,000 clients × 6 attempts = 6 M a run: three fit in 20 M, four do not.
+        let million = burst(1_000_000, 6);
+        assert_eq!(refused_runs(&million, 3), None);
+        assert_eq!(refused_runs(&million, 4), Some(3.0));
+        // The case that ran for an hour: 100,000 clients 100,000 times (600,000 a run).
+        assert_eq!(refused_runs(&burst(100_000, 6), 100_000), Some(33.0));
+        // With a client timeout, a third: 6,666,666 / 600,000 = 11.
+        let timed = SimSettings {
+            timeout_ms: Some(1000.0),
+            ..burst(100_000, 6)
+        };
+        assert_eq!(refused_runs(&timed, 12), Some(11.0));
+        assert_eq!(refused_runs(&timed, 11), None);
+        // A run at its own bound still runs once: the most that fit is never 0.
+        assert_eq!(refused_runs(&burst(1_000_000, 20), 1), None);
+        assert_eq!(refused_runs(&burst(1_000_000, 20), 2), Some(1.0));
+        // run_many refuses before it runs anything, with the same error.
+        let e = run_many(&million, 4).unwrap_err();
+        assert_eq!(
+            (e.field, e.code()),
+            (Field::Runs, crate::error::Code::TooMuchWork)
+        );
+        // Settings that are bad on their own are named as before, not as runs.
+        let bad = SimSettings {
+            clients: 0,
+            ..burst(10, 6)
+        };
+        assert_eq!(
+            super::super::check_runs(&bad, 1).unwrap_err().field,
+            Field::Clients
+        );
+    }
+
+    #[test]
+    fn aws_occ_runs_are_bounded_by_writes() {
+        let occ = |clients| SimSettings {
+            scenario: Scenario::AwsOcc,
+            ..burst(clients, 6)
+        };
+        // The AWS experiment's largest point, 190 clients (18,145 writes at most a run),
+        // keeps its 100 runs with room to spare: 5,511 fit.
+        assert_eq!(refused_runs(&occ(190), 100), None);
+        assert_eq!(refused_runs(&occ(190), 6000), Some(5511.0));
+        // 5,000 clients: 12,502,500 a run, 7 fit.
+        assert_eq!(refused_runs(&occ(5000), 7), None);
+        assert_eq!(refused_runs(&occ(5000), 8), Some(7.0));
+    }
 }
