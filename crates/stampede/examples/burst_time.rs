@@ -2,8 +2,10 @@
 //! comparison with the WebAssembly build in one run (`make bench-wasm` runs this, then the
 //! same simulation in wasm, and checks the ratio).
 //!
-//! `cargo run --release -p stampede --example burst_time -- [reps]` prints one JSON line:
-//! `{"clients":10000,"reps":30,"runs":[{"strategy":"full","bestMs":…,"totalAttempts":…},…]}`.
+//! `cargo run --release -p stampede --example burst_time -- [reps] [clients]` prints one
+//! JSON line: `{"clients":10000,"reps":30,"runs":[{"strategy":"full","bestMs":…,
+//! "totalAttempts":…},…]}`. `clients` (default 10,000, at most 1,000,000) times other
+//! sizes the same way: `-- 3 1000000` for the million-client burst.
 //! Each run is `Simulation::new` + `run` + `metrics`, as the wasm `Simulation` does it:
 //! burst, full or exponential backoff, base 200 ms, cap 30 s, ×2, 6 attempts, a 2 s outage,
 //! capacity 500 rps, seed 1; the best of `reps` (default 30) after one warm-up run.
@@ -15,17 +17,18 @@ use stampede::policy::PolicySettings;
 use stampede::sim::{Scenario, SimSettings, Simulation};
 
 fn main() {
-    let reps: u32 = match std::env::args().nth(1) {
-        None => 30,
+    let arg = |i: usize, name: &str, default: u32, max: u32| match std::env::args().nth(i) {
+        None => default,
         Some(a) => match a.parse() {
-            Ok(n) if n > 0 => n,
+            Ok(n) if n > 0 && n <= max => n,
             _ => {
-                eprintln!("burst_time: reps must be a whole number above 0, got {a:?}");
+                eprintln!("burst_time: {name} must be a whole number from 1 to {max}, got {a:?}");
                 std::process::exit(2);
             }
         },
     };
-    let clients = 10_000;
+    let reps = arg(1, "reps", 30, 100_000);
+    let clients = arg(2, "clients", 10_000, 1_000_000);
     let mut runs = Vec::new();
     for strategy in [Strategy::Full, Strategy::Exponential] {
         let settings = SimSettings {
