@@ -138,6 +138,7 @@ pub mod model;
 mod nets;
 mod normal;
 mod occ;
+mod prefetch;
 mod queue;
 pub mod record;
 mod server;

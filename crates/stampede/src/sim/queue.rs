@@ -33,6 +33,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::prefetch;
+
 const BITS: u32 = 15;
 /// Buckets in the wheel: its span in ms.
 pub(crate) const SPAN: u64 = 1 << BITS;
@@ -41,6 +43,11 @@ const MASK: u64 = SPAN - 1;
 pub(crate) const BLOCKS: u64 = 1 << 12;
 /// Events per chunk.
 pub(crate) const CHUNK: usize = 8;
+/// From this many chunks in the pool (16 MB of events) the wheel asks for the lines it will
+/// touch next ([`prefetch`]). Below it they mostly stay in cache and the hints cost more
+/// than they save (measured: a 100,000-client burst no faster, the 10,000-client one 3–4%
+/// slower; a 1,000,000-client burst 15–19% faster).
+const HINT_CHUNKS: usize = 1 << 15;
 /// No chunk.
 const NIL: u32 = u32::MAX;
 
@@ -114,6 +121,8 @@ pub(crate) struct Wheel<T> {
     next: Vec<u32>,
     /// The free chunks, linked through `next`; the last freed comes first (warm in cache).
     free: u32,
+    /// Whether the pool has grown past [`HINT_CHUNKS`].
+    hint: bool,
     /// The absolute ms of the bucket being processed.
     cur: u64,
     /// Events in the wheel (not counting the overflow).
@@ -170,6 +179,7 @@ impl<T: Copy + Timed> Wheel<T> {
             pool: Vec::new(),
             next: Vec::new(),
             free: NIL,
+            hint: false,
             cur: 0,
             in_wheel: 0,
             coarse: (0..BLOCKS).map(|_| Vec::new()).collect(),
@@ -250,7 +260,14 @@ impl<T: Copy + Timed> Wheel<T> {
         let tail = self.buckets[slot].tail;
         if tail != NIL && tail & FILL_MASK != FILL_MASK {
             let filled = (tail & FILL_MASK) + 1;
-            self.pool[(tail >> FILL_BITS) as usize].items[filled as usize] = item;
+            let c = &mut self.pool[(tail >> FILL_BITS) as usize];
+            c.items[filled as usize] = item;
+            // The line this bucket's next push writes (see `prefetch.rs`).
+            if self.hint
+                && let Some(next) = c.items.get(filled as usize + 1)
+            {
+                prefetch::for_write(next);
+            }
             self.buckets[slot].tail = tail + 1;
         } else {
             self.append_chunk(slot, item);
@@ -266,7 +283,15 @@ impl<T: Copy + Timed> Wheel<T> {
             let id = self.free;
             self.free = self.next[id as usize];
             self.next[id as usize] = NIL;
-            self.pool[id as usize].items[0] = item;
+            let c = &mut self.pool[id as usize];
+            c.items[0] = item;
+            // This chunk's second line, and the first of the next new chunk.
+            if self.hint {
+                prefetch::for_write(&c.items[1]);
+                if let Some(c) = self.pool.get(self.free as usize) {
+                    prefetch::for_write(&c.items[0]);
+                }
+            }
             id
         } else {
             // Pending events are bounded far below this (clients, or a steady run's
@@ -276,6 +301,7 @@ impl<T: Copy + Timed> Wheel<T> {
                 items: [item; CHUNK],
             });
             self.next.push(NIL);
+            self.hint = self.pool.len() >= HINT_CHUNKS;
             (self.pool.len() - 1) as u32
         };
         let list = &mut self.buckets[slot];
@@ -349,9 +375,15 @@ impl<T: Copy + Timed> Wheel<T> {
             } else {
                 CHUNK
             };
+            let next = self.next[id as usize];
+            // The next chunk's lines load while this one is copied.
+            if self.hint && next != NIL {
+                for e in &self.pool[next as usize].items {
+                    prefetch::for_read(e);
+                }
+            }
             self.batch
                 .extend_from_slice(&self.pool[id as usize].items[..filled]);
-            let next = self.next[id as usize];
             self.next[id as usize] = self.free;
             self.free = id;
             id = next;
@@ -468,169 +500,5 @@ impl<T: Copy + Timed> Wheel<T> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A test event: its time and a name.
-    #[derive(Debug, Clone, Copy, PartialEq)]
-    struct Ev(f64, u32);
-    impl Timed for Ev {
-        fn time(&self) -> f64 {
-            self.0
-        }
-    }
-
-    fn push(w: &mut Wheel<Ev>, t: f64, name: u32) {
-        w.push(t, Ev(t, name));
-    }
-
-    /// (bucket, names in the order they came out) for every bucket below `limit`.
-    fn drain(w: &mut Wheel<Ev>, limit: u64) -> Vec<(u64, Vec<u32>)> {
-        let mut all: Vec<(u64, Vec<u32>)> = vec![];
-        while let Some(Ev(_, name)) = w.pop(limit) {
-            let b = w.bucket();
-            match all.last_mut() {
-                Some((last, names)) if *last == b => names.push(name),
-                _ => all.push((b, vec![name])),
-            }
-        }
-        all
-    }
-
-    #[test]
-    fn buckets_come_out_in_order_including_far_ones() {
-        let mut w = Wheel::new();
-        push(&mut w, 5.9, 1);
-        push(&mut w, 5.0, 2);
-        push(&mut w, 0.0, 3);
-        push(&mut w, 200_000.5, 4); // beyond the span: overflow
-        push(&mut w, 70_000.9, 5); // beyond the span: overflow
-        push(&mut w, 70_000.1, 7); // same far bucket, earlier
-        push(&mut w, 32_767.0, 6); // last bucket of the first turn
-        assert_eq!(
-            drain(&mut w, u64::MAX),
-            vec![
-                (0, vec![3]),
-                (5, vec![2, 1]),
-                (32_767, vec![6]),
-                (70_000, vec![7, 5]),
-                (200_000, vec![4])
-            ]
-        );
-        assert!(w.is_empty());
-    }
-
-    #[test]
-    fn a_big_bucket_spans_chunks_comes_out_in_time_order_and_chunks_are_reused() {
-        let mut w = Wheel::new();
-        // Pushed in a scrambled order of times within one millisecond.
-        for i in 0..100u32 {
-            push(&mut w, 3.0 + f64::from((i * 37) % 100) / 100.0, i);
-        }
-        let out = drain(&mut w, u64::MAX);
-        assert_eq!(out.len(), 1);
-        let times: Vec<u32> = out[0].1.iter().map(|&i| (i * 37) % 100).collect();
-        assert_eq!(times, (0..100).collect::<Vec<_>>());
-        let pool = w.pool.len();
-        assert_eq!(pool, 100usize.div_ceil(CHUNK));
-        // 64 events (4 full chunks) in one bucket and 36 (3 chunks) in the next.
-        for i in 0..100 {
-            push(&mut w, if i < 64 { 10.0 } else { 11.0 }, i);
-        }
-        assert_eq!(drain(&mut w, u64::MAX).len(), 2);
-        assert_eq!(
-            w.pool.len(),
-            pool,
-            "the free chunks served the second round"
-        );
-    }
-
-    #[test]
-    fn ties_keep_their_push_order_in_small_and_big_buckets() {
-        for n in [5u32, 500] {
-            let mut w = Wheel::new();
-            // Every event at one of three times, pushed round-robin.
-            for i in 0..n {
-                push(&mut w, 7.0 + f64::from(2 - i % 3) * 0.25, i);
-            }
-            let names = drain(&mut w, u64::MAX).remove(0).1;
-            let expected: Vec<u32> = [2, 1, 0]
-                .into_iter()
-                .flat_map(|r| (0..n).filter(move |i| i % 3 == r))
-                .collect();
-            assert_eq!(names, expected, "{n} events");
-        }
-    }
-
-    #[test]
-    fn pushing_into_the_current_bucket_is_seen_again_and_the_past_clamps() {
-        let mut w = Wheel::new();
-        push(&mut w, 10.0, 1);
-        push(&mut w, 10.9, 4);
-        assert_eq!((w.pop(u64::MAX), w.bucket()), (Some(Ev(10.0, 1)), 10));
-        push(&mut w, 10.5, 2);
-        push(&mut w, 3.0, 3);
-        push(&mut w, 10.5, 5);
-        // In time order with what was already there (10.9); the past counts as 10.0; ties
-        // in push order.
-        assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![3, 2, 5, 4])]);
-        assert!(w.is_empty());
-    }
-
-    #[test]
-    fn limit_stops_before_a_bucket() {
-        let mut w = Wheel::new();
-        push(&mut w, 50.0, 1);
-        push(&mut w, 100_000.0, 2);
-        assert_eq!(drain(&mut w, 50), vec![]);
-        assert_eq!(drain(&mut w, 51), vec![(50, vec![1])]);
-        assert_eq!(drain(&mut w, 99_999), vec![]);
-        assert_eq!(drain(&mut w, 100_001), vec![(100_000, vec![2])]);
-        assert!(w.is_empty());
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-        /// Whatever the delays (sub-millisecond, within the block, across blocks, past the
-        /// coarse wheel), events come out in (time, push order), as a sorted list says,
-        /// when every push is at or after the event being handled (as in the engine).
-        #[test]
-        fn events_come_out_in_time_then_push_order(
-            ops in proptest::collection::vec((0u8..8, 0u32..1000, 1u8..4), 1..300)
-        ) {
-            let mut w = Wheel::new();
-            let mut reference: Vec<(f64, u32)> = vec![];
-            let mut now = 0.0f64;
-            let mut name = 0u32;
-            for (kind, x, pushes) in ops {
-                for p in 0..pushes {
-                    let delay = match (kind + p) % 8 {
-                        0 => 0.0,
-                        1 => f64::from(x) / 1000.0,
-                        2 => f64::from(x),
-                        3 => f64::from(x) * 40.0,
-                        4 => 32_768.0 * f64::from(x % 3) + f64::from(x) / 7.0,
-                        5 => f64::from(x) * 10_000.0,
-                        6 => 3.4e7 + f64::from(x) * 1e5,
-                        _ => f64::from(x % 5),
-                    };
-                    let t = now + delay;
-                    w.push(t, Ev(t, name));
-                    reference.push((t, name));
-                    name += 1;
-                }
-                reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                let got = w.pop(u64::MAX);
-                let want = (!reference.is_empty()).then(|| reference.remove(0));
-                proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
-                if let Some(Ev(t, _)) = got {
-                    now = t;
-                }
-            }
-            while let Some(Ev(t, n)) = w.pop(u64::MAX) {
-                proptest::prop_assert_eq!((t, n), reference.remove(0));
-            }
-            proptest::prop_assert!(reference.is_empty() && w.is_empty());
-        }
-    }
-}
+#[path = "queue_tests.rs"]
+mod tests;

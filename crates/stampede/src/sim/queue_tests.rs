@@ -1,0 +1,200 @@
+//! The wheel's order: by bucket, then by time within a bucket, then by push order; far
+//! events, the current bucket, limits, and chunks reused.
+
+use super::*;
+
+/// A test event: its time and a name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ev(f64, u32);
+impl Timed for Ev {
+    fn time(&self) -> f64 {
+        self.0
+    }
+}
+
+fn push(w: &mut Wheel<Ev>, t: f64, name: u32) {
+    w.push(t, Ev(t, name));
+}
+
+/// (bucket, names in the order they came out) for every bucket below `limit`.
+fn drain(w: &mut Wheel<Ev>, limit: u64) -> Vec<(u64, Vec<u32>)> {
+    let mut all: Vec<(u64, Vec<u32>)> = vec![];
+    while let Some(Ev(_, name)) = w.pop(limit) {
+        let b = w.bucket();
+        match all.last_mut() {
+            Some((last, names)) if *last == b => names.push(name),
+            _ => all.push((b, vec![name])),
+        }
+    }
+    all
+}
+
+#[test]
+fn buckets_come_out_in_order_including_far_ones() {
+    let mut w = Wheel::new();
+    push(&mut w, 5.9, 1);
+    push(&mut w, 5.0, 2);
+    push(&mut w, 0.0, 3);
+    push(&mut w, 200_000.5, 4); // beyond the span: overflow
+    push(&mut w, 70_000.9, 5); // beyond the span: overflow
+    push(&mut w, 70_000.1, 7); // same far bucket, earlier
+    push(&mut w, 32_767.0, 6); // last bucket of the first turn
+    assert_eq!(
+        drain(&mut w, u64::MAX),
+        vec![
+            (0, vec![3]),
+            (5, vec![2, 1]),
+            (32_767, vec![6]),
+            (70_000, vec![7, 5]),
+            (200_000, vec![4])
+        ]
+    );
+    assert!(w.is_empty());
+}
+
+#[test]
+fn a_big_bucket_spans_chunks_comes_out_in_time_order_and_chunks_are_reused() {
+    let mut w = Wheel::new();
+    // Pushed in a scrambled order of times within one millisecond.
+    for i in 0..100u32 {
+        push(&mut w, 3.0 + f64::from((i * 37) % 100) / 100.0, i);
+    }
+    let out = drain(&mut w, u64::MAX);
+    assert_eq!(out.len(), 1);
+    let times: Vec<u32> = out[0].1.iter().map(|&i| (i * 37) % 100).collect();
+    assert_eq!(times, (0..100).collect::<Vec<_>>());
+    let pool = w.pool.len();
+    assert_eq!(pool, 100usize.div_ceil(CHUNK));
+    // 64 events (4 full chunks) in one bucket and 36 (3 chunks) in the next.
+    for i in 0..100 {
+        push(&mut w, if i < 64 { 10.0 } else { 11.0 }, i);
+    }
+    assert_eq!(drain(&mut w, u64::MAX).len(), 2);
+    assert_eq!(
+        w.pool.len(),
+        pool,
+        "the free chunks served the second round"
+    );
+}
+
+#[test]
+fn a_pool_past_the_hint_size_keeps_the_order_and_reuses_its_chunks() {
+    // 300,000 events over 1,000 buckets (37,500 chunks): past HINT_CHUNKS, so pushes and
+    // walks take the prefetching paths. They come out in time order, all of them, and a
+    // second round runs on the freed chunks.
+    let n = 300_000u32;
+    let time = |i: u32| f64::from((i * 7919) % n) / 300.0;
+    for round in 0..2 {
+        let mut w = Wheel::new();
+        if round == 1 {
+            w.reserve(n as usize);
+        }
+        for i in 0..n {
+            push(&mut w, time(i), i);
+        }
+        assert!(w.hint, "{} chunks", w.pool.len());
+        let pool = w.pool.len();
+        let mut last = -1.0;
+        let mut count = 0;
+        while let Some(Ev(t, _)) = w.pop(u64::MAX) {
+            assert!(t >= last, "{t} after {last}");
+            last = t;
+            count += 1;
+        }
+        assert_eq!(count, n);
+        for i in 0..n {
+            push(&mut w, time(i) + 2000.0, i);
+        }
+        assert_eq!(w.pool.len(), pool, "the second pass reuses the chunks");
+        assert_eq!(std::iter::from_fn(|| w.pop(u64::MAX)).count(), n as usize);
+    }
+}
+
+#[test]
+fn ties_keep_their_push_order_in_small_and_big_buckets() {
+    for n in [5u32, 500] {
+        let mut w = Wheel::new();
+        // Every event at one of three times, pushed round-robin.
+        for i in 0..n {
+            push(&mut w, 7.0 + f64::from(2 - i % 3) * 0.25, i);
+        }
+        let names = drain(&mut w, u64::MAX).remove(0).1;
+        let expected: Vec<u32> = [2, 1, 0]
+            .into_iter()
+            .flat_map(|r| (0..n).filter(move |i| i % 3 == r))
+            .collect();
+        assert_eq!(names, expected, "{n} events");
+    }
+}
+
+#[test]
+fn pushing_into_the_current_bucket_is_seen_again_and_the_past_clamps() {
+    let mut w = Wheel::new();
+    push(&mut w, 10.0, 1);
+    push(&mut w, 10.9, 4);
+    assert_eq!((w.pop(u64::MAX), w.bucket()), (Some(Ev(10.0, 1)), 10));
+    push(&mut w, 10.5, 2);
+    push(&mut w, 3.0, 3);
+    push(&mut w, 10.5, 5);
+    // In time order with what was already there (10.9); the past counts as 10.0; ties
+    // in push order.
+    assert_eq!(drain(&mut w, u64::MAX), vec![(10, vec![3, 2, 5, 4])]);
+    assert!(w.is_empty());
+}
+
+#[test]
+fn limit_stops_before_a_bucket() {
+    let mut w = Wheel::new();
+    push(&mut w, 50.0, 1);
+    push(&mut w, 100_000.0, 2);
+    assert_eq!(drain(&mut w, 50), vec![]);
+    assert_eq!(drain(&mut w, 51), vec![(50, vec![1])]);
+    assert_eq!(drain(&mut w, 99_999), vec![]);
+    assert_eq!(drain(&mut w, 100_001), vec![(100_000, vec![2])]);
+    assert!(w.is_empty());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Whatever the delays (sub-millisecond, within the block, across blocks, past the
+    /// coarse wheel), events come out in (time, push order), as a sorted list says,
+    /// when every push is at or after the event being handled (as in the engine).
+    #[test]
+    fn events_come_out_in_time_then_push_order(
+        ops in proptest::collection::vec((0u8..8, 0u32..1000, 1u8..4), 1..300)
+    ) {
+        let mut w = Wheel::new();
+        let mut reference: Vec<(f64, u32)> = vec![];
+        let mut now = 0.0f64;
+        let mut name = 0u32;
+        for (kind, x, pushes) in ops {
+            for p in 0..pushes {
+                let delay = match (kind + p) % 8 {
+                    0 => 0.0,
+                    1 => f64::from(x) / 1000.0,
+                    2 => f64::from(x),
+                    3 => f64::from(x) * 40.0,
+                    4 => 32_768.0 * f64::from(x % 3) + f64::from(x) / 7.0,
+                    5 => f64::from(x) * 10_000.0,
+                    6 => 3.4e7 + f64::from(x) * 1e5,
+                    _ => f64::from(x % 5),
+                };
+                let t = now + delay;
+                w.push(t, Ev(t, name));
+                reference.push((t, name));
+                name += 1;
+            }
+            reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let got = w.pop(u64::MAX);
+            let want = (!reference.is_empty()).then(|| reference.remove(0));
+            proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
+            if let Some(Ev(t, _)) = got {
+                now = t;
+            }
+        }
+        while let Some(Ev(t, n)) = w.pop(u64::MAX) {
+            proptest::prop_assert_eq!((t, n), reference.remove(0));
+        }
+        proptest::prop_assert!(reference.is_empty() && w.is_empty());
+    }
+}
