@@ -404,14 +404,19 @@ impl<T: Copy + Timed> Wheel<T> {
             for i in 1..=bins {
                 self.counts[i] += self.counts[i - 1];
             }
-            self.sorted.clear();
-            self.sorted.resize(k, self.batch[0]);
+            // The placing pass writes every one of the first `k` places (it is a
+            // permutation), so the buffer is only lengthened, never cleared and refilled:
+            // a fill would write the whole batch once more for nothing.
+            if self.sorted.len() < k {
+                self.sorted.resize(k, self.batch[0]);
+            }
             for e in &self.batch {
                 let at = &mut self.counts[bin(e.time())];
                 self.sorted[*at as usize] = *e;
                 *at += 1;
             }
             std::mem::swap(&mut self.batch, &mut self.sorted);
+            self.batch.truncate(k);
         }
         // Order each sub-bin by insertion.
         for i in 1..k {
