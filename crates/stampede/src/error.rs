@@ -116,8 +116,8 @@ pub enum WorkBound {
     /// throttle on the heap); `max` is the most clients whose nets fit in
     /// [`MAX_NETS_BYTES`](crate::sim::MAX_NETS_BYTES).
     NetsClients,
-    /// Runs averaged in one call: together they do at most the work of the largest single
-    /// run; `max` is the most runs that fit (see [`check_runs`](crate::sim::check_runs)).
+    /// Runs averaged in one call of [`run_many`](crate::sim::run_many): together they do at
+    /// most the work of the largest single run; `max` is the most runs that fit.
     Runs,
 }
 

@@ -491,11 +491,10 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
     seed.wrapping_add(u64::from(i))
 }
 
-/// Whether `settings` may run `runs` times in one call: `runs` within `1..=`[`MAX_RUNS`],
-/// the settings valid, and the runs together within the work of the largest single run
-/// (about 2 s natively; see `sim/work.rs`). [`run_many`] checks it; a caller that runs the
-/// runs itself (the CLI's sweep, in parallel) checks it first.
-pub fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
+/// Whether `settings` may run `runs` times in one call of [`run_many`]: `runs` within
+/// `1..=`[`MAX_RUNS`], the settings valid, and the runs together within the work of the
+/// largest single run (about 2 s natively; see `sim/work.rs`).
+pub(crate) fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
     Field::Runs.check(f64::from(runs))?;
     let checked = settings.check()?;
     work::check_runs(&checked, runs)

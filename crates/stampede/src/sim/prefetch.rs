@@ -22,12 +22,7 @@
 #[inline(always)]
 pub(super) fn for_write<T>(r: &T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint that never accesses the memory or faults, whatever
-    // the address; SSE is part of the x86-64 baseline, so the instruction exists.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_ET0>((r as *const T).cast());
-    }
+    hint::<{ std::arch::x86_64::_MM_HINT_ET0 }, T>(r);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = r;
 }
@@ -36,11 +31,15 @@ pub(super) fn for_write<T>(r: &T) {
 #[inline(always)]
 pub(super) fn for_read<T>(r: &T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: as for `for_write`.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast());
-    }
+    hint::<{ std::arch::x86_64::_MM_HINT_T0 }, T>(r);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = r;
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn hint<const KIND: i32, T>(r: &T) {
+    // SAFETY: prefetching is a hint that never accesses the memory or faults, whatever
+    // the address; SSE is part of the x86-64 baseline, so the instruction exists.
+    unsafe { std::arch::x86_64::_mm_prefetch::<KIND>((r as *const T).cast()) }
 }

@@ -123,8 +123,6 @@ pub(crate) struct Wheel<T> {
     /// than a list linked through `next`: the chunk after the one taken is known without
     /// reading a link that, at a million clients, would miss the cache.
     free: Vec<u32>,
-    /// Whether the pool has grown past [`HINT_CHUNKS`].
-    hint: bool,
     /// The absolute ms of the bucket being processed.
     cur: u64,
     /// Events in the wheel (not counting the overflow).
@@ -181,7 +179,6 @@ impl<T: Copy + Timed> Wheel<T> {
             pool: Vec::new(),
             next: Vec::new(),
             free: Vec::new(),
-            hint: false,
             cur: 0,
             in_wheel: 0,
             coarse: (0..BLOCKS).map(|_| Vec::new()).collect(),
@@ -263,12 +260,11 @@ impl<T: Copy + Timed> Wheel<T> {
         let tail = self.buckets[slot].tail;
         if tail != NIL && tail & FILL_MASK != FILL_MASK {
             let filled = (tail & FILL_MASK) + 1;
+            let hint = self.hint();
             let c = &mut self.pool[(tail >> FILL_BITS) as usize];
             c.items[filled as usize] = item;
             // The line this bucket's next push writes (see `prefetch.rs`).
-            if self.hint
-                && let Some(next) = c.items.get(filled as usize + 1)
-            {
+            if hint && let Some(next) = c.items.get(filled as usize + 1) {
                 prefetch::for_write(next);
             }
             self.buckets[slot].tail = tail + 1;
@@ -284,10 +280,11 @@ impl<T: Copy + Timed> Wheel<T> {
     fn append_chunk(&mut self, slot: usize, item: T) {
         let id = if let Some(id) = self.free.pop() {
             self.next[id as usize] = NIL;
+            let hint = self.hint();
             let c = &mut self.pool[id as usize];
             c.items[0] = item;
             // This chunk's second line, and the first of the next new chunk.
-            if self.hint {
+            if hint {
                 prefetch::for_write(&c.items[1]);
                 if let Some(&f) = self.free.last() {
                     prefetch::for_write(&self.pool[f as usize].items[0]);
@@ -302,7 +299,6 @@ impl<T: Copy + Timed> Wheel<T> {
                 items: [item; CHUNK],
             });
             self.next.push(NIL);
-            self.hint = self.pool.len() >= HINT_CHUNKS;
             (self.pool.len() - 1) as u32
         };
         let list = &mut self.buckets[slot];
@@ -312,6 +308,13 @@ impl<T: Copy + Timed> Wheel<T> {
             self.next[(list.tail >> FILL_BITS) as usize] = id;
         }
         list.tail = id << FILL_BITS;
+    }
+
+    /// Whether the pool has grown past [`HINT_CHUNKS`], so the wheel hints what it will
+    /// touch next.
+    #[inline(always)]
+    fn hint(&self) -> bool {
+        self.pool.len() >= HINT_CHUNKS
     }
 
     /// The bucket (absolute ms) of the last event [`pop`](Self::pop) returned.
@@ -378,7 +381,7 @@ impl<T: Copy + Timed> Wheel<T> {
             };
             let next = self.next[id as usize];
             // The next chunk's lines load while this one is copied.
-            if self.hint && next != NIL {
+            if next != NIL && self.hint() {
                 for e in &self.pool[next as usize].items {
                     prefetch::for_read(e);
                 }

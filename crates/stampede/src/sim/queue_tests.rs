@@ -92,7 +92,7 @@ fn a_pool_past_the_hint_size_keeps_the_order_and_reuses_its_chunks() {
         for i in 0..n {
             push(&mut w, time(i), i);
         }
-        assert!(w.hint, "{} chunks", w.pool.len());
+        assert!(w.hint(), "{} chunks", w.pool.len());
         let pool = w.pool.len();
         let mut last = -1.0;
         let mut count = 0;

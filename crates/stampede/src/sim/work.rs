@@ -14,9 +14,10 @@
 //! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
 //! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
 //!
-//! Runs averaged in one call ([`run_many`](super::run_many), a sweep's `--runs`) are bounded
-//! together by the same figure as one run ([`check_runs`]): each run passing its own bound
-//! is not enough when `runs` multiplies a 2 s run into an hour.
+//! Runs averaged in one call ([`run_many`](super::run_many), so `simulate --runs`) are
+//! bounded together by the same figure as one run ([`check_runs`]): each run passing its own
+//! bound is not enough when `runs` multiplies a 2 s run into an hour. (A sweep is a batch
+//! job as long as its grid: its runs are bounded one at a time.)
 
 use super::herd::layers::attempts_per_request;
 use super::{Checked, MAX_OCC_CLIENTS, MAX_STEADY_REQUESTS, Scenario, SimSettings};
