@@ -103,6 +103,10 @@ impl Trip {
     }
 }
 
+/// From this many waiting requests (256 KB of events) the event loop looks ahead for the
+/// servers about to take their next one (see `Herd::advance`).
+const LOOK_AHEAD_QUEUED: u32 = 4096;
+
 /// Outcome codes the classifier's verdicts are kept for, indexed by code.
 const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
@@ -606,8 +610,26 @@ impl Herd {
         }
     }
 
+    /// Runs the events before `limit` (an absolute ms).
+    ///
+    /// While thousands of requests wait (a storm's full queues: each was written seconds
+    /// before a worker takes it, and is long out of the cache), the loop looks ahead: when
+    /// the wheel takes a millisecond's events, the requests that the servers finishing in
+    /// it will take next are asked for, so they have arrived when those events run.
+    /// Measured on story 2 at 100× (`perf`): loading that request was 17% of the run.
     pub(crate) fn advance(&mut self, limit: u64) {
-        while let Some(ev) = self.wheel.pop(limit) {
+        let look_ahead = |servers: &Servers<Ev>, batch: &[Ev]| {
+            if servers.queued >= LOOK_AHEAD_QUEUED {
+                for e in batch.iter().filter(|e| e.kind == Kind::Finish) {
+                    servers.prefetch_next(usize::from(e.server));
+                }
+            }
+        };
+        while let Some(ev) = {
+            let servers = &self.servers;
+            self.wheel
+                .pop_with(limit, |batch| look_ahead(servers, batch))
+        } {
             self.steps += 1;
             match ev.kind {
                 Kind::Arrive => self.arrive(ev),

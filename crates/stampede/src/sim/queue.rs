@@ -327,8 +327,16 @@ impl<T: Copy + Timed> Wheel<T> {
     /// bucket is taken whole and sorted when the wheel reaches it. The wheel stays on that
     /// bucket, so events pushed into it meanwhile come out, sorted among themselves, before
     /// the wheel moves on.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn pop(&mut self, limit: u64) -> Option<T> {
+        self.pop_with(limit, |_| {})
+    }
+
+    /// [`pop`](Self::pop), showing each bucket's batch, sorted, to `taken` when the wheel
+    /// takes it: the caller may look ahead at the events it is about to hand out (events
+    /// pushed into the bucket later are not in it).
+    #[inline(always)]
+    pub(crate) fn pop_with(&mut self, limit: u64, mut taken: impl FnMut(&[T])) -> Option<T> {
         loop {
             if let Some(late) = self.late.peek() {
                 let first_late = match self.batch.get(self.taken) {
@@ -347,6 +355,7 @@ impl<T: Copy + Timed> Wheel<T> {
             let slot = (self.cur & MASK) as usize;
             if self.buckets[slot].head != NIL && self.cur < limit {
                 self.take_bucket(slot);
+                taken(&self.batch);
             } else {
                 self.turn(limit)?;
             }

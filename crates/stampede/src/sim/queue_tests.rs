@@ -198,3 +198,25 @@ proptest::proptest! {
         proptest::prop_assert!(reference.is_empty() && w.is_empty());
     }
 }
+
+#[test]
+fn pop_with_shows_each_bucket_as_it_will_come_out() {
+    let mut w = Wheel::new();
+    for (t, name) in [(2.7, 1), (2.1, 2), (2.5, 3), (9.0, 4), (9.5, 5)] {
+        push(&mut w, t, name);
+    }
+    let mut shown: Vec<Vec<u32>> = vec![];
+    let mut popped: Vec<u32> = vec![];
+    while let Some(Ev(t, name)) = w.pop_with(u64::MAX, |batch| {
+        shown.push(batch.iter().map(|e| e.1).collect());
+    }) {
+        popped.push(name);
+        // Pushed into the bucket being handed out: it comes out, but was never shown.
+        if name == 2 {
+            push(&mut w, t + 0.1, 6);
+        }
+    }
+    // Shown once per bucket, when taken, sorted: the order the bucket then comes out in.
+    assert_eq!(shown, vec![vec![2, 3, 1], vec![4, 5]]);
+    assert_eq!(popped, vec![2, 6, 3, 1, 4, 5]);
+}

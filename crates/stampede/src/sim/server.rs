@@ -177,6 +177,22 @@ impl<T: Copy + Timed> Servers<T> {
         old
     }
 
+    /// Hints that server `k` will soon take its next waiting request (see `prefetch.rs`):
+    /// under overload a queue's next request was written long ago and is no longer cached.
+    #[inline(always)]
+    pub(crate) fn prefetch_next(&self, k: usize) {
+        let Some(server) = self.servers.get(k) else {
+            return;
+        };
+        let next = match self.order {
+            QueueOrder::Lifo => server.waiting.back(),
+            _ => server.waiting.front(),
+        };
+        if let Some(next) = next {
+            super::prefetch::all_for_read(next);
+        }
+    }
+
     /// A request finished at `k` at `t`; the worker takes the next waiting request, which
     /// is returned with its service time. Stale requests must be dropped first
     /// ([`drop_stale`](Self::drop_stale)).
