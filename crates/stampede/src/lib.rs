@@ -31,8 +31,8 @@
 //! value that came from a slider.
 
 #![deny(missing_docs)]
-// Safe Rust throughout, but for the simulator's cache hints (`sim/prefetch.rs`, which
-// allows it for one call of a prefetch intrinsic).
+// Safe Rust throughout, but for the simulator's memory hints (`sim/hints.rs`, which
+// allows it for one call of a prefetch intrinsic and one of `madvise`).
 #![deny(unsafe_code)]
 
 pub mod backoff;

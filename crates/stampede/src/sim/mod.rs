@@ -132,13 +132,13 @@
 
 mod balancer;
 mod herd;
+mod hints;
 mod load;
 mod metrics;
 pub mod model;
 mod nets;
 mod normal;
 mod occ;
-mod prefetch;
 mod queue;
 pub mod record;
 mod server;

@@ -33,7 +33,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::prefetch;
+use super::hints;
 
 const BITS: u32 = 15;
 /// Buckets in the wheel: its span in ms.
@@ -44,7 +44,7 @@ pub(crate) const BLOCKS: u64 = 1 << 12;
 /// Events per chunk.
 pub(crate) const CHUNK: usize = 8;
 /// From this many chunks in the pool (16 MB of events) the wheel asks for the lines it will
-/// touch next ([`prefetch`]). Below it they mostly stay in cache and the hints cost more
+/// touch next ([`hints`]). Below it they mostly stay in cache and the hints cost more
 /// than they save (measured: a 100,000-client burst no faster, the 10,000-client one 3–4%
 /// slower; a 1,000,000-client burst 15–19% faster).
 const HINT_CHUNKS: usize = 1 << 15;
@@ -201,6 +201,9 @@ impl<T: Copy + Timed> Wheel<T> {
         // A chunk holds at least one event, and each bucket at most one partial chunk.
         let chunks = events.min(events / CHUNK + SPAN as usize) + 1;
         self.pool.reserve(chunks);
+        if self.pool.capacity() >= HINT_CHUNKS {
+            hints::huge_pages(&mut self.pool);
+        }
         self.next.reserve(chunks);
         self.free.reserve(chunks);
         self.batch.reserve(events.min(1 << 13));
@@ -263,9 +266,9 @@ impl<T: Copy + Timed> Wheel<T> {
             let hint = self.hint();
             let c = &mut self.pool[(tail >> FILL_BITS) as usize];
             c.items[filled as usize] = item;
-            // The line this bucket's next push writes (see `prefetch.rs`).
+            // The line this bucket's next push writes (see `hints.rs`).
             if hint && let Some(next) = c.items.get(filled as usize + 1) {
-                prefetch::for_write(next);
+                hints::for_write(next);
             }
             self.buckets[slot].tail = tail + 1;
         } else {
@@ -285,9 +288,9 @@ impl<T: Copy + Timed> Wheel<T> {
             c.items[0] = item;
             // This chunk's second line, and the first of the next new chunk.
             if hint {
-                prefetch::for_write(&c.items[1]);
+                hints::for_write(&c.items[1]);
                 if let Some(&f) = self.free.last() {
-                    prefetch::for_write(&self.pool[f as usize].items[0]);
+                    hints::for_write(&self.pool[f as usize].items[0]);
                 }
             }
             id
@@ -392,7 +395,7 @@ impl<T: Copy + Timed> Wheel<T> {
             // The next chunk's lines load while this one is copied.
             if next != NIL && self.hint() {
                 for e in &self.pool[next as usize].items {
-                    prefetch::for_read(e);
+                    hints::for_read(e);
                 }
             }
             self.batch

@@ -177,7 +177,7 @@ impl<T: Copy + Timed> Servers<T> {
         old
     }
 
-    /// Hints that server `k` will soon take its next waiting request (see `prefetch.rs`):
+    /// Hints that server `k` will soon take its next waiting request (see `hints.rs`):
     /// under overload a queue's next request was written long ago and is no longer cached.
     #[inline(always)]
     pub(crate) fn prefetch_next(&self, k: usize) {
@@ -189,7 +189,7 @@ impl<T: Copy + Timed> Servers<T> {
             _ => server.waiting.front(),
         };
         if let Some(next) = next {
-            super::prefetch::all_for_read(next);
+            super::hints::all_for_read(next);
         }
     }
 
