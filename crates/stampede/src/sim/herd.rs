@@ -204,6 +204,7 @@ impl Herd {
                 h.issue(client, start);
             }
         }
+        h.wheel.fence();
         h
     }
 
@@ -639,6 +640,7 @@ impl Herd {
                 Kind::Hedge => self.on_hedge_timer(ev),
             }
         }
+        self.wheel.fence();
         self.now = self.now.max(self.wheel.bucket() as f64);
         if self.wheel.is_empty() {
             self.now = self.now.max(self.counts.completion);

@@ -1,21 +1,29 @@
 //! Hints to the memory system, for the event wheel and the servers' queues: which lines
-//! will be needed next (prefetches), and that the wheel's big pool wants huge pages. The
-//! one `unsafe` in the core (the crate denies it everywhere else).
+//! will be needed next (prefetches), events written past the cache (streaming stores),
+//! and huge pages for the wheel's big pool. The one `unsafe` in the core (the crate
+//! denies it everywhere else). None of them changes a result; all of them are off below
+//! the sizes where they were measured to help, and off the platforms that have them
+//! (WebAssembly has none; aarch64's prefetch is unstable): there they compile to nothing
+//! or to a plain store.
 //!
 //! At a million clients the wheel's pending events are 64 MB, so a push into a bucket's
 //! tail and the walk of a bucket's chunks miss the cache at nearly every event. A missed
 //! store is worse than it looks: stores reach the cache in order, and the engine builds
 //! each event in narrow stores and then copies it whole, a copy that must wait until
 //! those stores are in the cache (store-to-load forwarding fails), so every push waited
-//! for the previous push's miss (perf put a third of a 1M-client run there). Asking for
-//! the line a bucket's next push will write, and for the chunks a walk will read next,
-//! before they are needed takes the wait off the path (measured: a 1M-client burst
-//! 16–23% faster, see README.md, "Figures").
+//! for the previous push's miss (perf put a third of a 1M-client run there). Two remedies:
+//! - The walk asks for the next chunk's lines while it copies this one (`for_read`).
+//! - A push into a pool bigger than the last-level cache streams the event past the
+//!   cache (`stream`): a whole aligned line, written without reading it first and without
+//!   holding up the stores behind it. The event would have left the cache before the
+//!   wheel reaches it anyway. (Before streaming, the wheel asked for the line its next
+//!   push would write; streaming does better: see README.md, "Figures".)
 //!
 //! In a storm every server's queue is full, and the request a worker takes next was
 //! queued seconds before, so it is no longer cached: the event loop, when the wheel
 //! takes a millisecond's events, asks for the next request of each server finishing in
-//! it (`Herd::advance`; story 2 at 100×: that load was 17% of the run, 2.5% since).
+//! it (`Herd::advance`, `all_for_read`; story 2 at 100×: that load was 17% of the run,
+//! 2.5% since).
 //!
 //! Huge pages. A million clients' events are 64–80 MB of the pool, reached at random: with
 //! 4 KB pages that is 20,000 pages, ten times what the CPU's address cache (the TLB)
@@ -23,24 +31,18 @@
 //! gives them to a region whose owner asks (`madvise(MADV_HUGEPAGE)`; the kernel's
 //! default setting is `madvise`, some distributions' is `always`), so the wheel asks for
 //! its pool when it reserves 16 MB or more (below that the pool fits the TLB's reach, and
-//! a huge page would be zeroed whole for a run that touches a corner of it). Measured, a
-//! million-client burst, interleaved with the build before: see README.md, "Figures".
+//! a huge page would be zeroed whole for a run that touches a corner of it).
 //!
-//! A prefetch is a hint: it never reads or writes the memory, cannot fault, and changes
-//! no result. It is unsafe in Rust only because `_mm_prefetch` is a `#[target_feature]`
-//! function (SSE, part of every x86-64). The hints take references, so they can only name
-//! memory the caller owns. Elsewhere (WebAssembly has no prefetch; aarch64's is unstable)
-//! they compile to nothing.
+//! Safety. A prefetch never reads or writes the memory and cannot fault; it is unsafe in
+//! Rust only because `_mm_prefetch` is a `#[target_feature]` function (SSE, part of every
+//! x86-64). The hints take references, so they can only name memory the caller owns. A
+//! streaming store writes memory its caller lends mutably, and is not ordered with what
+//! follows until a store fence (`fence`): the wheel fences before it reads or moves its
+//! pool, and the engine at the end of every call that pushes, so no other code, on this
+//! thread or another, ever sees the pool unfenced. `madvise` is given only whole pages
+//! inside an allocation the caller owns, and MADV_HUGEPAGE changes how pages are backed,
+//! never what they hold.
 #![allow(unsafe_code)]
-
-/// Hints that `r`'s cache line will be written soon.
-#[inline(always)]
-pub(super) fn for_write<T>(r: &T) {
-    #[cfg(target_arch = "x86_64")]
-    hint::<{ std::arch::x86_64::_MM_HINT_ET0 }, T>(r);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = r;
-}
 
 /// Hints that `r`'s cache line will be read soon.
 #[inline(always)]
@@ -90,6 +92,52 @@ pub(super) fn huge_pages<T>(v: &mut Vec<T>) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = v;
+}
+
+/// Writes `v` to `dst` past the cache: a streaming (non-temporal) store of one whole,
+/// aligned line, for an event that will not be read again before it has left the cache
+/// anyway. It needs no read of the line first, and it does not hold up the stores behind
+/// it while that read misses. Not one aligned line (64 bytes at a multiple of 64): a
+/// plain store.
+///
+/// Such a store is not ordered with later accesses until [`fence`]: the thread that
+/// streamed must call it before the memory is read or written again, or handed to other
+/// code (see `Wheel::fence`).
+#[inline(always)]
+pub(super) fn stream<T: Copy>(dst: &mut T, v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let d = (dst as *mut T).cast::<__m128i>();
+        if size_of::<T>() != 64 || d as usize % 64 != 0 {
+            *dst = *v;
+            return;
+        }
+        let s = (v as *const T).cast::<__m128i>();
+        // SAFETY: `s` and `d` each point to 64 bytes, 4 × 16, that `v` and `dst` own;
+        // `d` is 64-aligned (checked above), as `_mm_stream_si128` needs 16; `T: Copy`,
+        // so copying its bytes is a copy of the value. SSE2 is part of x86-64.
+        unsafe {
+            let parts = [0, 1, 2, 3].map(|i| _mm_loadu_si128(s.add(i)));
+            for (i, part) in parts.into_iter().enumerate() {
+                _mm_stream_si128(d.add(i), part);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *dst = *v;
+    }
+}
+
+/// Orders the streaming stores made so far before any access that follows (`sfence`).
+#[inline(always)]
+pub(super) fn fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a store fence has no operands and no precondition; SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence();
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -43,11 +43,19 @@ const MASK: u64 = SPAN - 1;
 pub(crate) const BLOCKS: u64 = 1 << 12;
 /// Events per chunk.
 pub(crate) const CHUNK: usize = 8;
-/// From this many chunks in the pool (16 MB of events) the wheel asks for the lines it will
-/// touch next ([`hints`]). Below it they mostly stay in cache and the hints cost more
-/// than they save (measured: a 100,000-client burst no faster, the 10,000-client one 3–4%
+/// From this many chunks in the pool (16 MB of events) the wheel asks for the chunks its
+/// walks read next, and a pool reserved this big asks for huge pages ([`hints`]). Below it
+/// they mostly stay in cache and the hints cost more than they save (measured, with the
+/// push hints of the time: a 100,000-client burst no faster, the 10,000-client one 3–4%
 /// slower; a 1,000,000-client burst 15–19% faster).
 const HINT_CHUNKS: usize = 1 << 15;
+/// From this many chunks in the pool (32 MB of events, as much as the CPU's last-level
+/// cache, shared by all its cores) the wheel streams its pushes past the cache
+/// ([`hints::stream`]): an event pushed then has left the cache before the wheel reaches
+/// it. Below, a push that streamed would miss on the walk where it may still hit (the
+/// 100,000-client burst, whose pool passes [`HINT_CHUNKS`] but not this, measured ~3%
+/// slower streaming).
+const STREAM_CHUNKS: usize = 1 << 16;
 /// No chunk.
 const NIL: u32 = u32::MAX;
 
@@ -263,12 +271,12 @@ impl<T: Copy + Timed> Wheel<T> {
         let tail = self.buckets[slot].tail;
         if tail != NIL && tail & FILL_MASK != FILL_MASK {
             let filled = (tail & FILL_MASK) + 1;
-            let hint = self.hint();
+            let stream = self.stream();
             let c = &mut self.pool[(tail >> FILL_BITS) as usize];
-            c.items[filled as usize] = item;
-            // The line this bucket's next push writes (see `hints.rs`).
-            if hint && let Some(next) = c.items.get(filled as usize + 1) {
-                hints::for_write(next);
+            if stream {
+                hints::stream(&mut c.items[filled as usize], &item);
+            } else {
+                c.items[filled as usize] = item;
             }
             self.buckets[slot].tail = tail + 1;
         } else {
@@ -283,21 +291,20 @@ impl<T: Copy + Timed> Wheel<T> {
     fn append_chunk(&mut self, slot: usize, item: T) {
         let id = if let Some(id) = self.free.pop() {
             self.next[id as usize] = NIL;
-            let hint = self.hint();
+            let stream = self.stream();
             let c = &mut self.pool[id as usize];
-            c.items[0] = item;
-            // This chunk's second line, and the first of the next new chunk.
-            if hint {
-                hints::for_write(&c.items[1]);
-                if let Some(&f) = self.free.last() {
-                    hints::for_write(&self.pool[f as usize].items[0]);
-                }
+            if stream {
+                hints::stream(&mut c.items[0], &item);
+            } else {
+                c.items[0] = item;
             }
             id
         } else {
             // Pending events are bounded far below this (clients, or a steady run's
             // 5 million requests), so ids always fit beside the fill count.
             debug_assert!(self.pool.len() < MAX_CHUNKS);
+            // Growing the pool may copy it: the streamed events first.
+            self.fence();
             self.pool.push(Chunk {
                 items: [item; CHUNK],
             });
@@ -313,8 +320,27 @@ impl<T: Copy + Timed> Wheel<T> {
         list.tail = id << FILL_BITS;
     }
 
-    /// Whether the pool has grown past [`HINT_CHUNKS`], so the wheel hints what it will
-    /// touch next.
+    /// Orders the events pushed so far before anything that follows: with the hints on,
+    /// they are written past the cache ([`hints::stream`]), and such stores must be
+    /// fenced before the memory is read again, by this thread or another. The wheel
+    /// fences before it reads or moves its pool; its owner must fence before the wheel
+    /// can change hands (the engine does at the end of every call that pushes).
+    #[inline]
+    pub(crate) fn fence(&self) {
+        if self.stream() {
+            hints::fence();
+        }
+    }
+
+    /// Whether the pool has grown past [`STREAM_CHUNKS`], so the wheel streams its pushes
+    /// past the cache.
+    #[inline(always)]
+    fn stream(&self) -> bool {
+        self.pool.len() >= STREAM_CHUNKS
+    }
+
+    /// Whether the pool has grown past [`HINT_CHUNKS`], so the wheel asks for the lines
+    /// its walks will read next.
     #[inline(always)]
     fn hint(&self) -> bool {
         self.pool.len() >= HINT_CHUNKS
@@ -375,6 +401,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// take the insertion pass alone. Both passes are stable: exact ties keep push order.
     fn take_bucket(&mut self, slot: usize) {
         const SMALL: usize = 32;
+        self.fence();
         let list = self.buckets[slot];
         self.buckets[slot] = EMPTY;
         self.batch.clear();

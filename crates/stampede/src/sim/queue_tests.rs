@@ -77,11 +77,35 @@ fn a_big_bucket_spans_chunks_comes_out_in_time_order_and_chunks_are_reused() {
     );
 }
 
+/// A test event of the engine's size, one cache line, whose every byte is checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Wide {
+    t: f64,
+    name: u64,
+    rest: [u64; 6],
+}
+const _: () = assert!(size_of::<Wide>() == 64);
+impl Wide {
+    fn new(t: f64, name: u32) -> Wide {
+        let name = u64::from(name);
+        Wide {
+            t,
+            name,
+            rest: [1, 2, 3, 4, 5, 6].map(|k| name.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k),
+        }
+    }
+}
+impl Timed for Wide {
+    fn time(&self) -> f64 {
+        self.t
+    }
+}
+
 #[test]
-fn a_pool_past_the_hint_size_keeps_the_order_and_reuses_its_chunks() {
-    // 300,000 events over 1,000 buckets (37,500 chunks): past HINT_CHUNKS, so pushes and
-    // walks take the prefetching paths. They come out in time order, all of them, and a
-    // second round runs on the freed chunks.
+fn a_pool_past_the_hint_size_keeps_the_order_the_events_and_reuses_its_chunks() {
+    // 300,000 events of 64 bytes over 1,000 buckets (37,500 chunks): past HINT_CHUNKS, so
+    // pushes are streamed past the cache and walks prefetch. They come out in time order,
+    // all of them, every byte as pushed, and a second round runs on the freed chunks.
     let n = 300_000u32;
     let time = |i: u32| f64::from((i * 7919) % n) / 300.0;
     for round in 0..2 {
@@ -90,20 +114,29 @@ fn a_pool_past_the_hint_size_keeps_the_order_and_reuses_its_chunks() {
             w.reserve(n as usize);
         }
         for i in 0..n {
-            push(&mut w, time(i), i);
+            w.push(time(i), Wide::new(time(i), i));
         }
         assert!(w.hint(), "{} chunks", w.pool.len());
         let pool = w.pool.len();
         let mut last = -1.0;
-        let mut count = 0;
-        while let Some(Ev(t, _)) = w.pop(u64::MAX) {
-            assert!(t >= last, "{t} after {last}");
-            last = t;
-            count += 1;
+        let mut seen = vec![false; n as usize];
+        while let Some(e) = w.pop(u64::MAX) {
+            assert!(e.t >= last, "{} after {last}", e.t);
+            last = e.t;
+            let name = e.name as u32;
+            assert_eq!(
+                e,
+                Wide::new(time(name), name),
+                "an event changed in the wheel"
+            );
+            assert!(
+                !std::mem::replace(&mut seen[name as usize], true),
+                "{name} twice"
+            );
         }
-        assert_eq!(count, n);
+        assert!(seen.iter().all(|&s| s), "every event came out");
         for i in 0..n {
-            push(&mut w, time(i) + 2000.0, i);
+            w.push(time(i) + 2000.0, Wide::new(time(i) + 2000.0, i));
         }
         assert_eq!(w.pool.len(), pool, "the second pass reuses the chunks");
         assert_eq!(std::iter::from_fn(|| w.pop(u64::MAX)).count(), n as usize);
