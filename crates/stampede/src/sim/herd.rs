@@ -22,9 +22,8 @@
 //! same events, told apart by a flag, and their hedge timers are [`Kind::Hedge`] events.
 
 use super::load::{Load, Tick};
-use super::model::{LatencyDist, RetryAt};
+use super::model::RetryAt;
 use super::nets::Nets;
-use super::normal::{exponential, uniform32};
 use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
@@ -46,62 +45,16 @@ use hedged::{HEDGED, Hedged};
 #[path = "event.rs"]
 mod event;
 use event::{ARMED, DEPTH_SHIFT, Ev, Kind, LOGGED};
+// What the engine counts, and the run's metrics from it: `sim/counts.rs`.
+#[path = "counts.rs"]
+mod counts;
+use counts::Counts;
+// How long a trip over the network takes: `sim/trip.rs`.
+#[path = "trip.rs"]
+mod trip;
+use trip::Trip;
 
 const GET: Request = Request::new(Method::Get);
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Counts {
-    requests: u64,
-    /// Attempts that reached layer 1, counted only with more than one layer (with one,
-    /// they are the bottom's).
-    attempts: u64,
-    bottom_attempts: u64,
-    successes: u64,
-    gave_up: u64,
-    budget_rejected: u64,
-    breaker_rejected: u64,
-    throttled: u64,
-    timeouts: u64,
-    wasted: u64,
-    served: u64,
-    hedges: u64,
-    completion: f64,
-}
-
-/// How one trip's latency is drawn, decided once per run: for `normal`, `latency/2` plus
-/// uniform jitter of standard deviation `sd/sqrt(2)`, never negative (a uniform draw costs
-/// a tenth of a normal one, and the herd's shape does not depend on the jitter's;
-/// `aws-occ` keeps the AWS model's normal delays); for `exponential`, exponential with
-/// mean `latency/2`.
-#[derive(Debug, Clone, Copy)]
-enum Trip {
-    /// `lo + width · u`: `latency/2 ∓ sqrt(3) · sd/sqrt(2)`, so that a round trip (two
-    /// trips) has standard deviation `sd`.
-    Uniform { lo: f64, width: f64 },
-    /// No jitter (or no latency).
-    Fixed(f64),
-    /// Exponential of this rate (per ms).
-    Exponential { rate: f64 },
-}
-
-impl Trip {
-    fn new(dist: LatencyDist, half_latency: f64, sd: f64) -> Trip {
-        let halfwidth = 1.5f64.sqrt() * sd;
-        if dist == LatencyDist::Exponential && half_latency > 0.0 {
-            Trip::Exponential {
-                rate: 1.0 / half_latency,
-            }
-        } else if halfwidth == 0.0 {
-            Trip::Fixed(half_latency)
-        } else {
-            let lo = half_latency - halfwidth;
-            Trip::Uniform {
-                lo,
-                width: (half_latency + halfwidth) - lo,
-            }
-        }
-    }
-}
 
 /// From this many waiting requests (256 KB of events) the event loop looks ahead for the
 /// servers about to take their next one (see `Herd::advance`).
@@ -252,13 +205,7 @@ impl Herd {
     /// One trip's latency (see [`Trip`]).
     #[inline(always)]
     fn one_way(&mut self) -> f64 {
-        match self.trip {
-            Trip::Uniform { lo, width } => {
-                float::max(lo + width * uniform32(&mut self.rng, 0.0, 1.0), 0.0)
-            }
-            Trip::Fixed(ms) => ms,
-            Trip::Exponential { rate } => exponential(&mut self.rng, rate),
-        }
+        self.trip.draw(&mut self.rng)
     }
 
     fn is_logged(&self, client: u32) -> bool {
@@ -658,47 +605,7 @@ impl Herd {
     }
 
     pub(crate) fn metrics(&mut self) -> Metrics {
-        let mut c = self.counts;
-        if self.bottom == 0 {
-            c.attempts = c.bottom_attempts;
-        }
-        let (p50, p99) = self.rec.percentiles();
-        let requests = c.requests as f64;
-        let per_s = |n: u64| {
-            if c.completion > 0.0 {
-                n as f64 * 1000.0 / c.completion
-            } else {
-                0.0
-            }
-        };
-        Metrics {
-            requests,
-            total_attempts: c.attempts as f64,
-            successes: c.successes as f64,
-            gave_up: c.gave_up as f64,
-            budget_rejected: c.budget_rejected as f64,
-            amplification: if c.requests > 0 {
-                c.attempts as f64 / requests
-            } else {
-                0.0
-            },
-            peak_rps: self.rec.peak.peak_rps(),
-            peak_recovery_rps: self.rec.peak.recovery_rps(),
-            completion_ms: c.completion,
-            recovery_ms: self.rec.recovery_ms(),
-            p50_ms: p50,
-            p99_ms: p99,
-            mean_ms: self.rec.mean_latency(),
-            calls: c.attempts as f64,
-            timeouts: c.timeouts as f64,
-            wasted: c.wasted as f64,
-            goodput_rps: per_s(c.successes),
-            throughput_rps: per_s(c.served),
-            max_queue: f64::from(self.servers.max_queued),
-            bottom_attempts: c.bottom_attempts as f64,
-            breaker_rejected: c.breaker_rejected as f64,
-            throttled: c.throttled as f64,
-            hedges: c.hedges as f64,
-        }
+        self.counts
+            .metrics(self.bottom == 0, &mut self.rec, self.servers.max_queued)
     }
 }
