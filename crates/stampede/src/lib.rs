@@ -32,7 +32,8 @@
 
 #![deny(missing_docs)]
 // Safe Rust throughout, but for the simulator's memory hints (`sim/hints.rs`, which
-// allows it for one call of a prefetch intrinsic and one of `madvise`).
+// allows it for a prefetch intrinsic, a store fence, streaming stores in assembly and
+// `madvise`).
 #![deny(unsafe_code)]
 
 pub mod backoff;

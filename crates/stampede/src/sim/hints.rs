@@ -107,21 +107,37 @@ pub(super) fn huge_pages<T>(v: &mut Vec<T>) {
 pub(super) fn stream<T: Copy>(dst: &mut T, v: &T) {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-        let d = (dst as *mut T).cast::<__m128i>();
+        let d = (dst as *mut T).cast::<u8>();
         if size_of::<T>() != 64 || d as usize % 64 != 0 {
             *dst = *v;
             return;
         }
-        let s = (v as *const T).cast::<__m128i>();
-        // SAFETY: `s` and `d` each point to 64 bytes, 4 × 16, that `v` and `dst` own;
-        // `d` is 64-aligned (checked above), as `_mm_stream_si128` needs 16; `T: Copy`,
-        // so copying its bytes is a copy of the value. SSE2 is part of x86-64.
+        let s = (v as *const T).cast::<u8>();
+        // In assembly rather than with `_mm_loadu_si128`/`_mm_stream_si128`: an event has
+        // padding, and reading its uninitialised bytes as an integer vector would be
+        // undefined behaviour in Rust; assembly copies bytes, whatever they hold.
+        // SAFETY: `s` and `d` each point to 64 bytes that `v` and `dst` own (`T` is 64
+        // bytes); `d` is 64-aligned (checked above), as movntdq needs 16; `T: Copy`, so
+        // copying its bytes is a copy of the value. SSE2 is part of x86-64. The asm uses
+        // no stack and leaves the flags alone.
         unsafe {
-            let parts = [0, 1, 2, 3].map(|i| _mm_loadu_si128(s.add(i)));
-            for (i, part) in parts.into_iter().enumerate() {
-                _mm_stream_si128(d.add(i), part);
-            }
+            std::arch::asm!(
+                "movdqu {a}, xmmword ptr [{s}]",
+                "movdqu {b}, xmmword ptr [{s} + 16]",
+                "movdqu {c}, xmmword ptr [{s} + 32]",
+                "movdqu {e}, xmmword ptr [{s} + 48]",
+                "movntdq xmmword ptr [{d}], {a}",
+                "movntdq xmmword ptr [{d} + 16], {b}",
+                "movntdq xmmword ptr [{d} + 32], {c}",
+                "movntdq xmmword ptr [{d} + 48], {e}",
+                s = in(reg) s,
+                d = in(reg) d,
+                a = out(xmm_reg) _,
+                b = out(xmm_reg) _,
+                c = out(xmm_reg) _,
+                e = out(xmm_reg) _,
+                options(nostack, preserves_flags),
+            );
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

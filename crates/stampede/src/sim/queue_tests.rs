@@ -103,11 +103,12 @@ impl Timed for Wide {
 
 #[test]
 fn a_pool_past_the_hint_size_keeps_the_order_the_events_and_reuses_its_chunks() {
-    // 300,000 events of 64 bytes over 1,000 buckets (37,500 chunks): past HINT_CHUNKS, so
-    // pushes are streamed past the cache and walks prefetch. They come out in time order,
-    // all of them, every byte as pushed, and a second round runs on the freed chunks.
-    let n = 300_000u32;
-    let time = |i: u32| f64::from((i * 7919) % n) / 300.0;
+    // 600,000 events of 64 bytes over 1,000 buckets (75,000 chunks): past HINT_CHUNKS and
+    // STREAM_CHUNKS, so walks prefetch and the later pushes are streamed past the cache.
+    // They come out in time order, all of them, every byte as pushed, and a second round
+    // runs on the freed chunks.
+    let n = 600_000u32;
+    let time = |i: u32| f64::from((u64::from(i) * 7919 % u64::from(n)) as u32) / 600.0;
     for round in 0..2 {
         let mut w = Wheel::new();
         if round == 1 {
@@ -116,7 +117,7 @@ fn a_pool_past_the_hint_size_keeps_the_order_the_events_and_reuses_its_chunks() 
         for i in 0..n {
             w.push(time(i), Wide::new(time(i), i));
         }
-        assert!(w.hint(), "{} chunks", w.pool.len());
+        assert!(w.hint() && w.stream(), "{} chunks", w.pool.len());
         let pool = w.pool.len();
         let mut last = -1.0;
         let mut seen = vec![false; n as usize];
