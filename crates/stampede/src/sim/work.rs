@@ -11,7 +11,7 @@
 //! client's): requests × (`a + a² + … + a^layers`) when every layer retries `a` times.
 //!
 //! `aws-occ` has no attempt limit (its clients retry until they win); its work is bounded
-//! by [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS) instead: `n` clients make at most
+//! by [`MAX_OCC_CLIENTS`] instead: `n` clients make at most
 //! `n(n+1)/2` writes, since each win can fail each other contender's write at most once.
 //!
 //! Runs averaged in one call ([`run_many`](super::run_many), so `simulate --runs`) are
@@ -67,7 +67,7 @@ fn per_request(s: &SimSettings) -> f64 {
 }
 
 /// The most attempts `c`'s run can make: requests × `max_attempts` (at every layer, see
-/// [`per_request`]); `None` for `aws-occ`, which [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS)
+/// [`per_request`]); `None` for `aws-occ`, which [`MAX_OCC_CLIENTS`]
 /// bounds.
 pub(crate) fn attempts_bound(c: &Checked) -> Option<f64> {
     let s = &c.s;
@@ -111,14 +111,14 @@ pub(crate) fn closed_cycle_ms(c: &Checked) -> f64 {
 }
 
 /// The expected requests of a `closed` run: clients × duration / cycle. The engine also
-/// stops issuing at [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) × 2, so a run of
+/// stops issuing at [`MAX_STEADY_REQUESTS`] × 2, so a run of
 /// unlucky draws cannot go on.
 pub(crate) fn closed_requests(c: &Checked) -> f64 {
     f64::from(c.s.clients) * c.s.duration_ms / closed_cycle_ms(c)
 }
 
 /// Refuses a `closed` run whose expected requests pass
-/// [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) (or whose attempts pass
+/// [`MAX_STEADY_REQUESTS`] (or whose attempts pass
 /// [`MAX_RUN_ATTEMPTS`]), naming `duration` with the longest that fits.
 pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
     if c.s.scenario != Scenario::Closed || closed_requests(c) <= MAX_STEADY_REQUESTS {
@@ -140,7 +140,7 @@ pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
 
 /// Refuses a run whose attempts could pass [`MAX_RUN_ATTEMPTS`]. The error names
 /// `max_attempts` with the largest value that fits the other settings (always at least 1:
-/// the clients and [`MAX_STEADY_REQUESTS`](super::MAX_STEADY_REQUESTS) are bounded well
+/// the clients and [`MAX_STEADY_REQUESTS`] are bounded well
 /// below the bound), and its wording says what else to lower.
 pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     let Some(bound) = attempts_bound(c) else {
@@ -199,7 +199,7 @@ fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError 
 /// together. The estimate is three times what a run without backoff makes (about `n²/6`),
 /// and a write costs a fraction of a `burst` attempt (34–41 M writes a second on 2 threads),
 /// so this is about as long as [`MAX_RUN_ATTEMPTS`]: eight runs at
-/// [`MAX_OCC_CLIENTS`](super::MAX_OCC_CLIENTS), 5,500 at the AWS experiment's 190 clients.
+/// [`MAX_OCC_CLIENTS`], 5,500 at the AWS experiment's 190 clients.
 pub const MAX_OCC_WRITES: f64 = 100_000_000.0;
 
 /// Refuses `runs` runs of `c` that together could do more than the largest single run
