@@ -273,11 +273,7 @@ impl<T: Copy + Timed> Wheel<T> {
             let filled = (tail & FILL_MASK) + 1;
             let stream = self.stream();
             let c = &mut self.pool[(tail >> FILL_BITS) as usize];
-            if stream {
-                hints::stream(&mut c.items[filled as usize], &item);
-            } else {
-                c.items[filled as usize] = item;
-            }
+            put(&mut c.items[filled as usize], &item, stream);
             self.buckets[slot].tail = tail + 1;
         } else {
             self.append_chunk(slot, item);
@@ -292,12 +288,7 @@ impl<T: Copy + Timed> Wheel<T> {
         let id = if let Some(id) = self.free.pop() {
             self.next[id as usize] = NIL;
             let stream = self.stream();
-            let c = &mut self.pool[id as usize];
-            if stream {
-                hints::stream(&mut c.items[0], &item);
-            } else {
-                c.items[0] = item;
-            }
+            put(&mut self.pool[id as usize].items[0], &item, stream);
             id
         } else {
             // Pending events are bounded far below this (clients, or a steady run's
@@ -543,6 +534,17 @@ impl<T: Copy + Timed> Wheel<T> {
         }
         // Keep the buffer for the block that will use this bucket next.
         self.coarse[(here % BLOCKS) as usize] = block;
+    }
+}
+
+/// Writes `item` into a chunk's slot `dst`: streamed past the cache when `stream` (see
+/// [`STREAM_CHUNKS`]), else a plain store.
+#[inline(always)]
+fn put<T: Copy>(dst: &mut T, item: &T, stream: bool) {
+    if stream {
+        hints::stream(dst, item);
+    } else {
+        *dst = *item;
     }
 }
 

@@ -1,5 +1,5 @@
 //! How long one trip over the network takes (client to server, or back): drawn for every
-//! attempt, so it is chosen once per run. A child of `herd.rs`.
+//! attempt, by a rule chosen once per run. A child of `herd.rs`.
 
 use crate::sim::model::LatencyDist;
 use crate::sim::normal::{exponential, uniform32};
