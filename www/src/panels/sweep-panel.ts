@@ -4,7 +4,7 @@
 // keeps its last good picture: results fill a draft drawn over the kept one as they come,
 // and a refused batch (or a refused typed value) leaves the kept one, with the message
 // inline. `data-state` (running, done, error) and `data-runs` (batches finished) on the
-// panel's section are hooks for tests.
+// panel's section are hooks for tests; "done" is set once the finished batch is drawn.
 
 import { formatDuration } from "../logic/format.js";
 import { localizeError } from "../logic/errors.js";
@@ -119,10 +119,11 @@ export abstract class SweepPanel<S> {
         this.showError();
         this.ms = performance.now() - started;
         this.say({ key: "sweep.done", vars: { n: jobs.length, w: this.pool.size } });
+        // Drawn now, not on the next frame: "done" (a hook) means the numbers are on the page.
+        this.draw();
         this.root.dataset["state"] = "done";
         this.root.dataset["runs"] = String(Number(this.root.dataset["runs"] ?? 0) + 1);
         measure(`stampede:${this.id}`, started);
-        this.redraw();
       })
       .catch((e: unknown) => {
         if (e instanceof Superseded || seq !== this.seq) return;
