@@ -8,3 +8,9 @@ export function measure(name: string, start: number): void {
   performance.measure(name, { start, end: performance.now() });
   if (++recorded % 500 === 0) performance.clearMeasures();
 }
+
+/** A span timed elsewhere (in a worker, whose measures the page does not see), `ms` long
+ *  and ending now. */
+export function measureSpan(name: string, ms: number): void {
+  measure(name, performance.now() - Math.max(0, ms));
+}

@@ -11,7 +11,7 @@
 import { errorData, type SettingsErrorData } from "../logic/error-data.js";
 import { abandonAt, RunCost } from "../logic/latest.js";
 import { MAIN_THREAD_WORK, workEstimate, type SimOptions } from "../logic/run.js";
-import { measure } from "../timing.js";
+import { measure, measureSpan } from "../timing.js";
 import { SERIES, simulate, type SimResult } from "./bridge.js";
 import type { WorkerReply, WorkerRequest } from "./sim.worker.js";
 
@@ -163,6 +163,8 @@ export class SimRunner {
     this.unwatch(reply.lane);
     if (reply.ok) this.cost.finished(f.work, performance.now() - f.posted);
     measure(`stampede:worker-${reply.lane}`, f.posted);
+    // Where that time went: the simulation itself; the rest is copies and messages.
+    if (reply.ok) measureSpan(`stampede:worker-sim-${reply.lane}`, reply.simMs);
     // A result overtaken by a newer request is still newer than what is on screen: showing
     // it keeps the picture moving while a slider is dragged; the newest follows.
     if (f.gen > l.delivered) {

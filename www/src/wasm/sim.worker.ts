@@ -11,7 +11,8 @@ export type WorkerRequest =
   | { kind: "recycle"; buffers: ArrayBuffer[] };
 
 export type WorkerReply =
-  | { id: number; lane: string; ok: true; result: SimResult }
+  /** `simMs`: how long the simulation itself took in the worker (built and run). */
+  | { id: number; lane: string; ok: true; result: SimResult; simMs: number }
   /** A structured clone keeps an Error's message but drops its class and own properties
    *  (field, code, min, max…): the error travels as plain data (see logic/errors.ts). */
   | { id: number; lane: string; ok: false; error: SettingsErrorData };
@@ -61,14 +62,17 @@ scope.onmessage = (e) => {
   const { id, lane, opts } = msg;
   ready()
     .then(() => {
+      const started = performance.now();
+      let simMs = 0;
       const result = simulate(opts, (r) => {
+        simMs = performance.now() - started;
         // Copies out of wasm memory; the views die with the simulation.
         const copy: SimResult = { ...r, fleet: { ...r.fleet }, log: copyF32(r.log), owned: true };
         for (const name of SERIES) copy[name] = copyU32(r[name]);
         return copy;
       });
       const transfer = [...SERIES.map((name) => result[name]), result.log].map((a) => a.buffer as ArrayBuffer);
-      scope.postMessage({ id, lane, ok: true, result }, transfer);
+      scope.postMessage({ id, lane, ok: true, result, simMs }, transfer);
     })
     .catch((err: unknown) => {
       scope.postMessage({ id, lane, ok: false, error: errorData(err) }, []);
