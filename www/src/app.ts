@@ -284,6 +284,7 @@ export class App {
 
   private setBusy(busy: boolean): void {
     document.documentElement.dataset["sim"] = busy ? "busy" : "idle";
+    this.herd.computing(busy);
     const status = byId("status");
     const text = busy ? this.t("status.simulating") : "";
     if (status.textContent !== text) status.textContent = text;

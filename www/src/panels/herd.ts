@@ -70,9 +70,12 @@ export class HerdPanel {
         render: (t, end) => this.renderPlayhead(t, end),
         playing: (on) => this.renderPlaying(on),
       },
-      this.figure,
+      { request: (tick) => requestAnimationFrame(tick), cancel: (id) => cancelAnimationFrame(id) },
       reducedMotion,
     );
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver((entries) => this.playback.visible(entries.some((e) => e.isIntersecting))).observe(this.figure);
+    }
 
     this.play.addEventListener("click", () => {
       if (!this.playback.active && this.playback.time >= this.playback.duration) this.playback.seek(0);
@@ -100,6 +103,12 @@ export class HerdPanel {
     this.play.disabled = !on || this.reducedMotion;
     this.speed.disabled = !on;
     this.scrub.disabled = !on;
+  }
+
+  /** A newer run of policy A is (or no longer is) on its way: the animation of the
+   *  picture it replaces slows down meanwhile (see figures/playback.ts). */
+  computing(on: boolean): void {
+    this.playback.throttle(on);
   }
 
   /** Shows the row layout (set outside a run: from the link, or the reader's last choice). */
