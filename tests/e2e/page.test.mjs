@@ -233,6 +233,16 @@ describe("the playground", () => {
     assert.ok((await metric(page, "totalAttempts")) > 5_000_000);
     assert.ok((await inked(page, "timeline")).share > 0.001);
     assert.match((await page.textContent("#timeline-rows")) ?? "", /every 100th/);
+    // A small run (on the main thread) overtaking a worker run still in flight: its picture
+    // is shown at once, and the page is no longer busy (the overtaken reply will show nothing).
+    await page.fill("#clients", "999999");
+    await page.waitForFunction(() => document.documentElement.dataset.sim === "busy", null, { timeout: 10_000, polling: 10 });
+    await page.fill("#clients", "1000");
+    await page.waitForFunction(() => {
+      const n = Number(document.querySelector('[data-metric="totalAttempts"]')?.textContent);
+      return n > 0 && n < 100_000;
+    }, null, { timeout: 10_000, polling: 10 });
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.sim), "idle");
     assert.deepEqual(problems, []);
     await page.close();
   });

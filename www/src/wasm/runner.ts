@@ -105,10 +105,12 @@ export class SimRunner {
     this.worker.postMessage(msg, buffers);
   }
 
-  /** Whether a lane waits for the worker. */
+  /** Whether a lane waits for the worker: for a run whose result will still be shown. A
+   *  run overtaken by a newer one already shown (an inline run, after a worker run was
+   *  posted) will not be, so it does not count: its reply calls nobody back. */
   busy(lane: Lane): boolean {
     const l = this.lanes.get(lane);
-    return !!l && (l.inFlight !== null || l.pending !== null);
+    return !!l && (l.pending !== null || (l.inFlight !== null && l.inFlight.gen > l.delivered));
   }
 
   private post(lane: Lane, opts: SimOptions, deliver: Deliver, gen: number): void {
