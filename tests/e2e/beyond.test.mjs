@@ -254,8 +254,9 @@ describe("Where to retry", () => {
     await page.fill("#layers-attempts", "3");
     await panelDone(page, "panel-layers", runs + 1);
     await page.fill("#layers", "5");
-    // Moving to #layers fires #layers-attempts' change too (one more run at 3 layers): wait
-    // for the picture of 5 layers itself, not for a count of runs.
+    // Each fill is one input event, so one batch: wait for the picture of 5 layers itself
+    // (the count of runs alone would also be met by a batch still at 4 layers if the two
+    // edits were ever coalesced).
     await page.waitForFunction(() => document.querySelector('#panel-layers [data-layers="every"]')?.getAttribute("data-value") === "243", null, { timeout: 60_000, polling: 50 }).catch(() => {});
     await panelDone(page, "panel-layers", runs + 2);
     assert.equal(await value("every"), 243);
