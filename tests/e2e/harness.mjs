@@ -227,3 +227,27 @@ export function inked(page, id) {
     return { share: rest / data.length, colours: counts.size };
   }, id);
 }
+
+/**
+ * Brings every lazily drawn part of the page into view and waits until it is drawn: the
+ * compare table (policy B), the delay histograms and snippet, and the three sweeping
+ * panels (which run only once on screen). For checks that must cover the whole page.
+ */
+export async function drawEverything(page, timeout = 90_000) {
+  const sweeps = ["panel-nets", "panel-hedging", "panel-layers"];
+  for (const id of ["compare", "distributions", ...sweeps]) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    if (sweeps.includes(id)) {
+      // On screen, the panel starts its batch (its observer fires on a later frame).
+      await page.waitForFunction((id) => ["running", "done"].includes(document.getElementById(id)?.dataset.state ?? ""), id, { timeout, polling: 50 });
+    }
+  }
+  await page.waitForFunction(
+    (sweeps) =>
+      sweeps.every((id) => document.getElementById(id)?.dataset.state === "done") &&
+      document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…" &&
+      document.querySelectorAll(".delay-panel").length > 0,
+    sweeps,
+    { timeout, polling: 100 },
+  );
+}

@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { afterRun, launchBrowser, missingPrerequisites, startServer, waitReady, watchConsole } from "./harness.mjs";
+import { afterRun, drawEverything, launchBrowser, missingPrerequisites, startServer, waitReady, watchConsole } from "./harness.mjs";
 
 const T = { timeout: 90_000 };
 const VIEWPORT = { width: 390, height: 844 };
@@ -81,6 +81,8 @@ describe("at 390 px wide", () => {
     test(`every control is at least 44 px tall for a finger, and nothing scrolls sideways (${lang})`, T, async () => {
       const { page, problems } = await open(`?lang=${lang}`);
       assert.equal(await page.getAttribute("html", "lang"), lang);
+      // The parts drawn later (policy B, the histograms, the sweeping panels) count too.
+      await drawEverything(page);
       const small = await page.evaluate(() => {
         const controls = [...document.querySelectorAll("main input, main select, main button, main textarea, main summary, header button")];
         return controls

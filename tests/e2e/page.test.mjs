@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   afterRun,
   cliSimulate,
+  drawEverything,
   inked,
   launchBrowser,
   readMetrics,
@@ -252,6 +253,8 @@ describe("the playground", () => {
     await page.click('[data-lang="ru"]');
     assert.equal(await page.getAttribute("html", "lang"), "ru");
     assert.match((await page.textContent("#herd-h")) ?? "", /Стадо/);
+    // The parts drawn later (policy B, the histograms, the sweeping panels) count too.
+    await drawEverything(page);
     const empty = await page.$$eval("[data-i18n]", (els) =>
       els.filter((e) => e.textContent === "" && !(e.dataset.i18n ?? "").startsWith("unit.")).map((e) => e.dataset.i18n),
     );
