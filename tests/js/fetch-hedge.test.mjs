@@ -186,6 +186,23 @@ test("an open breaker refuses a hedged call before anything is sent", async () =
   assert.equal(sent.length, 2);
 });
 
+test("no hedge goes out at the deadline: the deadline's own timer, firing a fraction of a ms early, sends none", async () => {
+  // Hedges 10 ms apart under a 30 ms deadline: at 0, 10 and 20 ms; the one due at 30 is not
+  // sent (before the fix, the attempts timed out by the deadline's timer, which fires up to
+  // a millisecond early, each sent one more with a 1 ms timeout: 5 in all).
+  let error;
+  const sent = await scripted(() => [Infinity, 200], async () => {
+    error = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 10, maxAttempts: 5 }, deadlineMs: 30 }).then(
+      () => assert.fail("resolved"),
+      (e) => e,
+    );
+  });
+  assert.ok(error instanceof RetryError, `${error}`);
+  assert.ok(sent.length <= 3, `${sent.length} attempts sent; at most 3 fit before the deadline`);
+  await pause(20);
+  assert.ok(sent.every((a) => a.signal.aborted), "every attempt ended with the call");
+});
+
 test("against stampede serve: hedges leave delayMs apart, the first answer wins, the losers are cancelled", async () => {
   const server = await startServer();
   try {

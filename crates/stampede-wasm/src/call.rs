@@ -286,6 +286,7 @@ impl FetchCall {
         let Some(h) = self.hedge.as_mut() else {
             return STOP;
         };
+        let now = crate::deadline::hedge_now(h.deadline_ms(), error == 1, now);
         let rng = &mut self.rng;
         let Ok(step) = self.nets.with(now, |g| h.on_outcome(&verdict, now, g, rng)) else {
             return FAILED;

@@ -42,6 +42,7 @@ mod budget;
 mod call_errors;
 #[cfg(feature = "sim")]
 mod clock;
+mod deadline;
 #[cfg(feature = "sim")]
 mod fetch;
 #[cfg(feature = "sim")]

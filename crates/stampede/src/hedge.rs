@@ -37,7 +37,8 @@
 //! - A request that is not idempotent (POST, PATCH, … not marked idempotent) is never
 //!   hedged: the same rule as the classifier's for retries (a hedged POST can charge a card
 //!   twice).
-//! - The policy's deadline (`max_elapsed`) applies: no hedge starts past it.
+//! - The policy's deadline (`max_elapsed`) applies: no hedge starts at or past it (one sent
+//!   at the deadline would have no time left to run).
 //!
 //! Where ours differs: gRFC A6 clamps a `maxAttempts` above 5 to 5, and this crate refuses
 //! it instead (a setting that silently becomes another is a wrong result). A request runs
@@ -261,6 +262,13 @@ impl Hedge {
         self.halt == Halt::Done
     }
 
+    /// The deadline (on the clock the request [started](Hedging::start) on), if
+    /// the policy has one: no hedge starts at or after it.
+    pub fn deadline_ms(&self) -> Option<f64> {
+        let d = self.started_ms + self.max_elapsed_ms;
+        d.is_finite().then_some(d)
+    }
+
     /// When to call [`on_due`](Self::on_due): the time the next hedge is due, if one is.
     pub fn next_due_ms(&self) -> Option<f64> {
         (self.due_ms.is_finite() && !self.is_done()).then_some(self.due_ms)
@@ -350,7 +358,7 @@ impl Hedge {
             return HedgeStep::Wait;
         }
         let at_ms = now - self.started_ms;
-        if at_ms > self.max_elapsed_ms {
+        if at_ms >= self.max_elapsed_ms {
             self.halt = Halt::Deadline(at_ms);
             return self.idle_after_halt();
         }

@@ -119,7 +119,8 @@ pub(super) async fn run(
             .policy
             .rules()
             .classify(request, &a.outcome(), clock.wall_ms);
-        let now = clock.mono_ms;
+        let timed_out = a.error == Some(TransportError::Timeout);
+        let now = crate::deadline::hedge_now(h.deadline_ms(), timed_out, clock.mono_ms);
         let step = nets.with(now, |g| h.on_outcome(&verdict, now, g, &mut o.rng))?;
         let (decision, delay, reason) = match &step {
             HedgeStep::Send => ("retry", Some((0.0, false)), verdict.reason.to_string()),
