@@ -174,6 +174,12 @@ test("classify: statuses, hints, transport errors", () => {
   assert.equal(classify({ status: 503, headers: { "grpc-retry-pushback-ms": 250 } }).retryAfterMs, 250);
   assert.throws(() => classify({ status: 503, headers: { "retry-after": "1".repeat(5000) } }), (e) => e instanceof RangeError && /^headers\.retry-after: expected at most 4096/.test(e.message));
   assert.throws(() => classify({ status: 503, headers: { "retry-after": {} } }), (e) => e instanceof TypeError && /^headers\.retry-after: expected a string, got object$/.test(e.message));
+  // What the caller's headers throw becomes a TypeError naming them, the thrown error as cause.
+  const boom = new Error("boom");
+  const names = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause === boom;
+  assert.throws(() => classify({ status: 503, headers: { get get() { throw boom; } } }), names(/^headers\.get: threw an exception: boom$/));
+  assert.throws(() => classify({ status: 503, headers: { get: () => { throw boom; } } }), names(/^headers\.get: threw an exception: boom$/));
+  assert.throws(() => classify({ status: 503, headers: { get "retry-after"() { throw boom; } } }), names(/^headers: threw an exception: boom$/));
   assert.throws(() => classify({ status: 503, method: "GET".repeat(2000) }), (e) => e instanceof RangeError && /^method: /.test(e.message));
 });
 
@@ -523,12 +529,13 @@ test("defaults(): the core's defaults, which omitted options take, each within i
   check("", d.simulation);
 });
 
-test("classify: headers whose getters or Proxy traps throw make classify throw, and the module lives on", () => {
+test("classify: headers whose getters or Proxy traps throw make classify throw a TypeError naming them, and the module lives on", () => {
   const boom = new Error("boom");
+  const named = (e) => e instanceof TypeError && /^headers: threw an exception: boom$/.test(e.message) && e.cause === boom;
   const trapped = new Proxy({}, { ownKeys() { throw boom; } });
-  assert.throws(() => classify({ status: 503, headers: trapped }), (e) => e === boom);
+  assert.throws(() => classify({ status: 503, headers: trapped }), named);
   const getter = { get "retry-after"() { throw boom; } };
-  assert.throws(() => classify({ status: 503, headers: getter }), (e) => e === boom);
+  assert.throws(() => classify({ status: 503, headers: getter }), named);
   // The module is intact: the next call answers as always.
   assert.equal(classify({ status: 503, method: "GET", headers: { "retry-after": "2" }, nowMs: Date.now() }).retryAfterMs, 2000);
 });

@@ -8,6 +8,8 @@
 // this file needs no server.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
+import { Readable } from "node:stream";
 import { stampede } from "./load.mjs";
 
 const { retryFetch, RetryError } = stampede;
@@ -310,6 +312,50 @@ function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+hostile("an attempt that fails while it is sent, after an abort rejected it, leaves no unhandled rejection", ok200, async () => {
+  // The attempt's own promise is rejected (by the abort, or by `then`'s reject) before
+  // send() throws: the call rejects with the culprit, and that promise must not surface.
+  globalThis.fetch = () => ({ then(_, reject) { reject(new Error("rejected first")); throw new Error("then threw"); } });
+  await rejects(retryFetch(URL_, undefined, { policy: fast }), TypeError, /^fetch\(…\)\.then: threw an exception: then threw$/);
+  const c = new AbortController();
+  globalThis.fetch = () => { c.abort(new Error("aborted inside fetch")); throw new Error("fetch threw"); };
+  await rejects(retryFetch(URL_, undefined, { policy: fast, signal: c.signal }), TypeError, /^fetch: threw an exception: fetch threw$/);
+  const c2 = new AbortController();
+  const input = { bodyUsed: false, clone() { c2.abort(new Error("aborted in clone")); throw new Error("clone threw"); } };
+  await rejects(retryFetch(input, undefined, { policy: fast, signal: c2.signal }), TypeError, /^input\.clone: threw an exception: clone threw$/);
+});
+
+hostile("a signal that throws after another was linked leaves no listener on the first", ok200, async (calls) => {
+  const c = new AbortController();
+  const broken = signalLike({ aborted: "no" });
+  await rejects(retryFetch(URL_, { signal: broken }, { policy: fast, signal: c.signal }), TypeError, /^init\.signal\.aborted: expected true or false/);
+  assert.equal(getEventListeners(c.signal, "abort").length, 0, "options.signal's listener was removed");
+  assert.equal(calls.n, 0);
+});
+
+hostile("a body that can be sent only once (an async generator, a Node Readable) is refused before anything is sent", ok200, async (calls) => {
+  async function* chunks() {
+    yield "hello";
+  }
+  for (const body of [chunks(), Readable.from(["hello"])]) {
+    await rejects(retryFetch(URL_, { method: "PUT", body, duplex: "half" }, { policy: fast }), TypeError, /^init\.body: an async iterable \(a generator or a Node stream\) can be sent only once/);
+  }
+  // A body whose Symbol.asyncIterator getter throws is named too.
+  const sly = { get [Symbol.asyncIterator]() { throw boom; } };
+  await rejects(retryFetch(URL_, { method: "PUT", body: sly }, { policy: fast }), TypeError, /^init\.body\.\[Symbol\.asyncIterator\]: threw an exception: boom$/);
+  assert.equal(calls.n, 0);
+});
+
+hostile("a getter that calls back into the package does not change the call's own options", async () => ok(503), async (calls) => {
+  const options = { policy: { maxAttempts: 1 }, get attemptTimeoutMs() { stampede.classify({ status: 200 }); return undefined; } };
+  const o = await settle(retryFetch(URL_, undefined, options));
+  assert.equal(o.value?.status, 503);
+  assert.equal(calls.n, 1, "maxAttempts 1: one attempt");
+  const p = new stampede.RetryPolicy({ maxAttempts: 2, get seed() { new stampede.RetryPolicy({ maxAttempts: 7 }).free(); return 1; } });
+  assert.equal(p.maxAttempts, 2);
+  p.free();
+});
 
 /** Each point: the culprit its error names, and the call that throws there `thrown`. */
 const points = [

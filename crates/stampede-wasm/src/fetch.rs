@@ -41,6 +41,9 @@ mod attempt;
 mod hedged;
 mod js;
 
+/// Names the culprit when the caller's code throws (used by `classify`'s headers too).
+pub(crate) use js::threw;
+
 use js_sys::{Array, Date, Function, Object};
 use stampede::SeededRng;
 use stampede::classify::{Method, Request, TransportError, Verdict};
@@ -52,8 +55,8 @@ use wasm_bindgen::prelude::*;
 
 use self::abort::{Signal, sleep};
 use self::attempt::{Call, Last};
+use self::js::get;
 pub(crate) use self::js::named;
-use self::js::{get, threw};
 use crate::call_errors::{refused_error, stop_error};
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};

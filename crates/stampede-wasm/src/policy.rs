@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::call_settings::policy_settings;
 use crate::errors::{config_error, wrong_type};
+use crate::fetch::threw;
 use crate::fields::action_name;
 use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
@@ -147,10 +148,15 @@ pub(crate) fn hint_headers(
     if !h.is_object() {
         return Err(wrong_type("", "headers", "an object or a Headers", &h));
     }
-    let get = js_sys::Reflect::get(&h, &JsValue::from_str("get"))?;
+    // What the caller's code throws (the `get` getter, `get` itself, a getter of a plain
+    // object) becomes a TypeError naming it.
+    let get =
+        js_sys::Reflect::get(&h, &JsValue::from_str("get")).map_err(threw("headers.", "get"))?;
     if let Some(f) = get.dyn_ref::<js_sys::Function>() {
         let read = |name: &str| -> Result<Option<String>, JsValue> {
-            let v = f.call1(&h, &JsValue::from_str(name))?;
+            let v = f
+                .call1(&h, &JsValue::from_str(name))
+                .map_err(threw("headers.", "get"))?;
             if v.is_null() || v.is_undefined() {
                 Ok(None)
             } else {
@@ -164,7 +170,7 @@ pub(crate) fn hint_headers(
     let mut pushback = None;
     // Through a `catch` binding: `Object.entries` runs the caller's getters and Proxy traps,
     // and an exception through an infallible import would unwind through the wasm frames.
-    for entry in object_entries(obj)?.iter() {
+    for entry in object_entries(obj).map_err(threw("", "headers"))?.iter() {
         let pair: js_sys::Array = entry.unchecked_into();
         let (name, value) = (pair.get(0), pair.get(1));
         // Only two names matter; others are never copied into wasm memory.

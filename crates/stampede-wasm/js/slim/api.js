@@ -1,9 +1,9 @@
 // The slim entry's RetryPolicy, classify, parseRetryAfter and Budget: their options read
 // and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
 // the values and the errors are the full entry's (stampede.d.ts).
-import { Backoff, Site, classifyStaged, parseRetryAfter as parse, stageText, unstage } from "./wasm.js";
+import { Backoff, Site, classifyStaged, parseRetryAfter as parse } from "./wasm.js";
 import { typeError } from "../errors.js";
-import { BUDGET, CLASSIFY, HEADER, POLICY, finite, get, now, ok, opt, read, table, text } from "./options.js";
+import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
 const SAMPLE_CHUNK = 8192;
@@ -14,8 +14,9 @@ export class RetryPolicy {
   #p;
 
   constructor(options) {
-    unstage();
-    read(options, "RetryPolicy options", "", POLICY);
+    const ops = [];
+    read(options, "RetryPolicy options", "", POLICY, ops);
+    commit(ops);
     this.#p = ok(Backoff.create());
   }
 
@@ -50,41 +51,53 @@ export class RetryPolicy {
 }
 
 /** `headers` (a plain object, or anything with `get(name)`, a Headers): its Retry-After
- *  and grpc-retry-pushback-ms, staged. */
-function stageHints(h) {
+ *  and grpc-retry-pushback-ms, into `ops`. What the caller's code throws names the field. */
+function readHints(h, ops) {
   if (h === undefined || h === null) return;
   if (typeof h !== "object") throw typeError("", "headers", "an object or a Headers", h);
   const hints = table().filter((e) => e.at === CLASSIFY && e.kind === HEADER);
   const getter = get(h, "headers.", "get");
   if (typeof getter === "function") {
     for (const e of hints) {
-      const v = Reflect.apply(getter, h, [e.name]);
-      if (v !== undefined && v !== null) stageText(e.slot, text(v, "headers.", e.name));
+      let v;
+      try {
+        v = Reflect.apply(getter, h, [e.name]);
+      } catch (err) {
+        throw threwError("headers.", "get", err);
+      }
+      if (v !== undefined && v !== null) ops.push([e.slot, text(v, "headers.", e.name)]);
     }
     return;
   }
+  let entries;
+  try {
+    entries = Object.entries(h);
+  } catch (err) {
+    throw threwError("", "headers", err);
+  }
   const seen = new Set();
-  for (const [name, value] of Object.entries(h)) {
+  for (const [name, value] of entries) {
     // Header names are ASCII, matched without regard to (ASCII) case.
     const lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
     const e = hints.find((e) => e.name === lower);
     if (!e || seen.has(e)) continue;
     seen.add(e);
-    stageText(e.slot, typeof value === "number" ? String(value) : text(value, "headers.", name));
+    ops.push([e.slot, typeof value === "number" ? String(value) : text(value, "headers.", name)]);
   }
 }
 
 /** `classify({ status, method, headers, nowMs, error, idempotent, maxRetryAfterMs, retryOn })`
  *  → `{ retryable, action, reason, retryAfterMs, ignoredHint? }`. */
 export function classify(input) {
-  unstage();
-  const found = read(input, "classify input", "", CLASSIFY);
+  const ops = [];
+  const found = read(input, "classify input", "", CLASSIFY, ops);
   const status = found.status !== undefined;
   const error = found.error !== undefined;
   // The call's shape, not a value: a TypeError naming the second of the two.
   if (status && error) throw typeError("", "error", "no error when a status is given", found.error);
   if (!status && !error) throw typeError("", "status", "a status (100-599) or an error", undefined);
-  if (status) stageHints(get(input, "", "headers"));
+  if (status) readHints(get(input, "", "headers"), ops);
+  commit(ops);
   const v = ok(classifyStaged(Date.now()));
   const verdict = { retryable: v.retryable, action: v.action, reason: v.reason, retryAfterMs: opt(v.retryAfterMs) };
   const ignored = v.ignoredHint;
@@ -118,8 +131,9 @@ export class Budget {
    *  settings; without, the call site as it is (a new one: a bucket of 10 tokens, +1/s). */
   static forCallSite(name, options) {
     text(name, "", "name");
-    unstage();
-    read(options, "Budget options", "", BUDGET);
+    const ops = [];
+    read(options, "Budget options", "", BUDGET, ops);
+    commit(ops);
     const given = options !== undefined && options !== null;
     return new Budget(made, ok(Site.create(name, given, now())), name);
   }

@@ -6,7 +6,7 @@
 // core's rules and keeps a bad value's error for `lastError`, built here into the same
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
-import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText } from "./wasm.js";
+import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
 import { settingsError, typeError, rangeError } from "../errors.js";
 
 /** Where an entry is read (src/slim/opts.rs, `At`). */
@@ -80,10 +80,10 @@ export function finite(v, field, prefix = "") {
   return v;
 }
 
-/** Reads the options object `value` (`what` in an error; `undefined` or `null` for none)
- *  and stages the entries read at `at`, naming them under `prefix`. Returns the values
- *  staged, by name. */
-export function read(value, what, prefix, at, found = {}) {
+/** Reads the options object `value` (`what` in an error; `undefined` or `null` for none):
+ *  the entries read at `at`, named under `prefix`, go into `ops` for [`commit`](#commit).
+ *  Returns the values read, by name. */
+export function read(value, what, prefix, at, ops, found = {}) {
   if (value === undefined || value === null) return found;
   if (typeof value !== "object") throw typeError("", what, "an object", value);
   let kind = 15;
@@ -100,24 +100,35 @@ export function read(value, what, prefix, at, found = {}) {
       case FINITE:
         if (e.kind === FINITE) finite(v, e.name, prefix);
         else if (typeof v !== "number") throw typeError(prefix, e.name, "a number", v);
-        stage(e.slot, v);
+        ops.push([e.slot, v]);
         break;
       case BOOL:
         if (typeof v !== "boolean") throw typeError(prefix, e.name, "true or false", v);
-        stage(e.slot, v ? 1 : 0);
+        ops.push([e.slot, v ? 1 : 0]);
         break;
       case GROUP:
-        stage(e.slot, 1);
-        read(v, e.name, `${e.name}.`, e.kinds);
+        ops.push([e.slot, 1]);
+        read(v, e.name, `${e.name}.`, e.kinds, ops);
         break;
       default:
-        stageText(e.slot, text(v, prefix, e.name));
+        ops.push([e.slot, text(v, prefix, e.name)]);
         // A budget reads its kind's fields only (an unknown kind: none, and the wasm
         // names the kind).
         if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v);
     }
   }
   return found;
+}
+
+/** Stages `ops` (numbers and strings by slot, as `read` collected them) in the wasm, in
+ *  place of whatever was staged before. Only once every getter of the caller's objects has
+ *  run: a getter may call back into the package, whose own call stages its own values. */
+export function commit(ops) {
+  unstage();
+  for (const [slot, v] of ops) {
+    if (typeof v === "string") stageText(slot, v);
+    else stage(slot, v);
+  }
 }
 
 /** The RangeError of the settings error the wasm kept (src/slim/errors.rs). */

@@ -12,9 +12,9 @@
 // rejects the promise with a TypeError naming it, and the promise always settles.
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
-import { FetchCall, unstage } from "./wasm.js";
+import { FetchCall } from "./wasm.js";
 import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
-import { FETCH, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
+import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
@@ -112,13 +112,19 @@ class Outgoing {
     this.clone = clone;
     this.ctrl = new AbortController();
     this.unlink = [];
-    for (const s of [signal, initSignal, inputSignal]) {
-      if (!s) continue;
-      if (s.aborted()) {
-        this.ctrl.abort(s.reason());
-        break;
+    try {
+      for (const s of [signal, initSignal, inputSignal]) {
+        if (!s) continue;
+        if (s.aborted()) {
+          this.ctrl.abort(s.reason());
+          break;
+        }
+        this.unlink.push(s.onAbort(() => this.ctrl.abort(s.reason())));
       }
-      this.unlink.push(s.onAbort(() => this.ctrl.abort(s.reason())));
+    } catch (e) {
+      // A later signal threw: the listeners already on the earlier ones go too.
+      this.close();
+      throw e;
     }
   }
 
@@ -159,6 +165,9 @@ class Outgoing {
       resolve = res;
       reject = rej;
     });
+    // If this attempt fails while it is sent (the caller's clone, fetch or then throws
+    // after an abort rejected `settled`), nobody awaits `settled`: its rejection is handled.
+    sent.settled.then(undefined, ignore);
     sent.guards.push(onAbort(this.signal, () => ctrl.abort(this.signal.reason)));
     if (timeoutMs !== undefined) {
       const id = setTimeout(() => {
@@ -213,6 +222,18 @@ function copyInit(init) {
   if (typeof getIfObject(body, "init.body.", "getReader") === "function") {
     throw new TypeError(
       "init.body: a ReadableStream can be sent only once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, or call fetch",
+    );
+  }
+  // Node's fetch also sends an async iterable (a generator, a stream.Readable): once too.
+  let iterate;
+  try {
+    iterate = isObject(body) ? body[Symbol.asyncIterator] : undefined;
+  } catch (e) {
+    throw threwError("init.body.", "[Symbol.asyncIterator]", e);
+  }
+  if (typeof iterate === "function") {
+    throw new TypeError(
+      "init.body: an async iterable (a generator or a Node stream) can be sent only once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, or call fetch",
     );
   }
   return copy;
@@ -363,8 +384,9 @@ function decided(code) {
 
 /** `retryFetch(input, init, options)`: see stampede.d.ts. */
 export async function retryFetch(input, init, options) {
-  unstage();
-  read(options, "retryFetch options", "", FETCH);
+  const ops = [];
+  read(options, "retryFetch options", "", FETCH, ops);
+  commit(ops);
   const fc = ok(FetchCall.create());
   let req;
   try {

@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use stampede::classify::{HttpStatus, Outcome, TransportError};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -18,7 +18,7 @@ use web_sys::AbortController;
 
 use super::abort::{Cancel, Listener, Signal, Timer, deferred, reject_on_abort};
 use super::js::{
-    self, follow, get, get_if_object, global_fetch, object_assign, read_response, threw,
+    self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
 };
 use crate::opts::{set, type_error, wrong_type};
 use stampede::MAX_TEXT_CHARS;
@@ -87,6 +87,8 @@ impl Call {
             None => None,
         };
         let (settled, resolve, reject) = deferred()?;
+        // An error below drops `settled`, which an abort may already have rejected.
+        handled(&settled);
         let abort = reject_on_abort(&ctrl.signal(), reject.clone())?;
         set(&self.init, "signal", ctrl.signal());
         let input = match &self.clone {
@@ -129,6 +131,18 @@ fn copy_init(init: &JsValue) -> Result<(Object, Option<Signal>), JsValue> {
             "init.body: a ReadableStream can be sent only once, so retryFetch cannot \
              retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, \
              or call fetch",
+        ));
+    }
+    // Node's fetch also sends an async iterable (a generator, a stream.Readable): once too.
+    if (body.is_object() || body.is_function())
+        && Reflect::get(&body, &js_sys::Symbol::async_iterator())
+            .map_err(threw("init.body.", "[Symbol.asyncIterator]"))?
+            .is_function()
+    {
+        return Err(type_error(
+            "init.body: an async iterable (a generator or a Node stream) can be sent only \
+             once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, \
+             FormData or URLSearchParams, or call fetch",
         ));
     }
     let signal = Signal::new(

@@ -57,7 +57,7 @@ pub(super) fn get_if_object(v: &JsValue, prefix: &str, key: &str) -> Result<JsVa
 
 /// Turns what the caller's code threw into a `TypeError` that names the culprit
 /// (`{prefix}{name}: threw an exception: {its message}`), with what was thrown as `cause`.
-pub(super) fn threw<'a>(prefix: &'a str, name: &'a str) -> impl FnOnce(JsValue) -> JsValue + 'a {
+pub(crate) fn threw<'a>(prefix: &'a str, name: &'a str) -> impl FnOnce(JsValue) -> JsValue + 'a {
     move |thrown| threw_error(prefix, name, &thrown)
 }
 
@@ -129,6 +129,11 @@ export function named(obj, prefix) {
   });
 }
 const ignore = () => {};
+// Our own promise (one attempt's): its rejection is handled even if the attempt fails
+// before anyone awaits it.
+export function handled(p) {
+  p.then(undefined, ignore);
+}
 // Our own promise (one attempt's), tagged with its index for a race: never rejects.
 export function tagged(p, i) {
   return p.then((v) => [i, true, v], (e) => [i, false, e]);
@@ -154,6 +159,10 @@ extern "C" {
     /// `p` (one of our attempts' promises) as a promise of `[i, true, value]` or
     /// `[i, false, error]`, for a race between attempts.
     pub(super) fn tagged(p: &js_sys::Promise, i: u32) -> js_sys::Promise;
+    /// Marks `p` (one of our attempts' promises) handled: if the attempt fails while it is
+    /// sent (the caller's `clone`, `fetch` or `then` throws after an abort rejected `p`),
+    /// its rejection is not reported as unhandled.
+    pub(super) fn handled(p: &js_sys::Promise);
     #[wasm_bindgen(js_name = threwError)]
     fn threw_error(prefix: &str, name: &str, thrown: &JsValue) -> JsValue;
     /// `promise.then(resolve, reject)`: `undefined` once done, `false` if `promise` is not a
