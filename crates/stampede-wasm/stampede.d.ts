@@ -569,7 +569,8 @@ export class ThrottledError extends Error {
  *
  *  Bodies: a Request input is cloned for every attempt, so its body is sent whole each time.
  *  A body that cannot be sent again is refused up front with a TypeError, before anything is
- *  sent: a ReadableStream as init.body (naming `init.body`), a Request whose body was already
+ *  sent: a ReadableStream or an async iterable (a generator, a Node Readable) as init.body
+ *  (naming `init.body`), a Request whose body was already
  *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams.
  *
  *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
