@@ -138,7 +138,8 @@ impl WorkBound {
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; a third of that with a client timeout, a \
-                 sixth with hedging, an eighth with both; fewer requests also help)"
+                 sixth with hedging, an eighth with both, and half or a fifth of that with \
+                 safety nets beyond a token bucket; fewer requests also help)"
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \

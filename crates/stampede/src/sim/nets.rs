@@ -199,6 +199,58 @@ mod tests {
     use crate::sim::{BudgetScope, Scenario, SimSettings, Simulation};
 
     #[test]
+    fn nets_beyond_a_bucket_divide_the_attempts_bound() {
+        use crate::backoff::{BackoffSettings, Strategy};
+        use crate::error::Expected;
+        use crate::policy::PolicySettings;
+        let breaker = GuardSettings {
+            breaker: Some(BreakerSettings::default()),
+            ..GuardSettings::default()
+        };
+        let run = |clients: u32, attempts: u32, scope: BudgetScope| SimSettings {
+            clients,
+            policy: PolicySettings::new(
+                BackoffSettings::new(Strategy::Full, 1000.0, 30_000.0),
+                attempts,
+            ),
+            nets: breaker,
+            budget_scope: scope,
+            ..SimSettings::default()
+        };
+        // The most attempts that fit, if the run is refused.
+        let most = |s: SimSettings| match s.validate() {
+            Ok(()) => None,
+            Err(e) => match e.expected {
+                Expected::Work { max, .. } => Some(max),
+                _ => panic!("{e}"),
+            },
+        };
+        // 100,000 clients with a breaker each (16.8 MB of guards, out of cache): a fifth of
+        // the bound, 4,000,000 attempts, so 40 each.
+        assert_eq!(most(run(100_000, 41, BudgetScope::Client)), Some(40.0));
+        assert_eq!(most(run(100_000, 40, BudgetScope::Client)), None);
+        // One breaker for all (in cache): half, 10,000,000: 50 each for 200,000 clients.
+        assert_eq!(most(run(200_000, 51, BudgetScope::Shared)), Some(50.0));
+        assert_eq!(most(run(200_000, 50, BudgetScope::Shared)), None);
+        // 10,000 clients with one each (1.7 MB, in cache): half. A steady run of 2,000,000
+        // requests: 5 attempts each.
+        let steady = SimSettings {
+            scenario: Scenario::Steady,
+            rate_per_client: 1.0,
+            duration_ms: 200_000.0,
+            ..run(10_000, 6, BudgetScope::Client)
+        };
+        assert_eq!(most(steady), Some(5.0));
+        // A token bucket alone costs next to nothing: the whole bound, 100 each.
+        let bucket = SimSettings {
+            budget: Some(BudgetSettings::default()),
+            nets: GuardSettings::default(),
+            ..run(200_000, 100, BudgetScope::Client)
+        };
+        assert_eq!(most(bucket), None);
+    }
+
+    #[test]
     fn per_client_nets_are_bounded_in_memory_shared_ones_are_not() {
         use crate::error::Code;
         let nets = GuardSettings {

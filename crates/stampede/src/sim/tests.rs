@@ -525,7 +525,8 @@ fn work_is_bounded_up_front_with_what_to_lower() {
         e.to_string(),
         "max_attempts: expected at most 99 attempts per request for this many requests (a run \
          makes at most 20000000 attempts, requests × attempts; a third of that with a client \
-         timeout, a sixth with hedging, an eighth with both; fewer requests also help), got 100"
+         timeout, a sixth with hedging, an eighth with both, and half or a fifth of that with \
+         safety nets beyond a token bucket; fewer requests also help), got 100"
     );
     // With a client timeout a third as many: an attempt then makes a third event, and many
     // stay pending at once (an unlimited fleet still serving what timed out).

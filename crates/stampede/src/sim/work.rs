@@ -40,7 +40,8 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 
 /// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout, a
-/// sixth with hedging, an eighth with both. A hedged attempt costs more than a timed one:
+/// sixth with hedging, an eighth with both; and half or a fifth of that with safety nets
+/// beyond a token bucket ([`nets_divisor`]). A hedged attempt costs more than a timed one:
 /// its hedge timer is an event too, and its request keeps a slot of its own (measured
 /// natively with another build sharing the 2 cores: a million clients with `0ms:5`,
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
@@ -53,7 +54,37 @@ fn max_run_attempts(c: &Checked) -> f64 {
         (false, true) => 6.0,
         (true, true) => 8.0,
     };
-    (MAX_RUN_ATTEMPTS / divisor).floor()
+    (MAX_RUN_ATTEMPTS / (divisor * nets_divisor(c))).floor()
+}
+
+/// Per-client guards' state past this many bytes no longer stays in cache.
+const GUARDS_IN_CACHE: f64 = 4_000_000.0;
+
+/// What the safety nets beyond a plain token bucket (a breaker, a throttle, another school
+/// of budget: a [`Guard`](crate::nets::Guard) each) divide the bound by: 2 for their own
+/// work on every attempt (a breaker's window, measured 2.5× a run without nets at 20,000
+/// clients), 5 once one guard per client no longer fits in cache (168 bytes each; a random
+/// client's guard is then a cache miss twice an attempt: 100,000 clients, 6×; 335,544
+/// clients at the former bound, 9.5 s against 1.0 s). A plain bucket costs next to nothing.
+fn nets_divisor(c: &Checked) -> f64 {
+    use crate::nets::{BudgetKind, GuardSettings};
+    match c.nets {
+        None
+        | Some(GuardSettings {
+            budget: Some(BudgetKind::Bucket(_)),
+            breaker: None,
+            throttle: None,
+        }) => 1.0,
+        Some(_) => {
+            let per_client = c.s.budget_scope == crate::sim::BudgetScope::Client;
+            let bytes = f64::from(c.s.clients) * size_of::<crate::nets::Guard>() as f64;
+            if per_client && bytes > GUARDS_IN_CACHE {
+                5.0
+            } else {
+                2.0
+            }
+        }
+    }
 }
 
 /// The most attempts one request can make: at every layer together, or, with hedging
