@@ -18,8 +18,8 @@ use crate::UsageError;
 /// [--max-connections 512]`
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// The address to listen on. Loopback unless you say otherwise.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    /// The address to listen on: a loopback one (127.0.0.1, ::1 or localhost, any port).
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = loopback_addr)]
     addr: SocketAddr,
     /// The built page to serve: an existing directory (`make dist` builds it).
     #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = existing_dir)]
@@ -51,6 +51,26 @@ pub fn run(a: Args) -> Result<(), UsageError> {
             limits,
         }))
         .map_err(|e| UsageError(format!("--addr {}: {e}", a.addr)))
+}
+
+/// Parses `--addr`: a socket address on the loopback interface. The demo API answers
+/// anyone who asks with whatever failure they ask for, and the page serves no secrets
+/// but no checks either: it is for this machine, not the network.
+fn loopback_addr(s: &str) -> Result<SocketAddr, String> {
+    let expected = "expected a loopback address and port, such as 127.0.0.1:8080 or [::1]:8080";
+    let s = s.trim();
+    // `localhost:PORT` as most people write it: the IPv4 loopback.
+    let parsed = match s.strip_prefix("localhost:") {
+        Some(port) => format!("127.0.0.1:{port}").parse::<SocketAddr>(),
+        None => s.parse::<SocketAddr>(),
+    };
+    match parsed {
+        Ok(addr) if addr.ip().is_loopback() => Ok(addr),
+        Ok(_) => Err(format!(
+            "{expected}: the server listens on this machine only"
+        )),
+        Err(_) => Err(expected.to_owned()),
+    }
 }
 
 /// Parses `--static`: a directory that exists. A missing or mistyped one would
@@ -113,6 +133,30 @@ fn max_connections(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_loopback_addresses_are_accepted() {
+        assert_eq!(
+            loopback_addr("127.0.0.1:8080"),
+            Ok("127.0.0.1:8080".parse().unwrap())
+        );
+        assert_eq!(loopback_addr("[::1]:0"), Ok("[::1]:0".parse().unwrap()));
+        assert_eq!(
+            loopback_addr("localhost:9000"),
+            Ok("127.0.0.1:9000".parse().unwrap())
+        );
+        for other in [
+            "0.0.0.0:8080",
+            "192.0.2.1:80",
+            "[::]:8080",
+            "localhost:x",
+            "8080",
+            "",
+        ] {
+            let e = loopback_addr(other).unwrap_err();
+            assert!(e.starts_with("expected a loopback address"), "{other}: {e}");
+        }
+    }
 
     #[test]
     fn header_timeouts_are_durations_in_range() {

@@ -51,6 +51,11 @@ pub const LISTEN_BACKLOG: u32 = 1024;
 /// How long the requests in flight get to finish once a shutdown starts.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
+/// How long writing an answer may make no progress (the client not reading it) before
+/// the connection is closed. Any progress restarts it: a slow reader keeps its connection,
+/// one that stopped reading does not keep its place under the cap.
+pub const WRITE_STALL: Duration = Duration::from_secs(10);
+
 /// The server's limits on connections; [`Limits::default`] has the real ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -63,6 +68,8 @@ pub struct Limits {
     /// How long the requests in flight get to finish once a shutdown starts;
     /// see [`SHUTDOWN_GRACE`].
     pub grace: Duration,
+    /// See [`WRITE_STALL`].
+    pub write_stall: Duration,
 }
 
 impl Default for Limits {
@@ -71,6 +78,7 @@ impl Default for Limits {
             header_timeout: HEADER_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             grace: SHUTDOWN_GRACE,
+            write_stall: WRITE_STALL,
         }
     }
 }

@@ -101,9 +101,10 @@
 //!   loop instead of losing its SYNs (which clients send again a second
 //!   later).
 //!
-//! The demo API gives a request body [`BODY_TIMEOUT`] to arrive. The answer
-//! is not timed: a client that reads it slowly keeps its connection, and
-//! counts against the cap.
+//! The demo API gives a request body [`BODY_TIMEOUT`] to arrive. Writing an
+//! answer is timed by its progress: a client that stops reading (its socket's
+//! buffer full) for [`WRITE_STALL`] (10 s) has its connection closed; one
+//! that reads slowly keeps it, and counts against the cap.
 //!
 //! # Shutdown
 //!
@@ -120,6 +121,7 @@ mod logging;
 mod refuse;
 mod server;
 mod signals;
+mod stall;
 mod state;
 mod static_files;
 
@@ -137,7 +139,7 @@ use tower_http::compression::CompressionLayer;
 
 pub use self::limits::{
     ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits, MAX_CONNECTIONS,
-    MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE,
+    MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE, WRITE_STALL,
 };
 use self::logging::{init_tracing, log_request};
 use self::signals::{count_signals, nth_signal};

@@ -22,6 +22,9 @@
 //!   is closed at once. Either
 //!   way the accept queue keeps draining, so a client that arrives when a slot
 //!   frees up is served, not stuck behind the ones that were refused.
+//! - **Stalled answers.** Writing an answer that makes no progress for
+//!   [`Limits::write_stall`] (the client stopped reading) closes the
+//!   connection (see [`StallTimeout`]).
 //! - **Accept errors.** Running out of file descriptors (`EMFILE`, `ENFILE`)
 //!   or memory makes `accept` fail until a connection closes. The loop logs it
 //!   (at most once a second), waits [`ACCEPT_BACKOFF`] and goes on: it neither
@@ -47,6 +50,7 @@ use tokio::task::JoinSet;
 use super::Limits;
 use super::limits::{ACCEPT_BACKOFF, MAX_REFUSING};
 use super::refuse::Refusal;
+use super::stall::StallTimeout;
 
 /// How often a burst of refusals or accept errors is logged at most.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
@@ -109,6 +113,7 @@ pub(super) async fn serve_router(
                 stream,
                 http.clone(),
                 router.clone(),
+                limits.write_stall,
                 stopping.clone(),
                 permit,
             );
@@ -150,12 +155,14 @@ pub(super) async fn serve_router(
 }
 
 /// Serves HTTP/1.1 on one connection until it closes, or until `stopping`
-/// turns true and the request in flight, if any, is answered. `_permit` is
+/// turns true and the request in flight, if any, is answered, or until an
+/// answer's writing has made no progress for `write_stall`. `_permit` is
 /// the connection's place under the cap, given back when this ends.
 async fn serve_connection(
     stream: TcpStream,
     http: http1::Builder,
     router: Router,
+    write_stall: Duration,
     mut stopping: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 ) {
@@ -165,6 +172,7 @@ async fn serve_connection(
     };
     // Small answers go out at once rather than waiting on Nagle's algorithm.
     let _ = stream.set_nodelay(true);
+    let stream = StallTimeout::new(stream, write_stall);
     let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(router));
     let mut connection = pin!(connection);
     let result = tokio::select! {

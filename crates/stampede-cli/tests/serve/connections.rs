@@ -294,3 +294,52 @@ async fn past_the_refusals_too_connections_are_closed_at_once() {
         still_open => panic!("{still_open:?}"),
     }
 }
+
+/// A client that sends requests and stops reading the answers (its socket's buffers full)
+/// loses its place under the cap once writing has made no progress for
+/// `Limits::write_stall`; before, it held the place for good.
+#[tokio::test]
+async fn a_client_that_stops_reading_is_closed_after_the_write_stall() {
+    let stall = Duration::from_millis(300);
+    let (addr, site) = start(Limits {
+        write_stall: stall,
+        ..limits(Duration::from_secs(30), 1)
+    })
+    .await;
+    // 2 MB that compress badly, asked for 20 times: far more than the sockets hold.
+    let mut x: u32 = 12_345;
+    let big: Vec<u8> = (0..2_000_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (x >> 24) as u8
+        })
+        .collect();
+    std::fs::write(site.dir.join("big.wasm"), big).unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(addr).await.unwrap();
+    let requests = b"GET /big.wasm HTTP/1.1\r\nHost: test\r\n\r\n".repeat(20);
+    stalled.write_all(&requests).await.unwrap();
+    let http = client();
+    let base = format!("http://{addr}");
+    let health = || async {
+        http.get(format!("{base}/api/health"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    // It holds the one place while its answers are being written...
+    assert_eq!(health().await, StatusCode::SERVICE_UNAVAILABLE);
+    // ...and, reading nothing, loses it after the stall (bounded wait).
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(10);
+    while health().await != StatusCode::OK {
+        assert!(
+            Instant::now() < deadline,
+            "the stalled client still holds the place after 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(stalled);
+}
