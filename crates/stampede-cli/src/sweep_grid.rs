@@ -56,24 +56,54 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
     }
 }
 
-/// The mean metrics of `runs` runs of each of `points`, exactly as
-/// [`run_many`](stampede::sim::run_many) gives them point by point (the same seeds, the
-/// same order of summing), but with every run of every point a task of its own, so that
-/// the cores stay busy to the end even when one point costs a hundred times another.
-pub fn run_points(points: &[SimSettings], runs: u32) -> Result<Vec<Metrics>, ConfigError> {
-    let runs = runs as usize;
-    let each: Vec<Metrics> = (0..points.len() * runs)
-        .into_par_iter()
-        .map(|k| {
-            let base = &points[k / runs];
-            let s = SimSettings {
-                seed: run_seed(base.seed, (k % runs) as u32),
-                ..base.clone()
-            };
-            run(&s)
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(each.chunks(runs.max(1)).map(Metrics::mean).collect())
+/// How many runs a sweep holds the metrics of at once: a batch of points whose runs
+/// make at most this many (one point at least) runs on all cores, then its rows go out.
+/// A grid's memory is then bounded whatever its size (5,000 points of 100,000 runs grew
+/// 20 MB a second when every run was kept to the end); the AWS grid (9,500 runs) is one
+/// batch, as before.
+pub const RUNS_AT_ONCE: usize = 1 << 16;
+
+/// The mean metrics of `runs` runs of each of `points`, handed to `row` in order, exactly
+/// as [`run_many`](stampede::sim::run_many) gives them point by point (the same seeds, the
+/// same order of summing), but with every run of a batch of points a task of its own, so
+/// that the cores stay busy to the end of a batch even when one point costs a hundred
+/// times another. A run's error goes through `fail`.
+pub fn run_points<E>(
+    points: &[SimSettings],
+    runs: u32,
+    fail: impl Fn(ConfigError) -> E,
+    row: impl FnMut(Metrics) -> Result<(), E>,
+) -> Result<(), E> {
+    run_batches(points, runs, RUNS_AT_ONCE, fail, row)
+}
+
+/// [`run_points`] with batches of at most `at_once` runs (one point at least).
+fn run_batches<E>(
+    points: &[SimSettings],
+    runs: u32,
+    at_once: usize,
+    fail: impl Fn(ConfigError) -> E,
+    mut row: impl FnMut(Metrics) -> Result<(), E>,
+) -> Result<(), E> {
+    let runs = (runs as usize).max(1);
+    for batch in points.chunks((at_once / runs).max(1)) {
+        let each: Vec<Metrics> = (0..batch.len() * runs)
+            .into_par_iter()
+            .map(|k| {
+                let base = &batch[k / runs];
+                let s = SimSettings {
+                    seed: run_seed(base.seed, (k % runs) as u32),
+                    ..base.clone()
+                };
+                run(&s)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(&fail)?;
+        for m in each.chunks(runs).map(Metrics::mean) {
+            row(m)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -122,8 +152,19 @@ mod tests {
                 ..SimSettings::default()
             },
         ];
-        let got = run_points(&points, 7).unwrap();
+        // In batches of `at_once` runs: 7 runs a point, so 1, 2 or all 3 points a batch.
+        let collect = |at_once| {
+            let mut got = Vec::new();
+            let row = |m| {
+                got.push(m);
+                Ok(())
+            };
+            run_batches(&points, 7, at_once, |e| e, row).unwrap();
+            got
+        };
         let want: Vec<Metrics> = points.iter().map(|p| run_many(p, 7).unwrap()).collect();
-        assert_eq!(got, want);
+        for at_once in [1, 14, RUNS_AT_ONCE] {
+            assert_eq!(collect(at_once), want, "{at_once} runs at once");
+        }
     }
 }

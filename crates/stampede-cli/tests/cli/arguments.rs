@@ -110,6 +110,11 @@ fn an_empty_list_item_is_named_not_skipped() {
              empty: expected a comma-separated list such as none,full",
         ),
         (
+            &["sweep", "--strategy", "none,full,none"],
+            "stampede: invalid value 'none,full,none' for '--strategy <STRATEGY>': none is \
+             listed twice; list each strategy once",
+        ),
+        (
             &["sweep", "--clients", "10,,20"],
             "stampede: invalid value '10,,20' for '--clients <CLIENTS>': item 2 of 3 is \
              empty: expected a comma-separated list such as 100,200 or 10..190:10",
