@@ -50,9 +50,13 @@ fn defaults() -> BackoffSettings {
 /// At least one sequence (an empty draw is no command), within the core's range; the
 /// bound on delays in all needs `--attempts` too, so `run` checks it.
 fn parse_samples(s: &str) -> Result<u32, String> {
-    match whole(Field::Samples)(s)? {
-        0 => Err("expected at least 1 sample".to_owned()),
-        n => Ok(n),
+    // The core's range starts at 0 (an empty sample for the JS API); the CLI's at 1, and
+    // its message says so whichever end is passed.
+    let max = Field::Samples.limit().map_or(0.0, |l| l.max);
+    let expected = || format!("expected a whole number from 1 to {max}");
+    match whole(Field::Samples)(s) {
+        Ok(0) | Err(_) => Err(expected()),
+        Ok(n) => Ok(n),
     }
 }
 

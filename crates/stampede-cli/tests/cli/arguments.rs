@@ -181,3 +181,15 @@ fn simulate_refuses_runs_that_together_pass_a_runs_work() {
     let out = stampede(&args);
     assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
 }
+
+#[test]
+fn samples_out_of_range_at_either_end_get_the_same_range() {
+    for v in ["0", "1000001", "99999999999999999999", "-1"] {
+        let args = ["delays", "--samples", v];
+        let want = format!(
+            "stampede: invalid value '{v}' for '--samples <SAMPLES>': expected a whole number \
+             from 1 to 1000000"
+        );
+        rejected(&stampede(&args), &want, &args);
+    }
+}
