@@ -105,7 +105,8 @@ function route(store: DemoStore, req: DemoRequest): DemoAnswer {
   const params = Params.parse(req.query);
   const path = req.path;
   // The endpoints that record a request bound its method, as the server's log does.
-  const records = path === "flaky" || path === "outage" || path === "slow" || path.startsWith("status/");
+  // (`status/` and `status/a/b` are no route: a 404 whatever the method, as in Rust.)
+  const records = path === "flaky" || path === "outage" || path === "slow" || /^status\/[^/]+$/.test(path);
   if (records) checkMethod(req.method);
   if (path === "flaky") {
     const key = params.key();

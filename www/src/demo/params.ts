@@ -20,7 +20,9 @@ export const MAX_KEY_BYTES = 200;
 /** The longest request method kept, in bytes. */
 export const MAX_METHOD_BYTES = 16;
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// `ignoreBOM`: a leading U+FEFF is part of the text, as in Rust (a decoder drops it by default).
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf8Lossy = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** Percent-decodes `raw` with `+` for a space; a `%` not followed by two hex digits stays. */
@@ -47,6 +49,11 @@ function formDecode(raw: string): Uint8Array {
  * `value` quoted as Rust's `{:?}` shows a string (the server's messages use it), cut after
  * 40 characters.
  */
+/** What Rust's `{:?}` escapes as `\u{…}`: the general categories its `is_printable`
+ *  table leaves out (core/src/unicode/printable.py: Cc Cf Cs Co Cn Zl Zp, and Zs but the
+ *  space), and grapheme extenders (`escape_grapheme_extended`, on for a `str`). */
+const UNPRINTABLE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}|\p{Grapheme_Extend})$/u;
+
 export function shown(value: string): string {
   const chars = [...value];
   const cut = chars.length > 40;
@@ -68,15 +75,20 @@ export function shown(value: string): string {
           return "\\0";
       }
       const code = c.codePointAt(0) ?? 0;
-      return code < 0x20 || code === 0x7f ? `\\u{${code.toString(16)}}` : c;
+      return UNPRINTABLE.test(c) ? `\\u{${code.toString(16)}}` : c;
     })
     .join("");
   return `"${quoted}"${cut ? "…" : ""}`;
 }
 
-/** A string of ASCII digits as a bigint (no sign, no spaces), or null. */
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/** A string of ASCII digits as a bigint (no sign, no spaces) that fits a u64, as Rust's
+ *  `parse_whole` reads it; else null. */
 export function parseWhole(raw: string): bigint | null {
-  return /^[0-9]+$/.test(raw) ? BigInt(raw) : null;
+  if (!/^[0-9]+$/.test(raw)) return null;
+  const n = BigInt(raw);
+  return n <= U64_MAX ? n : null;
 }
 
 /** The query string as name/value pairs: the first occurrence of a name wins. */
@@ -91,7 +103,7 @@ export class Params {
       if (pair === "") continue;
       const eq = pair.indexOf("=");
       const [name, value] = eq < 0 ? [pair, ""] : [pair.slice(0, eq), pair.slice(eq + 1)];
-      const decodedName = new TextDecoder().decode(formDecode(name));
+      const decodedName = utf8Lossy.decode(formDecode(name));
       let decoded: { ok: string } | { raw: string };
       try {
         decoded = { ok: utf8.decode(formDecode(value)) };
