@@ -98,6 +98,26 @@ describe("on a static host, under a sub-path", () => {
     await page.close();
   });
 
+  test("after a hard reload (which bypasses the Service Worker) the in-browser endpoint still answers", T, async () => {
+    const { page, problems } = await open();
+    await page.waitForSelector("#live-endpoint[data-probed]");
+    assert.deepEqual(await sendLive(page), ["503", "503", "200"], "controlled after the first visit");
+    // Shift + Reload: the page loads without a controller, and the worker stays active.
+    await page.addInitScript(() => {
+      window.__controlledAtStart = navigator.serviceWorker?.controller != null;
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Page.reload", { ignoreCache: true });
+    await waitReady(page);
+    assert.equal(await page.evaluate(() => window.__controlledAtStart), false, "a hard reload starts uncontrolled");
+    await page.waitForSelector("#live-endpoint[data-probed]");
+    const before = host.requests.length;
+    assert.deepEqual(await sendLive(page), ["503", "503", "200"]);
+    assert.deepEqual(host.requests.slice(before).filter((p) => p.includes("demo-api")), [], "the worker answered, not the host");
+    assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
+    await page.close();
+  });
+
   test("the in-browser outage endpoint answers 503 until down_ms has passed", T, async () => {
     const { page } = await open();
     await page.waitForSelector("#live-endpoint[data-probed]");

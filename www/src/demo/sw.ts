@@ -16,13 +16,16 @@ interface FetchEvent extends Event {
 interface ExtendableEvent extends Event {
   waitUntil(p: Promise<unknown>): void;
 }
+interface ExtendableMessageEvent extends ExtendableEvent {
+  data: unknown;
+}
 const sw = self as unknown as {
   registration: { scope: string };
   skipWaiting(): Promise<void>;
   clients: { claim(): Promise<void> };
   addEventListener(type: "install" | "activate", f: (e: ExtendableEvent) => void): void;
   addEventListener(type: "fetch", f: (e: FetchEvent) => void): void;
-  addEventListener(type: "message", f: (e: ExtendableEvent) => void): void;
+  addEventListener(type: "message", f: (e: ExtendableMessageEvent) => void): void;
 };
 
 const store = new DemoStore();
@@ -31,8 +34,10 @@ const base = new URL(DEMO_DIR, sw.registration.scope);
 // Take over at once, on the first visit too: the page waits for this before its first call.
 sw.addEventListener("install", (e) => e.waitUntil(sw.skipWaiting()));
 sw.addEventListener("activate", (e) => e.waitUntil(sw.clients.claim()));
-// A ping from the page keeps the worker (and its counters) alive during a call.
-sw.addEventListener("message", (e) => e.waitUntil(Promise.resolve()));
+// A ping from the page keeps the worker (and its counters) alive during a call. "claim"
+// comes from a page the worker, already active, does not control (a hard reload, Shift +
+// Reload, bypasses it; activation, which claims, does not come again): it takes it over.
+sw.addEventListener("message", (e) => e.waitUntil(e.data === "claim" ? sw.clients.claim() : Promise.resolve()));
 
 sw.addEventListener("fetch", (e) => {
   const url = new URL(e.request.url);

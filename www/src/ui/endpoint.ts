@@ -38,7 +38,8 @@ let controlled: Promise<void> | null = null;
 
 /**
  * Registers the page's Service Worker (once) and resolves when it controls the page: its
- * `ready`, then a controller (the worker claims open pages on activation). Rejects with a
+ * `ready`, then a controller (the worker claims open pages on activation, and a page it
+ * does not control when asked). Rejects with a
  * DemoUnavailable naming the cause: no Service Worker support (an insecure origin such as
  * file:// or plain http other than localhost), a refused registration, or no control within
  * `timeoutMs`.
@@ -71,7 +72,12 @@ async function register(timeoutMs: number): Promise<void> {
     timer = setTimeout(() => reject(new DemoUnavailable("late", `the Service Worker did not take control within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
-    await Promise.race([sw.ready.then(() => gotControl), late]);
+    // An active worker that does not control the page (after a hard reload) is asked to.
+    const ready = sw.ready.then((registration) => {
+      if (!sw.controller) registration.active?.postMessage("claim");
+      return gotControl;
+    });
+    await Promise.race([ready, late]);
   } finally {
     clearTimeout(timer);
   }
