@@ -5,6 +5,7 @@
 // new capacity or refill applies from the next Send. The bucket's tokens come from the
 // package too (each attempt reports them).
 
+import { readBody, untilAborted } from "../logic/body.js";
 import { CORE_LIMITS } from "../generated/core.js";
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
@@ -306,7 +307,7 @@ export class LivePanel {
     try {
       if (endpointOf(url, location.href) === "demo") {
         // The Service Worker must control the page, or the call would reach the static host.
-        await demoReady();
+        await untilAborted(demoReady(), controller.signal);
         stopKeepAlive = keepDemoAlive();
       }
       const res = await retryFetch(
@@ -331,8 +332,8 @@ export class LivePanel {
           },
         },
       );
-      const text = method === "HEAD" ? "" : await res.text();
-      this.body.textContent = text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}…` : text;
+      const { text, cut } = method === "HEAD" ? { text: "", cut: false } : await readBody(res, BODY_LIMIT, controller.signal);
+      this.body.textContent = cut ? `${text}…` : text;
       this.status.textContent = this.t("live.done", {
         status: `${res.status} ${res.statusText}`.trim(),
         n: attempts,

@@ -1,0 +1,45 @@
+// Reading a response the live panel shows: only its start, and never past a Cancel. A body
+// read whole with `res.text()` could not be cancelled (retryFetch's signal covers the
+// attempts, which end with the headers) and was kept whole in memory before being cut.
+
+/** The first `limit` characters of `res`'s body (`cut` when there were more), read as it
+ *  arrives. Stops reading, and cancels the body, once past the limit; rejects with
+ *  `signal`'s reason as soon as it aborts. */
+export async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<{ text: string; cut: boolean }> {
+  signal.throwIfAborted();
+  const body = res.body;
+  if (body === null) return { text: "", cut: false };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    stop = () => signal.removeEventListener("abort", onAbort);
+  });
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), aborted]);
+      if (chunk.done) return { text: text + decoder.decode(), cut: false };
+      text += decoder.decode(chunk.value, { stream: true });
+      if (text.length > limit) return { text: text.slice(0, limit), cut: true };
+    }
+  } finally {
+    stop();
+    // Past the limit or aborted: the rest is not wanted (and its connection is freed).
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** `p`, or a rejection with `signal`'s reason as soon as it aborts (whichever is first). */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    stop = () => signal.removeEventListener("abort", onAbort);
+  });
+  return Promise.race([p, aborted]).finally(stop);
+}
