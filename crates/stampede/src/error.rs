@@ -143,13 +143,14 @@ impl WorkBound {
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \
-                 makes at most 20000000 attempts counted at every layer, a third of that with \
-                 a client timeout; fewer layers also help)"
+                 makes at most 5000000 attempts counted at every layer, a quarter of 20000000: \
+                 a layer's call costs about four plain attempts; a third of that with a client \
+                 timeout; fewer layers also help)"
             }
             WorkBound::Layers => {
                 "layers for this many requests at one attempt each (a run makes at most \
-                 20000000 attempts counted at every layer, a third of that with a client \
-                 timeout)"
+                 5000000 attempts counted at every layer, a quarter of 20000000: a layer's \
+                 call costs about four plain attempts; a third of that with a client timeout)"
             }
             WorkBound::NetsClients => {
                 "clients with these safety nets per client (each client's guard, breaker and \

@@ -246,33 +246,35 @@ mod tests {
 
     #[test]
     fn the_work_bound_counts_every_layer_and_names_what_to_lower() {
-        // 100,000 requests × (4 + 16 + 64) = 8.4 million attempts: accepted.
-        assert_eq!(burst(100_000, 4, 3).validate(), Ok(()));
-        // A million: 84 million, refused; 2 attempts per layer (14 million) fit, 3 (39
+        // With layers the bound is a quarter: 5,000,000 calls counted at every layer.
+        // 50,000 requests × (4 + 16 + 64) = 4.2 million: accepted; 100,000 (8.4) are not.
+        assert_eq!(burst(50_000, 4, 3).validate(), Ok(()));
+        assert!(burst(100_000, 4, 3).validate().is_err());
+        // A million: 84 million, refused; 1 attempt per layer (3 million) fits, 2 (14
         // million) do not.
         let e = burst(1_000_000, 4, 3).validate().unwrap_err();
         assert_eq!((e.field, e.code()), (Field::MaxAttempts, Code::TooMuchWork));
         let Expected::Work { max, bound } = e.expected else {
             panic!("{e:?}")
         };
-        assert_eq!((max, bound), (2.0, WorkBound::LayerAttempts));
-        assert_eq!(burst(1_000_000, 2, 3).validate(), Ok(()));
-        // Only the clients retrying: 4 × 3 = 12 million, accepted.
+        assert_eq!((max, bound), (1.0, WorkBound::LayerAttempts));
+        assert_eq!(burst(1_000_000, 1, 3).validate(), Ok(()));
+        // Only the clients retrying: 400,000 × 4 × 3 = 4.8 million, accepted.
         let top = SimSettings {
             retry_at: RetryAt::Top,
-            ..burst(1_000_000, 4, 3)
+            ..burst(400_000, 4, 3)
         };
         assert_eq!(top.validate(), Ok(()));
-        // With a timeout (a third of the bound) not even one attempt at 10 layers fits a
-        // million clients: the layers are named, 6 of them fit.
+        // With a timeout (a third of that) not even one attempt at 10 layers fits 200,000
+        // clients: the layers are named, 8 of them fit (1.6 million of 1,666,666).
         let timed = SimSettings {
             timeout_ms: Some(1000.0),
-            ..burst(1_000_000, 4, MAX_LAYERS)
+            ..burst(200_000, 4, MAX_LAYERS)
         };
         let e = timed.validate().unwrap_err();
         assert_eq!((e.field, e.code()), (Field::Layers, Code::TooMuchWork));
         assert!(
-            matches!(e.expected, Expected::Work { max, bound: WorkBound::Layers } if max == 6.0),
+            matches!(e.expected, Expected::Work { max, bound: WorkBound::Layers } if max == 8.0),
             "{e:?}"
         );
         assert_eq!(e.got, Got::Number(10.0));
