@@ -539,3 +539,25 @@ test("classify: headers whose getters or Proxy traps throw make classify throw a
   // The module is intact: the next call answers as always.
   assert.equal(classify({ status: 503, method: "GET", headers: { "retry-after": "2" }, nowMs: Date.now() }).retryAfterMs, 2000);
 });
+
+test("settings objects without a prototype or from another realm are read; a throwing getter names its field", async () => {
+  const { runInNewContext } = await import("node:vm");
+  assert.equal(new RetryPolicy(Object.assign(Object.create(null), { maxAttempts: 3 })).maxAttempts, 3);
+  assert.equal(new RetryPolicy(runInNewContext("({ maxAttempts: 4 })")).maxAttempts, 4);
+  assert.equal(new RetryPolicy({ strategy: "full" }).strategy, "full");
+  const boom = new Error("boom");
+  const named = (field) => (e) => e instanceof TypeError && e.message === `${field}: threw an exception: boom` && e.cause === boom;
+  assert.throws(() => new RetryPolicy({ get baseMs() { throw boom; } }), named("baseMs"));
+  assert.throws(() => classify({ get status() { throw boom; } }), named("status"));
+  assert.throws(() => Budget.forCallSite(`getter ${process.pid}`, { get capacity() { throw boom; } }), named("capacity"));
+  await assert.rejects(retryFetch("http://127.0.0.1:9/x", undefined, { get policy() { throw boom; } }), named("policy"));
+  if (!slim) {
+    assert.throws(() => new Simulation({ get clients() { throw boom; } }), named("clients"));
+    assert.throws(() => new Simulation({ policy: { get capMs() { throw boom; } } }), named("policy.capMs"));
+    assert.throws(() => new Simulation({ budget: { get capacity() { throw boom; } } }), named("budget.capacity"));
+    const sim = new Simulation(Object.assign(Object.create(null), { clients: 10 }));
+    sim.run();
+    assert.equal(sim.metrics().requests, 10);
+    sim.free();
+  }
+});

@@ -85,8 +85,8 @@ test("hostile values never kill the module", () => {
       assert.equal(sim.isDone(), true, k);
       sim.free();
     }
-    // A getter that throws: the caller's own exception comes back.
-    assert.throws(() => new Simulation({ get [k]() { throw boom; } }), (e) => e === boom, k);
+    // A getter that throws: a TypeError naming the field, the caller's exception as cause.
+    assert.throws(() => new Simulation({ get [k]() { throw boom; } }), (e) => e instanceof TypeError && e.message === `${k}: threw an exception: boom` && e.cause === boom, k);
   }
   const sim = new Simulation({ clients: 50, seed: 1, layers: 2 });
   sim.run();

@@ -148,6 +148,7 @@ test("bad values: RangeError (or TypeError for a wrong type) naming the field, n
 
 test("hostile values never kill the module", () => {
   const boom = new Error("boom");
+  const named = (field) => (e) => e instanceof TypeError && e.message === `${field}: threw an exception: boom` && e.cause === boom;
   const keys = ["servers", "balance", "workers", "queue", "queueOrder", "queueTimeoutMs", "serviceMs", "serviceDist", "serviceSpread",
     "serviceSlopeMs", "failRate", "outageServers", "slowdown", "timeoutMs", "latencyDist", "spikeStartMs", "spikeLengthMs", "spikeFactor", "thinkMs"];
   const values = [NaN, -Infinity, Number.MAX_VALUE, -Number.MAX_VALUE, 2 ** 53, -0, "", "x".repeat(100_000), {}, [], [1], true, Symbol("s"), 10n, () => 1];
@@ -166,14 +167,15 @@ test("hostile values never kill the module", () => {
       assert.equal(sim.isDone(), true, k);
       sim.free();
     }
-    // A getter that throws: the caller's own exception comes back, and nothing is left half-made.
-    assert.throws(() => new Simulation({ get [k]() { throw boom; } }), (e) => e === boom, k);
+    // A getter that throws: a TypeError naming the field (the caller's exception as its
+    // cause), and nothing is left half-made.
+    assert.throws(() => new Simulation({ get [k]() { throw boom; } }), named(k), k);
   }
   const slowdownGetter = { startMs: 0, lengthMs: 1000, get factor() { throw boom; } };
-  assert.throws(() => new Simulation({ slowdown: slowdownGetter }), (e) => e === boom);
+  assert.throws(() => new Simulation({ slowdown: slowdownGetter }), named("slowdown.factor"));
   const trap = new Proxy({}, { get() { throw boom; } });
-  assert.throws(() => new Simulation({ slowdown: trap }), (e) => e === boom);
-  assert.throws(() => new Simulation(trap), (e) => e === boom);
+  assert.throws(() => new Simulation({ slowdown: trap }), (e) => e instanceof TypeError && /^slowdown\.\w+: threw an exception: boom$/.test(e.message) && e.cause === boom);
+  assert.throws(() => new Simulation(trap), (e) => e instanceof TypeError && /^\w+: threw an exception: boom$/.test(e.message) && e.cause === boom);
   alive();
 });
 

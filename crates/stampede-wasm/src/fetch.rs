@@ -56,7 +56,6 @@ use wasm_bindgen::prelude::*;
 use self::abort::{Signal, sleep};
 use self::attempt::{Call, Last};
 use self::js::get;
-pub(crate) use self::js::named;
 use crate::call_errors::{refused_error, stop_error};
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};
@@ -77,9 +76,9 @@ struct FetchOptions {
 }
 
 fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
-    // Every getter or Proxy trap the settings readers run names its field if it throws.
-    let options = named(options, "");
-    let o = Opts::new(&options, "retryFetch options", "")?;
+    // Every getter or Proxy trap the settings readers run names its field if it throws
+    // (`Opts::raw`).
+    let o = Opts::new(options, "retryFetch options", "")?;
     let CallSettings {
         policy,
         rng,

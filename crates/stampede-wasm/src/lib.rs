@@ -76,8 +76,6 @@ pub use budget::Budget;
 #[cfg(not(feature = "sim"))]
 pub use call::FetchCall;
 #[cfg(feature = "sim")]
-pub(crate) use fetch::named;
-#[cfg(feature = "sim")]
 pub use fetch::retry_fetch;
 #[cfg(feature = "sim")]
 pub use policy::{RetryPolicy, classify, parse_retry_after};

@@ -72,12 +72,15 @@ impl Opts {
         if value.is_undefined() || value.is_null() {
             return Ok(Opts { obj: None, prefix });
         }
-        match value.dyn_ref::<Object>() {
-            Some(obj) if value.is_object() => Ok(Opts {
-                obj: Some(obj.clone()),
+        // Any object: one without a prototype (`Object.create(null)`) or from another realm
+        // (an iframe, `vm`) too, which `instanceof Object` would refuse.
+        if value.is_object() {
+            Ok(Opts {
+                obj: Some(value.clone().unchecked_into()),
                 prefix,
-            }),
-            _ => Err(wrong_type("", what, "an object", value)),
+            })
+        } else {
+            Err(wrong_type("", what, "an object", value))
         }
     }
 
@@ -87,13 +90,10 @@ impl Opts {
     }
 
     /// The nested settings object `key` (`policy`, `budget`, …), if given, with `group`'s
-    /// prefix in messages; its property reads name their field if they throw (`named`).
+    /// prefix in messages.
     pub(crate) fn group(&self, key: &str, group: Group) -> Result<Option<Opts>, JsValue> {
         match self.raw(key)? {
-            Some(v) => {
-                let prefix = prefix_of(group);
-                Opts::new(&crate::named(&v, prefix), key, prefix).map(Some)
-            }
+            Some(v) => Opts::new(&v, key, prefix_of(group)).map(Some),
             None => Ok(None),
         }
     }
@@ -102,12 +102,15 @@ impl Opts {
         self.prefix
     }
 
-    /// The raw field; `undefined` when absent. `null` counts as absent too.
+    /// The raw field; `undefined` when absent. `null` counts as absent too. A getter or
+    /// Proxy trap that throws becomes a `TypeError` naming `{prefix}{key}`, with what it
+    /// threw as `cause`.
     pub(crate) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
         let Some(obj) = &self.obj else {
             return Ok(None);
         };
-        let v = Reflect::get(obj, &JsValue::from_str(key))?;
+        let v = Reflect::get(obj, &JsValue::from_str(key))
+            .map_err(crate::fetch::threw(self.prefix, key))?;
         Ok(if v.is_undefined() || v.is_null() {
             None
         } else {

@@ -63,8 +63,7 @@ pub(crate) fn threw<'a>(prefix: &'a str, name: &'a str) -> impl FnOnce(JsValue) 
 
 // Written in JavaScript, as the settings errors' messages are (see opts.rs): every call into
 // the caller's code is inside a `try`, which costs nothing in wasm where the same checks in
-// Rust cost kilobytes. None of these functions throws (`named`'s trap throws on purpose, into
-// a `catch` binding).
+// Rust cost kilobytes. None of these functions throws.
 #[wasm_bindgen(inline_js = r#"
 export function threwError(prefix, name, thrown) {
   let m;
@@ -115,19 +114,6 @@ export function readResponse(v, maxText) {
     return threwError("response.headers.", "get", e);
   }
 }
-export function named(obj, prefix) {
-  if (!isObject(obj)) return obj;
-  return new Proxy(obj, {
-    // Getters run on the object itself (not on this Proxy), so private fields still work.
-    get(target, key) {
-      try {
-        return Reflect.get(target, key);
-      } catch (e) {
-        throw threwError(prefix, String(key), e);
-      }
-    },
-  });
-}
 const ignore = () => {};
 // Our own promise (one attempt's): its rejection is handled even if the attempt fails
 // before anyone awaits it.
@@ -152,10 +138,6 @@ extern "C" {
     /// Best effort: whatever fails is ignored (the call's outcome is already known).
     #[wasm_bindgen(js_name = discardBody)]
     pub(super) fn discard_body(response: &JsValue);
-    /// A settings object whose property reads (by the shared settings readers, through
-    /// `Reflect.get`, a `catch` binding) turn an exception into a `TypeError` naming
-    /// `{prefix}{key}`; anything but an object as it is.
-    pub(crate) fn named(obj: &JsValue, prefix: &str) -> JsValue;
     /// `p` (one of our attempts' promises) as a promise of `[i, true, value]` or
     /// `[i, false, error]`, for a race between attempts.
     pub(super) fn tagged(p: &js_sys::Promise, i: u32) -> js_sys::Promise;
