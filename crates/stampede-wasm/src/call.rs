@@ -270,8 +270,17 @@ impl FetchCall {
         }
     }
 
+    /// Whether the last [`timeout`](Self::timeout) was the deadline's (what is left of it,
+    /// not `attemptTimeoutMs`).
+    pub fn deadline_bound(&self) -> bool {
+        self.deadline_at.is_some()
+    }
+
     /// Hedging: an attempt ended (as in [`decide`](Self::decide)): 0 send a hedge now,
     /// 3 wait (`delayMs` set when a server hint moved the next hedge), 1 success, 2 stop.
+    /// `deadline_bound`: its timeout was the deadline's ([`deadline_bound`](Self::deadline_bound)
+    /// when it was sent).
+    #[allow(clippy::too_many_arguments)]
     pub fn on_outcome(
         &mut self,
         status: f64,
@@ -280,13 +289,14 @@ impl FetchCall {
         pushback: Option<String>,
         wall: f64,
         now: f64,
+        deadline_bound: bool,
     ) -> u8 {
         let request = self.request();
         let verdict = self.verdict(request, status, error, &retry_after, &pushback, wall);
         let Some(h) = self.hedge.as_mut() else {
             return STOP;
         };
-        let now = crate::deadline::hedge_now(h.deadline_ms(), error == 1, now);
+        let now = crate::deadline::hedge_now(h.deadline_ms(), error == 1 && deadline_bound, now);
         let rng = &mut self.rng;
         let Ok(step) = self.nets.with(now, |g| h.on_outcome(&verdict, now, g, rng)) else {
             return FAILED;

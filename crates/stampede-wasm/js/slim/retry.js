@@ -472,6 +472,9 @@ async function hedged(fc, req, onAttempt) {
   };
   const launch = () => {
     const timeout = opt(fc.timeout(now()));
+    // Whether the deadline set this attempt's timeout: its timing out then means the
+    // deadline has passed, whatever the clock reads (timers may fire early).
+    const deadlineBound = fc.deadlineBound;
     const startedMs = Date.now();
     const sent = req.send(timeout);
     const index = launched++;
@@ -479,7 +482,7 @@ async function hedged(fc, req, onAttempt) {
       (value) => ({ index, ok: true, value }),
       (value) => ({ index, ok: false, value }),
     );
-    flights.push({ index, startedMs, sent, tagged });
+    flights.push({ index, startedMs, sent, tagged, deadlineBound });
   };
   try {
     // The hedge delay counts from the moment the first attempt is sent (gRFC A6): the
@@ -508,7 +511,7 @@ async function hedged(fc, req, onAttempt) {
       flight.sent.close();
       const a = flight.sent.attempted(woke.ok, woke.value);
       const t = now();
-      const step = decided(fc.onOutcome(a.status, a.error, a.retryAfter, a.pushback, Date.now(), t));
+      const step = decided(fc.onOutcome(a.status, a.error, a.retryAfter, a.pushback, Date.now(), t, flight.deadlineBound));
       const delayMs = opt(fc.delayMs);
       const info = attemptInfo(a, {
         number: flight.index + 1,

@@ -129,9 +129,12 @@ export class FetchCall extends Handle {
   onDue(now) {
     return w.call_on_due(this.k, now);
   }
-  onOutcome(status, error, retryAfter, pushback, wall, now) {
+  onOutcome(status, error, retryAfter, pushback, wall, now, deadlineBound) {
     const [a, p] = hints(retryAfter, pushback);
-    return w.call_on_outcome(this.k, status, error, a, p, wall, now);
+    return w.call_on_outcome(this.k, status, error, a, p, wall, now, deadlineBound ? 1 : 0);
+  }
+  get deadlineBound() {
+    return w.call_deadline_bound(this.k) === 1;
   }
   get delayMs() {
     return w.call_delay(this.k);

@@ -40,6 +40,8 @@ struct Flight {
     sent: Sent,
     /// `sent.settled` tagged with `index` for the race.
     tagged: Promise,
+    /// Its timeout was what was left before the deadline.
+    deadline_bound: bool,
 }
 
 /// The attempts in flight. Whatever is left when this is dropped is aborted: no attempt
@@ -119,8 +121,8 @@ pub(super) async fn run(
             .policy
             .rules()
             .classify(request, &a.outcome(), clock.wall_ms);
-        let timed_out = a.error == Some(TransportError::Timeout);
-        let now = crate::deadline::hedge_now(h.deadline_ms(), timed_out, clock.mono_ms);
+        let fired = a.error == Some(TransportError::Timeout) && flight.deadline_bound;
+        let now = crate::deadline::hedge_now(h.deadline_ms(), fired, clock.mono_ms);
         let step = nets.with(now, |g| h.on_outcome(&verdict, now, g, &mut o.rng))?;
         let (decision, delay, reason) = match &step {
             HedgeStep::Send => ("retry", Some((0.0, false)), verdict.reason.to_string()),
@@ -199,6 +201,7 @@ fn launch(
         (Some(a), Some(r)) => Some(a.min(r)),
         (a, r) => a.or(r),
     };
+    let deadline_bound = remaining.is_some_and(|r| timeout == Some(r));
     let started_ms = Date::now();
     let sent = call.send(timeout)?;
     let index = *launched;
@@ -208,6 +211,7 @@ fn launch(
         started_ms,
         tagged: tagged(&sent.settled, index),
         sent,
+        deadline_bound,
     });
     Ok(())
 }

@@ -414,8 +414,10 @@ pub extern "C" fn call_on_due(h: u32, now: f64) -> u32 {
     call(h, |c| u32::from(c.on_due(now))).unwrap_or(2)
 }
 
-/// `FetchCall.onOutcome`, its strings as [`call_decide`]'s.
+/// `FetchCall.onOutcome`, its strings as [`call_decide`]'s; `deadline_bound` 1 when the
+/// attempt's timeout was the deadline's ([`call_deadline_bound`] when it was sent).
 #[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
 pub extern "C" fn call_on_outcome(
     h: u32,
     status: f64,
@@ -424,14 +426,22 @@ pub extern "C" fn call_on_outcome(
     has_pushback: u32,
     wall: f64,
     now: f64,
+    deadline_bound: u32,
 ) -> u32 {
     let retry_after = take_if(has_retry_after);
     let pushback = take_if(has_pushback);
     let error = error as u8;
+    let bound = deadline_bound == 1;
     call(h, |c| {
-        u32::from(c.on_outcome(status, error, retry_after, pushback, wall, now))
+        u32::from(c.on_outcome(status, error, retry_after, pushback, wall, now, bound))
     })
     .unwrap_or(2)
+}
+
+/// `FetchCall.deadlineBound`: 1 when the last `timeout` was the deadline's.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_deadline_bound(h: u32) -> u32 {
+    call(h, |c| u32::from(c.deadline_bound())).unwrap_or(0)
 }
 
 /// `FetchCall.delayMs`.
