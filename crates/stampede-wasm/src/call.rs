@@ -217,10 +217,7 @@ impl FetchCall {
         // Timers count whole milliseconds and may fire a fraction of one early on the
         // monotonic clock: when the deadline's own timer ended the attempt, the deadline
         // has passed, whatever the clock reads, so no retry slips in just before it.
-        let now = match self.deadline_at {
-            Some(d) if error == 1 => now.max(d),
-            _ => now,
-        };
+        let now = crate::deadline::now_at_deadline(self.deadline_at, error == 1, now);
         let Some(state) = self.state.as_mut() else {
             return STOP;
         };
@@ -296,7 +293,8 @@ impl FetchCall {
         let Some(h) = self.hedge.as_mut() else {
             return STOP;
         };
-        let now = crate::deadline::hedge_now(h.deadline_ms(), error == 1 && deadline_bound, now);
+        let now =
+            crate::deadline::now_at_deadline(h.deadline_ms(), error == 1 && deadline_bound, now);
         let rng = &mut self.rng;
         let Ok(step) = self.nets.with(now, |g| h.on_outcome(&verdict, now, g, rng)) else {
             return FAILED;

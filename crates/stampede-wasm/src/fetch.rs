@@ -270,10 +270,8 @@ async fn retry(
         // has passed, whatever the clock reads, so no retry slips in just before it.
         let deadline_fired = a.error == Some(TransportError::Timeout)
             && remaining.is_some_and(|r| timeout == Some(r));
-        let now = match remaining {
-            Some(r) if deadline_fired => at.mono_ms.max(started + elapsed + r),
-            _ => at.mono_ms,
-        };
+        let deadline = remaining.map(|r| started + elapsed + r);
+        let now = crate::deadline::now_at_deadline(deadline, deadline_fired, at.mono_ms);
         let (policy, rng) = (&o.policy, &mut o.rng);
         let decision = nets.with(now, |g| {
             policy.decide_verdict_guarded(&mut state, &verdict, now, g, rng)

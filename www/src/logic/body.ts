@@ -12,12 +12,7 @@ export async function readBody(res: Response, limit: number, signal: AbortSignal
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  let stop = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    stop = () => signal.removeEventListener("abort", onAbort);
-  });
+  const [aborted, stop] = onAbort(signal);
   try {
     for (;;) {
       const chunk = await Promise.race([reader.read(), aborted]);
@@ -35,11 +30,18 @@ export async function readBody(res: Response, limit: number, signal: AbortSignal
 /** `p`, or a rejection with `signal`'s reason as soon as it aborts (whichever is first). */
 export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
+  const [aborted, stop] = onAbort(signal);
+  return Promise.race([p, aborted]).finally(stop);
+}
+
+/** A promise that rejects with `signal`'s reason when it aborts, and what stops listening
+ *  (after which it never settles). */
+function onAbort(signal: AbortSignal): [Promise<never>, () => void] {
   let stop = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    stop = () => signal.removeEventListener("abort", onAbort);
+    const listener = () => reject(signal.reason);
+    signal.addEventListener("abort", listener, { once: true });
+    stop = () => signal.removeEventListener("abort", listener);
   });
-  return Promise.race([p, aborted]).finally(stop);
+  return [aborted, stop];
 }

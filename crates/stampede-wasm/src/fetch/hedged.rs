@@ -122,7 +122,7 @@ pub(super) async fn run(
             .rules()
             .classify(request, &a.outcome(), clock.wall_ms);
         let fired = a.error == Some(TransportError::Timeout) && flight.deadline_bound;
-        let now = crate::deadline::hedge_now(h.deadline_ms(), fired, clock.mono_ms);
+        let now = crate::deadline::now_at_deadline(h.deadline_ms(), fired, clock.mono_ms);
         let step = nets.with(now, |g| h.on_outcome(&verdict, now, g, &mut o.rng))?;
         let (decision, delay, reason) = match &step {
             HedgeStep::Send => ("retry", Some((0.0, false)), verdict.reason.to_string()),
