@@ -32,6 +32,12 @@ fn bytes_per_client(n: &GuardSettings) -> f64 {
     b as f64
 }
 
+/// Whether `n` is a token bucket alone: kept as a plain bucket, with no guard, and bounded
+/// as none (in memory here, in work in `work.rs`).
+pub(crate) fn bucket_only(n: &GuardSettings) -> bool {
+    n.breaker.is_none() && n.throttle.is_none() && matches!(n.budget, Some(BudgetKind::Bucket(_)))
+}
+
 /// Refuses per-client nets past [`MAX_NETS_BYTES`], naming `clients` with the most that
 /// fit. A bucket alone keeps today's 48 bytes and today's bound (none).
 pub(crate) fn check_clients(
@@ -39,10 +45,7 @@ pub(crate) fn check_clients(
     nets: Option<&GuardSettings>,
 ) -> Result<(), ConfigError> {
     let Some(n) = nets else { return Ok(()) };
-    let bucket_only = n.breaker.is_none()
-        && n.throttle.is_none()
-        && matches!(n.budget, Some(BudgetKind::Bucket(_)));
-    if s.budget_scope == BudgetScope::Shared || bucket_only {
+    if s.budget_scope == BudgetScope::Shared || bucket_only(n) {
         return Ok(());
     }
     let max = (MAX_NETS_BYTES / bytes_per_client(n)).floor();

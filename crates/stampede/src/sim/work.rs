@@ -76,15 +76,8 @@ const GUARDS_IN_CACHE: f64 = 4_000_000.0;
 /// client's guard is then a cache miss twice an attempt: 100,000 clients, 6×; 335,544
 /// clients at the former bound, 9.5 s against 1.0 s). A plain bucket costs next to nothing.
 fn nets_divisor(c: &Checked) -> f64 {
-    use crate::nets::{BudgetKind, GuardSettings};
-    match c.nets {
-        None
-        | Some(GuardSettings {
-            budget: Some(BudgetKind::Bucket(_)),
-            breaker: None,
-            throttle: None,
-        }) => 1.0,
-        Some(_) => {
+    match &c.nets {
+        Some(n) if !super::nets::bucket_only(n) => {
             let per_client = c.s.budget_scope == crate::sim::BudgetScope::Client;
             let bytes = f64::from(c.s.clients) * size_of::<crate::nets::Guard>() as f64;
             if per_client && bytes > GUARDS_IN_CACHE {
@@ -93,6 +86,7 @@ fn nets_divisor(c: &Checked) -> f64 {
                 2.0
             }
         }
+        _ => 1.0,
     }
 }
 
