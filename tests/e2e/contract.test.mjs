@@ -157,6 +157,19 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("Share writes the whole state into the address and keeps the section in its hash", T, async () => {
+    const { page, problems } = await open("?seed=42#compare");
+    await afterRun(page, () => page.fill("#attempts", "3"));
+    await page.click("#share");
+    await page.waitForFunction(() => document.getElementById("share-status")?.textContent !== "");
+    const url = new URL(page.url());
+    assert.equal(url.hash, "#compare");
+    assert.equal(url.searchParams.get("seed"), "42");
+    assert.equal(url.searchParams.get("attempts"), "3");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link whose every number is nonsense opens on the defaults", T, async () => {
     const { page, problems } = await open("?base=-1&cap=-1&attempts=NaN&multiplier=0&budget-capacity=-3&b-base=-9&retry-after=-1");
     assert.equal(await page.inputValue("#base"), "2000");

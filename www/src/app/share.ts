@@ -39,7 +39,8 @@ export class ShareLink {
   private async share(): Promise<void> {
     const { state, lang } = this.current();
     const q = encodeState(state, lang);
-    history.replaceState(null, "", `?${q}`);
+    // The hash (a section the reader is at) stays: the link opens where it was copied.
+    history.replaceState(null, "", `?${q}${location.hash}`);
     try {
       await navigator.clipboard.writeText(location.href);
       this.status.textContent = this.current().t("share.copied");
