@@ -593,6 +593,7 @@ impl Herd {
             }
         }
         self.wheel.fence();
+        self.rec.settle_queued();
         self.now = self.now.max(self.wheel.bucket() as f64);
         if self.wheel.is_empty() {
             self.now = self.now.max(self.counts.completion);

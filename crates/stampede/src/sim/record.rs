@@ -118,9 +118,13 @@ pub(crate) struct Recorder {
     pub(crate) goodput: Vec<u32>,
     pub(crate) timed_out: Vec<u32>,
     pub(crate) wasted: Vec<u32>,
+    /// The queue length in each slot (at its last change in the slot). Final before
+    /// `level_from`; the slots from there on are written at the next change, or by
+    /// [`settle_queued`](Self::settle_queued).
     pub(crate) queued: Vec<u32>,
     /// The queue length now, which new slots start from.
     level: u32,
+    level_from: usize,
     pub(crate) log: Vec<f32>,
     pub(crate) log_truncated: bool,
     pub(crate) series_truncated: bool,
@@ -146,6 +150,7 @@ impl Recorder {
             wasted: Vec::new(),
             queued: Vec::new(),
             level: 0,
+            level_from: 0,
             log: Vec::new(),
             log_truncated: false,
             series_truncated: false,
@@ -272,14 +277,34 @@ impl Recorder {
     }
 
     /// The requests waiting in all queues changed to `level` at `t_ms`. Slots already
-    /// made for later times (by events a trip ahead) take the new level too.
+    /// made for later times (by events a trip ahead) take the new level too, lazily: the
+    /// slots between two changes are written once, at the second, and those after the last
+    /// by [`settle_queued`](Self::settle_queued). (Writing every later slot at each change
+    /// cost changes × slots ahead: with a minute of latency and 1 ms slots, a 100,000-client
+    /// run took 17 s for 106,507 attempts.)
     #[inline]
     pub(crate) fn queue_level(&mut self, t_ms: f64, level: u32) {
-        self.level = level;
         if let Some(s) = self.slot(t_ms) {
-            for q in &mut self.queued[s..] {
-                *q = level;
+            if s < self.level_from {
+                // Within the last change's slot (or a time pushed into the past): the slots
+                // from `s` to that change's take the new level.
+                self.queued[s..self.level_from].fill(level);
+            } else {
+                self.queued[self.level_from..s].fill(self.level);
+                self.queued[s] = level;
+                self.level_from = s + 1;
             }
+        }
+        self.level = level;
+    }
+
+    /// Writes the current queue length into the slots after the last change: the series
+    /// then reads as if every change had written every later slot. The engine calls it
+    /// whenever it stops.
+    pub(crate) fn settle_queued(&mut self) {
+        let level = self.level;
+        if let Some(rest) = self.queued.get_mut(self.level_from..) {
+            rest.fill(level);
         }
     }
 
@@ -337,6 +362,56 @@ impl Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lazy queue series against the rule it stands for: each change writes its slot
+    /// and every slot made after it. Changes come in time order, several within a slot,
+    /// some a little in the past (clamped into the wheel's bucket), with slots made far
+    /// ahead by other events between them, and the series read (settled) mid-run too.
+    #[test]
+    fn queue_series_is_every_change_written_forward() {
+        let mut r = Recorder::new(10.0, 0.0);
+        let mut want: Vec<u32> = Vec::new();
+        let mut level = 0u32;
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut t = 0.0f64;
+        for i in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 8 {
+                // An event a trip ahead makes slots up to it.
+                0 => {
+                    let ahead = t + (x >> 40) as f64 % 3_000.0;
+                    r.arrival(ahead);
+                    let s = (ahead / 10.0) as usize;
+                    if want.len() <= s {
+                        want.resize(s + 1, level);
+                    }
+                }
+                // A reader looks mid-run.
+                1 if i % 7 == 0 => {
+                    r.settle_queued();
+                    assert_eq!(r.queued, want, "settled mid-run at t = {t}");
+                }
+                _ => {
+                    t += (x >> 50) as f64 % 25.0;
+                    // Now and then a time a little in the past.
+                    let at = if x % 5 == 0 { (t - 3.0).max(0.0) } else { t };
+                    level = (x >> 20) as u32 % 50;
+                    r.queue_level(at, level);
+                    let s = (at / 10.0) as usize;
+                    if want.len() <= s {
+                        want.resize(s + 1, level);
+                    }
+                    for q in &mut want[s..] {
+                        *q = level;
+                    }
+                }
+            }
+        }
+        r.settle_queued();
+        assert_eq!(r.queued, want);
+    }
 
     #[test]
     fn peak_window_counts_the_busiest_100_ms() {
