@@ -394,9 +394,13 @@ export type OutcomeCode = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; // served, outage, 
  *  when its memory is reused. Copy (`view.slice()`) what must be kept. */
 export class Simulation {
   constructor(options?: SimOptions);
+  /** Runs to the end.
+   *  @throws RangeError (code too_much_work, field durationMs) when a closed loop stopped
+   *  early at a run's most attempts: its requests ended far faster than its settings
+   *  foretold (failed at once, refused by a net); `max` is the time it had reached. */
   run(): void;
   /** Processes every event before tMs (whole ms); Infinity runs to the end.
-   *  @throws TypeError for a non-number, RangeError for NaN. */
+   *  @throws TypeError for a non-number, RangeError for NaN, and as run() does. */
   advanceTo(tMs: number): void;
   isDone(): boolean;
   nowMs(): number;

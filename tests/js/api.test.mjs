@@ -478,6 +478,29 @@ test("text: bad syntax, too long, and the cross-field and work bounds", simOnly,
     is("policy.maxAttempts", "too_much_work", { max: 10, got: 100 }));
 });
 
+test("a closed loop whose requests fail at once stops at a run's bound: run() refuses it, naming durationMs", simOnly, () => {
+  // The check foresees clients × duration / (think + latency + service) requests; failed at
+  // once in an outage, with no pause, they cycle in one round trip: 50× a run's attempts.
+  const sim = new Simulation({
+    scenario: "closed", clients: 1000, thinkMs: 0, serviceMs: 60_000, outageStartMs: 0, outageMs: 86_400_000,
+    durationMs: 12_000_000, policy: { strategy: "none", baseMs: 0, capMs: 0, maxAttempts: 100 },
+  });
+  try {
+    assert.throws(() => sim.run(), (e) => e instanceof RangeError && e.field === "durationMs" && e.code === "too_much_work"
+      && e.got === 12_000_000 && e.max > 0 && e.max < 1_000_000 && /^durationMs: expected at most \d+ ms of closed loop/.test(e.message));
+    // It stopped near the bound (20,000,000 attempts), each client finishing its request.
+    const made = sim.metrics().totalAttempts;
+    assert.ok(made >= 20_000_000 && made <= 20_000_000 + 1000 * 100, String(made));
+  } finally {
+    sim.free();
+  }
+  // The module lives on.
+  const ok = new Simulation({ scenario: "closed", clients: 10, durationMs: 10_000 });
+  ok.run();
+  assert.ok(ok.metrics().totalAttempts > 0);
+  ok.free();
+});
+
 test("wrong types: TypeError with field, code wrong_type, and got when it is a primitive", simOnly, () => {
   const cases = [
     [() => new RetryPolicy({ baseMs: "200" }), "baseMs", "200"],

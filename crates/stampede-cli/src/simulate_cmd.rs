@@ -376,7 +376,7 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
     if let Some(path) = &a.series {
         let mut sim = Simulation::new(&settings).map_err(usage)?;
-        sim.run();
+        sim.run().check_work().map_err(usage)?;
         write_series(path, &sim)
             .map_err(|e| UsageError(format!("--series {}: {e}", path.display())))?;
     }

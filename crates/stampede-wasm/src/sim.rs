@@ -84,9 +84,12 @@ impl Simulation {
         })
     }
 
-    /// Runs to the end.
-    pub fn run(&mut self) {
+    /// Runs to the end. `RangeError` (`too_much_work`, naming `durationMs`) when a closed
+    /// loop stopped early at a run's most attempts: its requests ended far faster than its
+    /// settings foretold (see the core's `Simulation::check_work`).
+    pub fn run(&mut self) -> Result<(), JsValue> {
         self.sim.run();
+        self.check_work()
     }
 
     /// Processes every event before `tMs` (whole ms), for animation. `Infinity` runs to
@@ -97,7 +100,7 @@ impl Simulation {
         match number_arg(&t_ms, "tMs")? {
             Some(t) if !t.is_nan() => {
                 self.sim.advance_to(t);
-                Ok(())
+                self.check_work()
             }
             Some(_) => Err(out_of_range("", "tMs", "a time in ms", &t_ms)),
             None => Err(wrong_type("", "tMs", "a number", &t_ms)),
@@ -210,4 +213,14 @@ fn view_u32(s: &[u32]) -> js_sys::Uint32Array {
     // SAFETY: as in `attempt_log`: the slice belongs to the simulation, which only changes
     // it in `&mut self` methods, after which callers re-take their views.
     unsafe { js_sys::Uint32Array::view(s) }
+}
+
+impl Simulation {
+    /// The core's refusal of a run that stopped early at its work bound, as the package's
+    /// `RangeError`.
+    fn check_work(&self) -> Result<(), JsValue> {
+        self.sim
+            .check_work()
+            .map_err(|e| config_error(prefix_of(group(e.field)), &e))
+    }
 }

@@ -57,7 +57,7 @@ fn the_glue_gives_the_same_numbers_and_throws_on_bad_input() {
     }
     assert!(Simulation::new(options(r#"{"clients":0}"#)).is_err());
     let mut sim = Simulation::new(options(r#"{"clients":500,"seed":1}"#)).unwrap();
-    sim.run();
+    sim.run().unwrap();
     assert!(sim.is_done());
 }
 

@@ -119,6 +119,10 @@ pub enum WorkBound {
     /// Runs averaged in one call of [`run_many`](crate::sim::run_many): together they do at
     /// most the work of the largest single run; `max` is the most runs that fit.
     Runs,
+    /// A `closed` run that reached a run's most attempts (or requests) before its duration
+    /// ended: its requests ended faster than its settings let the check foresee (failed at
+    /// once, refused by a net); `max` is the duration it had reached.
+    ClosedAttempts,
 }
 
 impl WorkBound {
@@ -162,6 +166,13 @@ impl WorkBound {
                  attempts of the largest single run, 20000000, a third of that with a client \
                  timeout; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 \
                  a run; fewer clients or attempts also help)"
+            }
+            WorkBound::ClosedAttempts => {
+                "ms of closed loop with these settings (its requests end faster than think + \
+                 latency + service, failed or refused at once, and by then it had made the \
+                 most a run makes: 20000000 attempts, less with a timeout, hedging, layers or \
+                 safety nets, or 10000000 requests; a longer think, fewer clients or fewer \
+                 attempts also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \

@@ -556,7 +556,8 @@ impl Herd {
     #[inline]
     fn ended(&mut self, client: u32, t: f64) {
         self.counts.completion = float::max(self.counts.completion, t);
-        if let Some(next) = self.load.next_of(t, &mut self.rng) {
+        let attempts = self.counts.bottom_attempts;
+        if let Some(next) = self.load.next_of(t, attempts, &mut self.rng) {
             let mut tick = self.tick(next);
             tick.client = client;
             self.wheel.push(next, tick);
@@ -604,6 +605,16 @@ impl Herd {
 
     pub(crate) fn is_done(&self) -> bool {
         self.wheel.is_empty()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn cap_attempts(&mut self, max: u64) {
+        self.load.cap_attempts(max);
+    }
+
+    /// When a closed loop stopped issuing at a work bound, before its end.
+    pub(crate) fn cut_at(&self) -> Option<(f64, f64)> {
+        self.load.cut_at()
     }
 
     pub(crate) fn now_ms(&self) -> f64 {

@@ -44,6 +44,12 @@ pub(crate) struct Load {
     shape: Shape,
     clients: u32,
     issued: u64,
+    /// A closed loop stops issuing once the run has made this many attempts (the bound the
+    /// settings were checked against): its requests may end much faster than the mean
+    /// cycle the check assumed (failed at once in an outage, refused by a net).
+    max_attempts: u64,
+    /// When a closed loop stopped issuing before its end, at a bound.
+    cut_at: Option<f64>,
 }
 
 impl Load {
@@ -74,6 +80,8 @@ impl Load {
             shape,
             clients: s.clients,
             issued: 0,
+            max_attempts: super::work::max_run_attempts(c) as u64,
+            cut_at: None,
         }
     }
 
@@ -117,6 +125,7 @@ impl Load {
             },
             Shape::Closed { .. } => {
                 if self.issued >= MAX_CLOSED_REQUESTS {
+                    self.cut_at.get_or_insert(t);
                     return Tick {
                         issue: None,
                         next: None,
@@ -131,13 +140,37 @@ impl Load {
         }
     }
 
-    /// When a client whose request ended at `t` sends its next one (closed loop only).
-    pub(crate) fn next_of(&mut self, t: f64, rng: &mut SeededRng) -> Option<f64> {
+    /// When a client whose request ended at `t` sends its next one (closed loop only), the
+    /// run having made `attempts` so far.
+    pub(crate) fn next_of(&mut self, t: f64, attempts: u64, rng: &mut SeededRng) -> Option<f64> {
         match self.shape {
             Shape::Closed { think, until } => {
                 let next = t + pause(think, rng);
-                (next < until && self.issued < MAX_CLOSED_REQUESTS).then_some(next)
+                if next >= until {
+                    return None;
+                }
+                if self.issued >= MAX_CLOSED_REQUESTS || attempts >= self.max_attempts {
+                    self.cut_at.get_or_insert(t);
+                    return None;
+                }
+                Some(next)
             }
+            _ => None,
+        }
+    }
+
+    /// When a closed loop stopped issuing at a bound before its end (see
+    /// [`Simulation::check_work`](super::Simulation::check_work)).
+    /// Lowers the attempts a closed loop may make (a test's bound, far below a run's).
+    #[cfg(test)]
+    pub(crate) fn cap_attempts(&mut self, max: u64) {
+        self.max_attempts = max;
+    }
+
+    /// As (when, the duration it was set to run for).
+    pub(crate) fn cut_at(&self) -> Option<(f64, f64)> {
+        match self.shape {
+            Shape::Closed { until, .. } => self.cut_at.map(|at| (at, until)),
             _ => None,
         }
     }

@@ -157,7 +157,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::backoff::{BackoffSettings, Strategy};
-use crate::error::{ConfigError, Field};
+use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 
 pub use herd::layers::{MAX_LAYERS, bottom_attempts_per_request};
 pub use metrics::{Metrics, Series};
@@ -371,6 +371,38 @@ impl Simulation {
         self
     }
 
+    /// `Err` when the run stopped early at a bound on its work: a `closed` loop whose
+    /// requests end much faster than the settings let [`SimSettings::check`] foresee
+    /// (failed at once in an outage, refused by a net) stops issuing once it has made a
+    /// run's most attempts ([`MAX_RUN_ATTEMPTS`](work::MAX_RUN_ATTEMPTS), less with a
+    /// timeout, hedging, layers or nets) or requests. Its metrics would then cover only
+    /// part of the duration asked for, so front ends refuse it: the error names `duration`,
+    /// with the time the loop had reached as the most that fits.
+    pub fn check_work(&self) -> Result<(), ConfigError> {
+        let Engine::Herd(h) = &self.engine else {
+            return Ok(());
+        };
+        match h.cut_at() {
+            None => Ok(()),
+            Some((at, duration)) => Err(ConfigError::new(
+                Field::Duration,
+                Expected::Work {
+                    max: at.floor(),
+                    bound: WorkBound::ClosedAttempts,
+                },
+                Got::Number(duration),
+            )),
+        }
+    }
+
+    /// Lowers a closed loop's bound on attempts, so that a test reaches it cheaply.
+    #[cfg(test)]
+    pub(crate) fn cap_attempts(&mut self, max: u64) {
+        if let Engine::Herd(h) = &mut self.engine {
+            h.cap_attempts(max);
+        }
+    }
+
     /// Whether every request has finished.
     pub fn is_done(&self) -> bool {
         match &self.engine {
@@ -483,7 +515,8 @@ pub fn run(settings: &SimSettings) -> Result<Metrics, ConfigError> {
     if let Engine::Occ(o) = &mut sim.engine {
         o.quiet();
     }
-    Ok(sim.run().metrics())
+    sim.run().check_work()?;
+    Ok(sim.metrics())
 }
 
 /// The seed of run `i` of a multi-run experiment.
@@ -501,13 +534,47 @@ pub(crate) fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), Config
 }
 
 /// Runs `settings` `runs` times with seeds `seed, seed+1, …` and returns the mean metrics.
+///
+/// The runs together stay within one run's work as they go, not only as checked: a
+/// `closed` loop can make more attempts than its settings foretell (see
+/// [`Simulation::check_work`]), so once the runs so far have made a run's most attempts,
+/// the rest are refused, naming `runs` with how many fit.
 pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
     check_runs(settings, runs)?;
-    let mut all = Vec::with_capacity(runs as usize);
+    // Only a closed loop's attempts can pass what its settings foretell.
+    let bound = if settings.scenario == Scenario::Closed {
+        work::max_run_attempts(&settings.check()?)
+    } else {
+        f64::INFINITY
+    };
+    run_many_within(settings, runs, bound)
+}
+
+/// [`run_many`]'s runs, refused once those so far have made `bound` attempts together.
+pub(crate) fn run_many_within(
+    settings: &SimSettings,
+    runs: u32,
+    bound: f64,
+) -> Result<Metrics, ConfigError> {
+    let mut all: Vec<Metrics> = Vec::with_capacity(runs as usize);
     let mut s = settings.clone();
+    let mut made = 0.0;
     for i in 0..runs {
+        if i > 0 && made >= bound {
+            let expected = Expected::Work {
+                max: f64::from(i),
+                bound: WorkBound::Runs,
+            };
+            return Err(ConfigError::new(
+                Field::Runs,
+                expected,
+                Got::Number(f64::from(runs)),
+            ));
+        }
         s.seed = run_seed(settings.seed, i);
-        all.push(run(&s)?);
+        let m = run(&s)?;
+        made += m.bottom_attempts;
+        all.push(m);
     }
     Ok(Metrics::mean(&all))
 }

@@ -47,7 +47,7 @@ pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
 /// refused, and a million at `0ms:3`, the most accepted, take about as long as the
 /// unhedged runs at the bound).
-fn max_run_attempts(c: &Checked) -> f64 {
+pub(crate) fn max_run_attempts(c: &Checked) -> f64 {
     let divisor = match (c.s.timeout_ms.is_some(), c.hedging.is_some()) {
         (false, false) => 1.0,
         (true, false) => 3.0,
@@ -369,6 +369,65 @@ mod tests {
         assert_eq!(
             super::super::check_runs(&bad, 1).unwrap_err().field,
             Field::Clients
+        );
+    }
+
+    /// Clients in an outage as long as the run, retrying at once: each attempt fails a
+    /// round trip after it left, far faster than the think + latency + service the check
+    /// assumed, so the loop makes many more attempts than it foresaw.
+    fn failing_loop() -> SimSettings {
+        SimSettings {
+            scenario: Scenario::Closed,
+            clients: 10,
+            think_ms: 0.0,
+            outage_start_ms: 0.0,
+            outage_ms: 60_000.0,
+            duration_ms: 10_000.0,
+            policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 100),
+            ..SimSettings::default()
+        }
+    }
+
+    #[test]
+    fn a_closed_loop_past_its_bound_stops_and_is_refused() {
+        use crate::sim::{Simulation, run};
+        let s = failing_loop();
+        // Within its bound it runs to its end: ~10 attempts a client every 10 ms round trip.
+        let whole = run(&s).unwrap();
+        assert!(whole.total_attempts > 5_000.0, "{}", whole.total_attempts);
+        // With a bound of 2,000 attempts it stops issuing a fifth of the way in, and says so.
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.cap_attempts(2_000);
+        let e = sim.run().check_work().unwrap_err();
+        assert_eq!((e.field, e.got), (Field::Duration, Got::Number(10_000.0)));
+        let Expected::Work { max, bound } = e.expected else {
+            panic!("{:?}", e.expected)
+        };
+        assert_eq!(bound, WorkBound::ClosedAttempts);
+        let share = 2_000.0 / whole.total_attempts * 10_000.0;
+        assert!(
+            (0.7 * share..1.3 * share).contains(&max),
+            "stopped at {max} ms, expected about {share}"
+        );
+        // What it made stays near the bound: each client finishes the request it has.
+        let m = sim.metrics();
+        assert!((2_000.0..2_000.0 + 10.0 * 100.0).contains(&m.bottom_attempts));
+        // The runs of run_many stop too once they pass one run's attempts together.
+        let per_run = whole.bottom_attempts;
+        let within = |runs, bound| crate::sim::run_many_within(&s, runs, bound);
+        assert!(within(3, 3.0 * per_run).is_ok());
+        let e = within(3, 1.5 * per_run).unwrap_err();
+        assert_eq!((e.field, e.got), (Field::Runs, Got::Number(3.0)));
+        assert!(matches!(
+            e.expected,
+            Expected::Work {
+                max: 2.0,
+                bound: WorkBound::Runs
+            }
+        ));
+        assert_eq!(
+            run_many(&s, 3).unwrap().requests,
+            within(3, f64::INFINITY).unwrap().requests
         );
     }
 
