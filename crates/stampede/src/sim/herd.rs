@@ -419,6 +419,7 @@ impl Herd {
         let t = ev.at;
         let k = usize::from(ev.server);
         self.counts.served += 1;
+        self.counts.served_until = t;
         self.rec.answer(t, outcome::SERVED);
         self.answer(&mut ev, outcome::SERVED, t);
         if self.servers.has_queue_timeout() {

@@ -40,7 +40,8 @@ pub struct Metrics {
     /// Successful requests per second of simulated time (to `completion_ms`).
     pub goodput_rps: f64,
     /// Requests the servers finished serving per second of simulated time, wasted work
-    /// included.
+    /// included: to `completion_ms`, or to the servers' last finish when they worked on
+    /// for clients that had left.
     pub throughput_rps: f64,
     /// The most requests waiting in queues at once, all servers together.
     pub max_queue: f64,

@@ -54,3 +54,27 @@ fn timeouts_leave_the_queue_as_it_was() {
         assert!(se < 0.05 * want, "{what}: the seeds must pin it ({se})");
     }
 }
+
+#[test]
+fn throughput_counts_the_time_of_work_nobody_waited_for() {
+    // One worker at 100 ms a request serves at most 10 a second. A thousand clients that
+    // give up after 20 ms all leave long before the queue drains: over the clients' time
+    // alone (the last gave up at 20 ms) the work finished after it read 50,000 a second.
+    let s = SimSettings {
+        scenario: stampede::sim::Scenario::Burst,
+        clients: 1000,
+        timeout_ms: Some(20.0),
+        service_dist: stampede::sim::ServiceDist::Constant,
+        ..server_alone(10.0, 1, 100.0, 1000.0)
+    };
+    let m = simulate(&s).metrics();
+    // Every request outlived its client's patience: all the work is wasted.
+    assert_eq!(m.wasted, 1000.0);
+    assert!(
+        m.throughput_rps <= 10.0 + 1e-9,
+        "{} requests a second from a worker that serves 10",
+        m.throughput_rps
+    );
+    // The worker never idles while requests wait: it serves at its rate, to the end.
+    assert_near("throughput", m.throughput_rps, 10.0, 0.05);
+}
