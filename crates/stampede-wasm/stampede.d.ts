@@ -405,6 +405,8 @@ export class Simulation {
   isDone(): boolean;
   nowMs(): number;
   metrics(): Metrics;
+  /** The series' slot width (ms): slotMs as asked, doubled as often as a run longer than
+   *  1,048,576 slots needs (the series then still covers the whole run). */
   slotMs(): number;
   logStride(): number;
   logRows(): number;

@@ -113,7 +113,8 @@ pub struct SimulateArgs {
     strategy: Strategy,
     #[command(flatten)]
     common: Common,
-    /// Write the per-slot series (10 ms slots) of the first run as CSV to this file.
+    /// Write the per-slot series (10 ms slots; doubled, as often as needed, for a run longer
+    /// than 1,048,576 slots, 2.9 hours) of the first run as CSV to this file.
     #[arg(long, value_name = "FILE")]
     series: Option<PathBuf>,
     /// Print JSON.

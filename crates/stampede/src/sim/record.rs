@@ -25,8 +25,11 @@ pub mod outcome {
     pub const THROTTLED: u8 = 8;
 }
 
-/// The longest series kept, in slots.
+/// The longest series kept, in slots: a run that outlasts them at its slot width has its
+/// slots widened (doubled, as often as needed), so its series still covers it all.
 pub(crate) const MAX_SLOTS: usize = 1 << 20;
+/// The widest slot (a day): a time past `MAX_SLOTS` of them is not kept in the series.
+const MAX_SLOT_MS: f64 = 86_400_000.0;
 /// The most attempt-log entries kept.
 pub(crate) const MAX_LOG_ENTRIES: usize = 2_000_000;
 /// The width of the peak windows (ms).
@@ -184,17 +187,9 @@ impl Recorder {
         }
     }
 
-    /// Grows every series to hold slot `s`, or marks them truncated past the bound.
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self, s: i64) -> Option<usize> {
-        if s >= MAX_SLOTS as i64 {
-            self.series_truncated = true;
-            return None;
-        }
-        let s = s as usize;
-        self.slots = s + 1;
-        for v in [
+    /// The series that count events per slot (all but the queue's level).
+    fn counts_mut(&mut self) -> [&mut Vec<u32>; 8] {
+        [
             &mut self.offered,
             &mut self.served,
             &mut self.rejected,
@@ -203,11 +198,58 @@ impl Recorder {
             &mut self.goodput,
             &mut self.timed_out,
             &mut self.wasted,
-        ] {
-            v.resize(self.slots, 0);
+        ]
+    }
+
+    /// Grows every series to hold slot `s`, widening the slots first if `s` is past
+    /// [`MAX_SLOTS`] (a long run: the series once stopped there, 2.9 hours into a run of
+    /// 10 ms slots, and said nothing); past a day's slots, marks them truncated.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, mut s: i64) -> Option<usize> {
+        while s >= MAX_SLOTS as i64 {
+            if self.slot_ms * 2.0 > MAX_SLOT_MS {
+                self.series_truncated = true;
+                return None;
+            }
+            self.widen();
+            // The slot of the same time at twice the width (halving the scale is exact).
+            s >>= 1;
         }
-        self.queued.resize(self.slots, self.level);
+        let s = s as usize;
+        if s < self.slots {
+            return Some(s);
+        }
+        self.slots = s + 1;
+        let slots = self.slots;
+        for v in self.counts_mut() {
+            v.resize(slots, 0);
+        }
+        self.queued.resize(slots, self.level);
         Some(s)
+    }
+
+    /// Doubles the slots' width: each pair of slots becomes one, its counts summed, its
+    /// queue length the later one's (the length at its last change).
+    fn widen(&mut self) {
+        self.settle_queued();
+        for v in self.counts_mut() {
+            let n = v.len().div_ceil(2);
+            for i in 0..n {
+                v[i] = v[2 * i] + v.get(2 * i + 1).copied().unwrap_or(0);
+            }
+            v.truncate(n);
+        }
+        let last = self.queued.len().saturating_sub(1);
+        let n = self.queued.len().div_ceil(2);
+        for i in 0..n {
+            self.queued[i] = self.queued[(2 * i + 1).min(last)];
+        }
+        self.queued.truncate(n);
+        self.level_from = self.level_from.div_ceil(2);
+        self.slots = self.slots.div_ceil(2);
+        self.slot_ms *= 2.0;
+        self.inv_slot *= 0.5;
     }
 
     /// An attempt reached a server at `t_ms`.
@@ -367,6 +409,34 @@ mod tests {
     /// and every slot made after it. Changes come in time order, several within a slot,
     /// some a little in the past (clamped into the wheel's bucket), with slots made far
     /// ahead by other events between them, and the series read (settled) mid-run too.
+    /// A run past `MAX_SLOTS` of its slots: the slots double, the counts add up, every
+    /// event is kept; the queue's level is the one at each wider slot's end.
+    #[test]
+    fn a_long_run_widens_its_slots_and_keeps_every_event() {
+        let mut r = Recorder::new(10.0, 0.0);
+        let end = MAX_SLOTS as f64 * 10.0; // the first time past the slots at 10 ms
+        // The queue changes in slots 1, 3 and 4 of 10 ms: slots 0, 0 and 1 of 40 ms.
+        r.queue_level(12.0, 3);
+        r.queue_level(35.0, 4);
+        r.queue_level(45.0, 9);
+        for t in [0.0, 5.0, 15.0, 25.0, end - 1.0, end + 5.0, 3.0 * end + 1.0] {
+            r.arrival(t);
+        }
+        r.settle_queued();
+        // Two widenings: 3 × end is past twice the slots at 20 ms.
+        assert_eq!(r.slot_ms(), 40.0);
+        assert!(!r.series_truncated);
+        assert_eq!(r.offered.iter().sum::<u32>(), 7);
+        assert_eq!(&r.offered[..2], &[4, 0]);
+        assert_eq!(r.offered[(end / 40.0) as usize], 1);
+        assert_eq!(r.offered[(3.0 * end / 40.0) as usize], 1);
+        assert_eq!(&r.queued[..3], &[4, 9, 9]);
+        assert!(r.queued.iter().skip(1).all(|&q| q == 9));
+        // Every series the same length, within the bound.
+        assert_eq!(r.queued.len(), r.offered.len());
+        assert!(r.offered.len() <= MAX_SLOTS);
+    }
+
     #[test]
     fn queue_series_is_every_change_written_forward() {
         let mut r = Recorder::new(10.0, 0.0);
