@@ -344,3 +344,14 @@ test("onAttempt throwing ends the call: a TypeError naming it, and the server se
   await pause(300); // longer than any of the policy's waits (≤ 100 ms)
   assert.equal((await server.log(k)).length, 1);
 });
+
+test("the error classes keep their names in both entries (the slim one is minified)", async () => {
+  const { inspect } = await import("node:util");
+  for (const name of ["RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"]) {
+    const C = stampede[name];
+    assert.equal(C.name, name);
+    const e = new C("boom");
+    assert.equal(e.constructor.name, name);
+    assert.ok(inspect(e).startsWith(`${name}: boom`), inspect(e).slice(0, 40));
+  }
+});

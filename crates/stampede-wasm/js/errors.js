@@ -147,3 +147,14 @@ export function settingsError(prefix, field, code, got, shape, min, max, unit, w
   const info = { field: prefix + field, code, min: range(min), max: range(max), unit: unit || undefined, allowed };
   return settings(error, info, got);
 }
+
+// The classes' own names are part of the API (`err.constructor.name`, stack traces,
+// `util.inspect`): kept here, since the slim entry's minifier renames its classes.
+for (const [c, name] of [
+  [RetryError, "RetryError"],
+  [BudgetExhaustedError, "BudgetExhaustedError"],
+  [CircuitOpenError, "CircuitOpenError"],
+  [ThrottledError, "ThrottledError"],
+]) {
+  Object.defineProperty(c, "name", { value: name });
+}
