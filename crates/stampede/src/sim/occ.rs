@@ -224,6 +224,9 @@ impl Occ {
             self.events += 1;
             self.done += 1;
             self.rec.latencies.push(t as f32);
+            if self.series {
+                self.rec.success(t);
+            }
             K::queue(self).set(client, K::IDLE);
         } else {
             self.write::<K>(t, client, key);

@@ -295,6 +295,10 @@ fn aws_occ_steps_like_it_runs() {
     let m = whole.metrics();
     assert_eq!(m.goodput_rps, 60.0 * 1000.0 / m.completion_ms);
     assert_eq!(m.throughput_rps, m.goodput_rps);
+    // The series hold them too: a goodput of one answer per client (it was left empty).
+    let series = whole.series();
+    assert_eq!(series.goodput.iter().sum::<u32>(), 60);
+    assert_eq!(series.served.iter().sum::<u32>(), 60);
     assert!(
         m.mean_ms
             .is_some_and(|mean| mean > 0.0 && mean <= m.completion_ms)
