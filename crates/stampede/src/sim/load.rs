@@ -159,15 +159,14 @@ impl Load {
         }
     }
 
-    /// When a closed loop stopped issuing at a bound before its end (see
-    /// [`Simulation::check_work`](super::Simulation::check_work)).
     /// Lowers the attempts a closed loop may make (a test's bound, far below a run's).
     #[cfg(test)]
     pub(crate) fn cap_attempts(&mut self, max: u64) {
         self.max_attempts = max;
     }
 
-    /// As (when, the duration it was set to run for).
+    /// When a closed loop stopped issuing at a bound before its end, with the duration it
+    /// was set to run for (see [`Simulation::check_work`](super::Simulation::check_work)).
     pub(crate) fn cut_at(&self) -> Option<(f64, f64)> {
         match self.shape {
             Shape::Closed { until, .. } => self.cut_at.map(|at| (at, until)),
