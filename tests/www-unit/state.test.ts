@@ -78,6 +78,18 @@ test("big runs go to the worker, 10,000-client bursts stay on the main thread", 
   assert.ok(workEstimate(simOptions(s, "a")) > MAIN_THREAD_WORK);
   const storm = presetById("storm")?.state;
   assert.ok(storm && workEstimate(simOptions(storm, "a")) > MAIN_THREAD_WORK);
+  // A closed loop whose requests fail at once (an outage as long as the run, no pause)
+  // cycles in a round trip, not think + round trip + service: 300 clients for 300 s ran
+  // 778 ms on the main thread when the service time (5 s) counted.
+  const closed = cloneState(DEFAULT_STATE);
+  Object.assign(closed, { scenario: "closed", thinkMs: 0, serviceMs: 5000, outageStartMs: 0, outageMs: 600_000, clients: 300, durationMs: 300_000 });
+  closed.a = { ...closed.a, strategy: "none", maxAttempts: 1 };
+  assert.ok(workEstimate(simOptions(closed, "a")) > MAIN_THREAD_WORK);
+  // A budget can refuse a request at once: without a pause, nothing bounds the loop's pace.
+  closed.a = { ...closed.a, budget: true };
+  closed.clients = 10;
+  closed.durationMs = 10_000;
+  assert.ok(workEstimate(simOptions(closed, "a")) > MAIN_THREAD_WORK);
 });
 
 test("presets: unique ids, pinned seeds, the storm's known-good numbers", () => {

@@ -261,8 +261,13 @@ export function workEstimate(o: SimOptions): number {
       return ((o.clients * (o.ratePerClient ?? 1) * ((o.durationMs ?? 60_000) + spike)) / 1000) * attempts;
     }
     case "closed": {
-      // Each client: one request per think time plus a round trip and a service time.
-      const cycle = Math.max(1, (o.thinkMs ?? 1000) + (o.latencyMs ?? 0) + (o.serviceMs ?? 0));
+      // Each client: one request per think time plus the quickest way a request can end,
+      // not the usual one: an attempt that fails (in an outage, or refused by a full queue)
+      // ends after a round trip without being served, one given up ends at the timeout,
+      // and one a budget refuses ends at once. (Think + round trip + service kept a closed
+      // loop in an outage on the main thread: an 870 ms long task.)
+      const trip = Math.min(o.latencyMs ?? 0, o.timeoutMs ?? Infinity);
+      const cycle = Math.max(1, (o.thinkMs ?? 1000) + (o.budget ? 0 : trip));
       return ((o.clients * (o.durationMs ?? 60_000)) / cycle) * attempts;
     }
     case "aws-occ":
