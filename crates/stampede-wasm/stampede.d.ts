@@ -610,6 +610,8 @@ export interface SettingsErrorInfo {
   code: SettingsErrorCode;
   /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value). */
   min?: number;
+  /** Present (true) when `min` itself is refused: more than min (serviceMs, attemptTimeoutMs). */
+  minExclusive?: true;
   /** The largest value accepted (for too_much_work, the largest that fits with the other settings). */
   max?: number;
   unit?: Unit;

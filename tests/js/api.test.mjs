@@ -420,6 +420,7 @@ test("limits(): every field's bad values throw RangeErrors with field, code, min
       assert.equal(e.min, l.min, what);
       assert.equal(e.max, l.max, what);
       assert.equal(e.unit, l.unit, what);
+      assert.equal(e.minExclusive, l.minExclusive, what);
       // The properties are own and enumerable: a spread or JSON.stringify carries them.
       assert.equal({ ...e }.field, key, what);
     }
@@ -468,11 +469,11 @@ test("text: bad syntax, too long, and the cross-field and work bounds", simOnly,
     && e.message === "capMs: expected a duration at least baseMs (100 ms) and at most 86400000 ms, got 10");
   assert.throws(() => new Simulation({ policy: { baseMs: 100, capMs: 10 } }), is("policy.capMs", "out_of_range", { min: 100 }));
   // Work bounds: the largest value that fits, given the other settings.
-  assert.throws(() => new Simulation({ scenario: "aws-occ", clients: 5_001 }), is("clients", "too_much_work", { max: 5_000, got: 5_001 }));
+  assert.throws(() => new Simulation({ scenario: "aws-occ", clients: 5_001 }), is("clients", "too_much_work", { max: 5_000, unit: "count", got: 5_001 }));
   // 1,000,000 clients for 60 s with 6 attempts each: a run of at most 20,000,000 attempts
   // allows 20e6 / 6 requests, a rate of 1/18 per client per second.
   assert.throws(() => new Simulation({ scenario: "steady", clients: 1_000_000, ratePerClient: 1000, durationMs: 60_000 }),
-    (e) => is("ratePerClient", "too_much_work", { got: 1000 })(e) && Math.abs(e.max - 1 / 18) < 1e-9);
+    (e) => is("ratePerClient", "too_much_work", { unit: "per_second", got: 1000 })(e) && Math.abs(e.max - 1 / 18) < 1e-9);
   // Within the request bound but past the attempt bound: the attempts are named.
   assert.throws(() => new Simulation({ scenario: "steady", clients: 10_000, ratePerClient: 1, durationMs: 200_000, policy: { maxAttempts: 100 } }),
     is("policy.maxAttempts", "too_much_work", { max: 10, got: 100 }));
@@ -487,7 +488,7 @@ test("a closed loop whose requests fail at once stops at a run's bound: run() re
   });
   try {
     assert.throws(() => sim.run(), (e) => e instanceof RangeError && e.field === "durationMs" && e.code === "too_much_work"
-      && e.got === 12_000_000 && e.max > 0 && e.max < 1_000_000 && /^durationMs: expected at most \d+ ms of closed loop/.test(e.message));
+      && e.unit === "ms" && e.got === 12_000_000 && e.max > 0 && e.max < 1_000_000 && /^durationMs: expected at most \d+ ms of closed loop/.test(e.message));
     // It stopped near the bound (20,000,000 attempts), each client finishing its request.
     const made = sim.metrics().totalAttempts;
     assert.ok(made >= 20_000_000 && made <= 20_000_000 + 1000 * 100, String(made));

@@ -74,7 +74,7 @@ export function blockedError(kind, callSite, reason, value, attempts, cause) {
 // Settings errors: a RangeError (bad value) or TypeError (wrong type) whose message keeps
 // the one-line form `budget.capacity: expected …, got …` and which carries the contract's
 // own, enumerable properties: field, code, and where they apply min, max, unit, allowed,
-// got. The wasm passes the core's data (names and numbers) and formats nothing; the
+// got (and minExclusive: true where min itself is refused). The wasm passes the core's data (names and numbers) and formats nothing; the
 // phrases below are the core's `Expected` Display, written once more in JavaScript.
 
 /** A value for a message: strings quoted (cut to 40 characters), numbers as JavaScript
@@ -145,6 +145,7 @@ export function settingsError(prefix, field, code, got, shape, min, max, unit, w
   const shown = code === "too_long" ? `a string of ${got.length} characters` : describe(got);
   const error = new RangeError(`${prefix}${field}: expected ${text}, got ${shown}`);
   const info = { field: prefix + field, code, min: range(min), max: range(max), unit: unit || undefined, allowed };
+  if (shape === 1) info.minExclusive = true; // Above: min itself is refused
   return settings(error, info, got);
 }
 

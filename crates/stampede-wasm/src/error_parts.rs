@@ -68,7 +68,7 @@ pub(crate) fn parts(e: &ConfigError) -> Parts {
         Expected::AtMostChars(n) => (Shape::AtMostChars, none, f64::from(n), Unit::Chars, true),
         Expected::Work { max, bound } => {
             detail = work(bound);
-            (Shape::Work, none, max, Unit::None, false)
+            (Shape::Work, none, max, bound.unit(), false)
         }
         Expected::RegistryFull { max } => {
             (Shape::RegistryFull, none, f64::from(max), Unit::Count, true)

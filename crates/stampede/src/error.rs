@@ -181,6 +181,22 @@ impl WorkBound {
             }
         }
     }
+
+    /// The unit of the bound's `max`: a duration for a closed loop's, a rate for a steady
+    /// load's, a count for the rest (clients, attempts, samples, layers, runs).
+    pub const fn unit(self) -> Unit {
+        match self {
+            WorkBound::ClosedRequests | WorkBound::ClosedAttempts => Unit::Ms,
+            WorkBound::SteadyRequests => Unit::PerSecond,
+            WorkBound::OccClients
+            | WorkBound::Delays
+            | WorkBound::RunAttempts
+            | WorkBound::LayerAttempts
+            | WorkBound::Layers
+            | WorkBound::NetsClients
+            | WorkBound::Runs => Unit::Count,
+        }
+    }
 }
 
 /// A range with its unit: the bounds of one numeric setting.
