@@ -103,6 +103,20 @@ describe("at 390 px wide", () => {
     });
   }
 
+  test("a link's huge values are noted in a few characters: the page never scrolls sideways", T, async () => {
+    // A number past every field's range, a value thousands of digits long, and a key the
+    // page puts in its general note: each note quotes the value short, and long words wrap.
+    const { page, problems } = await open(`?clients=1e308&base=${"9".repeat(3000)}&speed=${"7".repeat(3000)}`);
+    await page.waitForFunction(() => (document.querySelector("#clients-error")?.textContent ?? "") !== "");
+    const notes = await page.evaluate(() =>
+      ["#clients-error", "#base-error", "#link-note"].map((s) => document.querySelector(s)?.textContent ?? ""));
+    for (const n of notes) assert.ok(n.length > 0 && n.length < 200, n);
+    const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(width <= VIEWPORT.width, `page width ${width}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a tap on a slider's track moves it and re-simulates", T, async () => {
     const { page, problems } = await open();
     assert.ok(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "a touch screen");

@@ -193,6 +193,20 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("a URL fetch cannot call is refused at once, not retried as a refused connection", T, async () => {
+    const { page, problems } = await open();
+    for (const url of ["http://[::1", "javascript:alert(1)"]) {
+      await page.fill("#live-url", url);
+      await page.click("#live-send");
+      await page.waitForFunction(() => /http or https/.test(document.querySelector("#live-status")?.textContent ?? ""), null, { timeout: 2000 });
+      assert.equal(await page.getAttribute("#live-url", "aria-invalid"), "true");
+      assert.equal(await page.locator("#live-log li").count(), 0, url);
+      assert.equal(await page.isDisabled("#live-send"), false, url);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("the URL holds the state: the same link shows the same picture", T, async () => {
     const { page, problems } = await open();
     await afterRun(page, () => page.selectOption("#strategy", "equal"));

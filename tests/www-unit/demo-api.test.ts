@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_DIR, DemoStore, answer, reasonPhrase, type DemoAnswer } from "../../www/src/demo/api.js";
 import { isHttpDate, shown } from "../../www/src/demo/params.js";
-import { DEMO_PATH, demoLiveUrl, endpointOf, isServerHealth, mayBeServed } from "../../www/src/logic/live.js";
+import { DEMO_PATH, demoLiveUrl, endpointOf, fetchable, isServerHealth, mayBeServed } from "../../www/src/logic/live.js";
 
 /** One request to a fresh or given store, at time `now`. */
 function ask(path: string, query = "", { store = new DemoStore(), now = 0, method = "GET" } = {}): DemoAnswer {
@@ -276,5 +276,15 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
   } finally {
     clearTimeout(killer);
     child.kill("SIGTERM");
+  }
+});
+
+test("the live panel calls only what fetch can call: http or https addresses that parse", () => {
+  const page = "https://teach.example/jitter/";
+  for (const ok of ["/api/flaky?key=k", "demo-api/flaky", "http://127.0.0.1:8080/x", "https://[::1]:443/", "HTTPS://EXAMPLE.ORG"]) {
+    assert.equal(fetchable(ok, page), true, ok);
+  }
+  for (const bad of ["", "http://[::1", "javascript:alert(1)", "data:text/plain,hi", "ftp://example.org/", "http://exa mple.org/"]) {
+    assert.equal(fetchable(bad, page), false, bad);
   }
 });

@@ -4,7 +4,7 @@
 // no page control can produce).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { errorData, errorMessage, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
+import { errorData, errorMessage, labelKey, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
 import { ADVANCED_FIELDS, ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS, SERVER_FIELDS } from "../../www/src/logic/fields.js";
 import { formatNumber } from "../../www/src/logic/format.js";
 import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
@@ -15,7 +15,7 @@ import { limitOf, pkg } from "./package.js";
 
 /** A control's label as the page shows it. */
 function label(control: string, lang: Lang): string {
-  return translate(lang, (control === "live-timeout" ? "live.timeout" : `field.${control}`) as Key);
+  return translate(lang, labelKey(control) as Key);
 }
 
 /** A bound as the page's messages write it, in full (the unit follows it). */
@@ -138,7 +138,9 @@ test("a steady run past the work bound: the package's computed bound, rounded do
   assert.ok(d.max !== undefined && d.max > 0);
   for (const lang of LANGS) {
     const text = localizeError(d, lang);
-    const shown = Number(/\((?:at most|не больше) ([\d.,\s\u00a0]+)\)/.exec(text)?.[1]?.replace(/[\s\u00a0]/g, "").replace(lang === "ru" ? "," : /,/g, lang === "ru" ? "." : ""));
+    // The bound is a rate: "/s" follows it.
+    assert.equal(d.unit, "per_second");
+    const shown = Number(/\((?:at most|не больше) ([\d.,\s\u00a0]+)\/[sс]\)/.exec(text)?.[1]?.replace(/[\s\u00a0]/g, "").replace(lang === "ru" ? "," : /,/g, lang === "ru" ? "." : ""));
     assert.ok(shown > 0 && shown <= d.max && shown >= d.max * 0.99, `${lang}: "${text}" shows ${shown} for ${d.max}`);
   }
 });
@@ -163,6 +165,51 @@ test("the live panel's timeout: the package's refusal names its field, the page 
   assert.equal(d.field, "attemptTimeoutMs");
   assert.equal(controlFor(d.field ?? ""), "live-timeout");
   assert.ok(localizeError(d, "ru").startsWith(`${label("live-timeout", "ru")}: `), localizeError(d, "ru"));
+  // 0 itself is refused: the words say "above 0", not "from 0".
+  assert.equal(d.minExclusive, true);
+  assert.equal(localizeError(d, "en"), `${label("live-timeout", "en")}: enter a value above 0 ms, up to ${formatNumber(d.max ?? NaN, "en")} ms. Given: -1.`);
+});
+
+test("the live panel's hedging delay: the package's refusal is worded in the reader's language", async () => {
+  const thrown = await pkg.retryFetch("http://127.0.0.1:9/", {}, { hedging: { delayMs: -1 } }).then(
+    () => assert.fail("a negative hedging delay was accepted"),
+    (e: unknown) => e,
+  );
+  const d = errorData(thrown);
+  assert.equal(d.field, "hedging.delayMs");
+  assert.equal(controlFor(d.field ?? ""), "live-hedge-delay");
+  assert.equal(localizeError(d, "ru"), `Задержка хеджирования: введите значение от 0 мс до ${formatNumber(d.max ?? NaN, "ru")} мс. Получено: -1.`);
+});
+
+test("a closed loop past the work bound: the bound is a duration", () => {
+  const s = cloneState(DEFAULT_STATE);
+  s.scenario = "closed";
+  s.clients = 1_000_000;
+  s.thinkMs = 0;
+  s.durationMs = 86_400_000;
+  let thrown: unknown;
+  try {
+    new pkg.Simulation(simOptions(s, "a")).free();
+  } catch (e) {
+    thrown = e;
+  }
+  const d = errorData(thrown);
+  assert.equal(d.code, "too_much_work", d.message);
+  assert.equal(d.field, "durationMs");
+  assert.equal(d.unit, "ms");
+  assert.match(localizeError(d, "en"), /\(at most [\d,]+ ms\)/);
+  assert.match(localizeError(d, "ru"), /\(не больше [\d\s\u00a0]+ мс\)/);
+});
+
+test("a huge value is written short, so a message never runs wider than a phone", () => {
+  for (const lang of LANGS) {
+    const text = localizeError({ ...base, field: "clients", code: "out_of_range", min: 1, max: 1_000_000, unit: "count", got: 1e308 }, lang);
+    assert.ok(text.endsWith(lang === "en" ? "Given: 1e+308." : "Получено: 1e+308."), text);
+    assert.ok(text.length < 100, text);
+    assert.ok(formatNumber(1e308, lang).length < 12, formatNumber(1e308, lang));
+  }
+  // Tiny values too: 1e-300 must not read "0".
+  assert.match(localizeError({ ...base, field: "ratePerClient", code: "out_of_range", min: 0.000001, max: 1000, got: 1e-300 }, "en"), /Given: 1e-300\.$/);
 });
 
 test("an error survives the worker's postMessage as data, and reads the same after it", () => {
@@ -245,6 +292,10 @@ test("every code has its words in both languages", () => {
       { en: "Requests per client: this run would be too big to simulate (at most 0.0333). Given: 10.", ru: "Запросов на клиента: такой прогон слишком велик для симуляции (не больше 0,0333). Получено: 10." },
     ],
     [{ ...base, field: "durationMs", code: "too_much_work" }, { en: "Traffic lasts: this run would be too big to simulate.", ru: "Поток длится: такой прогон слишком велик для симуляции." }],
+    [
+      { ...base, field: "serviceMs", code: "out_of_range", min: 0, minExclusive: true, max: 60_000, unit: "ms", got: 0 },
+      { en: "Service time (mean): enter a value above 0 ms, up to 60,000 ms. Given: 0.", ru: `Время обслуживания (среднее): введите значение больше 0 мс и не больше ${formatNumber(60_000, "ru")} мс. Получено: 0.` },
+    ],
   ];
   const codes = new Set<string>();
   for (const [e, want] of cases) {
@@ -274,10 +325,10 @@ test("what the page has no words for keeps the package's message", () => {
 
 test("every package option the page has a control for maps to a control that exists, has a label, and maps back", () => {
   const selects = ["strategy", "b-strategy", "scenario", "budget-scope", "queue-order", "service-dist", "balance", "latency-dist"];
-  const controls = new Set([...ALL_FIELDS.map((f) => f.id), ...selects, "live-timeout"]);
+  const controls = new Set([...ALL_FIELDS.map((f) => f.id), ...selects, "live-timeout", "live-hedge-delay"]);
   assert.deepEqual(new Set(mappedControls()), controls);
   for (const id of controls) {
-    const key = id === "live-timeout" ? "live.timeout" : `field.${id}`;
+    const key = labelKey(id);
     assert.ok(isKey(key), `#${id} has no label`);
     const names = optionsFor(id);
     assert.ok(names.length > 0, `#${id} sets no package option`);

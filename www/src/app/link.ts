@@ -15,6 +15,11 @@ import { byId, type View } from "../panels/panel.js";
 /** A link's repairs stop after this many (a link whose values the package keeps refusing). */
 const MAX_REPAIRS = 8;
 
+/** A link's value as a note quotes it: at most 40 characters (a link may hold thousands). */
+function quoted(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}
+
 /** What the link had that the page could not use (see logic/url.ts). */
 export interface LinkProblems {
   ignored: string[];
@@ -43,7 +48,7 @@ export class LinkRepair {
   note(link: LinkProblems): void {
     const general: string[] = [];
     for (const key of link.ignored) {
-      const value = link.given[key] ?? "";
+      const value = quoted(link.given[key] ?? "");
       const span = document.getElementById(`${key}-error`);
       if (span && !span.closest<HTMLElement>(".field")?.hidden) {
         this.form.setNotice(key, (t) => t("link.field", { value }));
@@ -78,7 +83,7 @@ export class LinkRepair {
     if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
-      const value = String(f.get(state));
+      const value = quoted(String(f.get(state)));
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.

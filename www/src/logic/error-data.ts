@@ -1,7 +1,7 @@
 // A thrown error as plain data, the settings error's properties included.
 //
 // The package's settings errors carry what went wrong as own properties (`field`, `code`,
-// `min`, `max`, `unit`, `allowed`, `got`). A structured clone — postMessage from the
+// `min`, `minExclusive`, `max`, `unit`, `allowed`, `got`). A structured clone — postMessage from the
 // simulation worker — keeps an Error's name and message but drops its class and its own
 // properties, so the worker sends this plain form instead, and the inline path uses the same
 // form so the page handles both alike. Kept apart from errors.ts (wording and placement) so
@@ -18,6 +18,8 @@ export interface SettingsErrorData {
   field?: string;
   code?: SettingsErrorCode;
   min?: number;
+  /** True when `min` itself is refused (more than min). */
+  minExclusive?: true;
   max?: number;
   unit?: SettingsUnit;
   allowed?: string[];
@@ -48,6 +50,7 @@ export function errorData(e: unknown): SettingsErrorData {
   const code = p["code"];
   if (typeof code === "string" && Object.hasOwn(CODES, code)) d.code = code as SettingsErrorCode;
   if (typeof p["min"] === "number") d.min = p["min"];
+  if (p["minExclusive"] === true) d.minExclusive = true;
   if (typeof p["max"] === "number") d.max = p["max"];
   const unit = p["unit"];
   if (typeof unit === "string" && Object.hasOwn(UNITS, unit)) d.unit = unit as SettingsUnit;

@@ -32,14 +32,27 @@ export function locateError(e: SettingsErrorData, side: Side = "a"): FieldError 
 
 // --- Messages in the reader's language ------------------------------------------------------
 
+/** The live panel's controls, whose labels are the panel's own. */
+const LIVE_LABELS: Record<string, Key> = { "live-timeout": "live.timeout", "live-hedge-delay": "live.hedgeDelay" };
+
+/** The label key of a control (the form's are "field.<id>"). */
+export function labelKey(control: string): string {
+  return Object.hasOwn(LIVE_LABELS, control) ? (LIVE_LABELS[control] as Key) : `field.${control}`;
+}
+
 /** The label of a control in `lang` (undefined when the page has none). */
 function controlLabel(control: string, lang: Lang): string | undefined {
-  const key = control === "live-timeout" ? "live.timeout" : `field.${control}`;
+  const key = labelKey(control);
   return isKey(key) ? translate(lang, key) : undefined;
 }
 
-/** A number in full (a bound or a value given must not be rounded): "86,400,000", "0.0000001". */
+/**
+ * A number in full (a bound or a value given must not be rounded): "86,400,000", "0.0000001";
+ * past 1e21 or below 1e-12, as JavaScript writes it ("1e+308"), not in hundreds of digits.
+ */
 function exact(v: number, lang: Lang): string {
+  const a = Math.abs(v);
+  if (a >= 1e21 || (a !== 0 && a < 1e-12)) return String(v);
   return formatNumber(v, lang, 20);
 }
 
@@ -76,7 +89,7 @@ function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | 
   const min = e.min === undefined ? undefined : bound(e.min, e.unit, lang);
   const max = e.max === undefined ? undefined : bound(e.max, e.unit, lang);
   const range = (both: Key, atLeast: Key, atMost: Key, neither: Key): Sentence => {
-    if (min !== undefined && max !== undefined) return { key: both, vars: { min, max } };
+    if (min !== undefined && max !== undefined) return { key: e.minExclusive ? "set.aboveRange" : both, vars: { min, max } };
     if (min !== undefined) return { key: atLeast, vars: { min } };
     if (max !== undefined) return { key: atMost, vars: { max } };
     return { key: neither, vars: {} };

@@ -53,9 +53,23 @@ function intFormat(lang: Lang, digits: number): Intl.NumberFormat {
   return f;
 }
 
-/** 12 345 / 12,345, with up to `digits` decimals. */
+const bigFormats = new Map<Lang, Intl.NumberFormat>();
+function bigFormat(lang: Lang): Intl.NumberFormat {
+  let f = bigFormats.get(lang);
+  if (!f) {
+    f = new Intl.NumberFormat(locale(lang), { notation: "scientific", maximumSignificantDigits: 6 });
+    bigFormats.set(lang, f);
+  }
+  return f;
+}
+
+/** Past this, a number is written in scientific notation ("1E308"), not in every digit. */
+const BIG = 1e15;
+
+/** 12 345 / 12,345, with up to `digits` decimals; 1.5E20 past a quadrillion. */
 export function formatNumber(v: number, lang: Lang, digits = 0): string {
   if (!Number.isFinite(v)) return NO_VALUE;
+  if (Math.abs(v) >= BIG) return bigFormat(lang).format(v);
   return intFormat(lang, digits).format(v);
 }
 

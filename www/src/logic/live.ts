@@ -75,6 +75,21 @@ export function endpointOf(url: string, page: string): Endpoint {
 }
 
 /**
+ * Whether `url` (as typed, relative to `page`) is one fetch can call: it parses, and it is
+ * http or https. `http://[::1` or `javascript:` fail at once, and retryFetch would retry
+ * that failure like a refused connection.
+ */
+export function fetchable(url: string, page: string): boolean {
+  if (url === "") return false;
+  try {
+    const { protocol } = new URL(url, page);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether `stampede serve` may be serving the page at `pathname`: it serves it at the root
  * only, so a page in a sub-folder is on a static host and need not probe (a probe there is
  * a 404 in the console).

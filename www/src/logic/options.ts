@@ -6,7 +6,7 @@
 // the package's own option type, so an option added to the package fails to compile here
 // until the page says where it goes (or that no control sets it: null).
 
-import type { BudgetOptions, PolicyOptions, RetryFetchOptions, SimOptions } from "stampede";
+import type { BudgetOptions, HedgingOptions, PolicyOptions, RetryFetchOptions, SimOptions } from "stampede";
 import type { Side } from "./state.js";
 
 /** A control's id (the typed field's or select's id, a stable page hook); null: none. */
@@ -102,10 +102,17 @@ const FETCH: Record<Exclude<keyof RetryFetchOptions, "policy" | "budget">, Contr
   idempotent: null,
   signal: null,
   onAttempt: null,
-  // The live panel's breaker box and hedging delay say their own errors (ui/live.ts).
+  // The live panel's breaker box says its own errors (ui/live.ts); hedging's parts are below.
   breaker: null,
   throttle: null,
   hedging: null,
+};
+
+/** Hedging's parts (errors name them "hedging.delayMs" …): the live panel's delay box; the
+ *  hedges' number follows the policy's attempts, clamped (ui/live.ts). */
+const HEDGING: Record<keyof HedgingOptions, Control> = {
+  delayMs: "live-hedge-delay",
+  maxAttempts: null,
 };
 
 /** Policy controls that exist twice: policy B's carry a `b-` prefix. */
@@ -127,6 +134,7 @@ export function controlFor(field: string, side: Side = "a"): string | null {
   if (scope === "policy") id = lookup(POLICY, name);
   else if (scope === "budget") id = lookup(BUDGET, name);
   else if (scope === "slowdown") id = lookup(SLOWDOWN, name);
+  else if (scope === "hedging") id = lookup(HEDGING, name);
   else if (scope !== "") id = null;
   // Unprefixed: a simulation's or retryFetch's own option, or a RetryPolicy's / Budget's
   // (their constructors take the options at the top level).
@@ -151,13 +159,14 @@ export function optionsFor(control: string): string[] {
   add(BUDGET, "budget.");
   add(SLOWDOWN, "slowdown.");
   add(FETCH, "");
+  add(HEDGING, "hedging.");
   return names;
 }
 
 /** Every control some package option belongs to, policy B's included. */
 export function mappedControls(): string[] {
   const ids = new Set<string>();
-  for (const table of [SIMULATION, POLICY, BUDGET, SLOWDOWN, FETCH] as Record<string, Control>[]) {
+  for (const table of [SIMULATION, POLICY, BUDGET, SLOWDOWN, FETCH, HEDGING] as Record<string, Control>[]) {
     for (const id of Object.values(table)) {
       if (id === null) continue;
       ids.add(id);

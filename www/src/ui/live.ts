@@ -14,6 +14,7 @@ import {
   defaultLiveUrl,
   demoLiveUrl,
   endpointOf,
+  fetchable,
   mayBeServed,
   parseHeaders,
   parseTimeout,
@@ -286,10 +287,18 @@ export class LivePanel {
       this.hedgeDelay.focus();
       return;
     }
+    const url = this.url.value.trim();
+    if (!fetchable(url, location.href)) {
+      // fetch would fail at once, and retryFetch would retry that as a refused connection.
+      this.status.textContent = this.t("live.badUrl", { url: url.length > 60 ? `${url.slice(0, 60)}…` : url });
+      this.url.setAttribute("aria-invalid", "true");
+      this.url.focus();
+      return;
+    }
+    this.url.removeAttribute("aria-invalid");
     const { policy, budget } = this.current();
     const call = this.call();
     const method = call.method;
-    const url = this.url.value.trim();
     const timeoutMs = call.attemptTimeoutMs;
     const controller = new AbortController();
     this.controller = controller;
