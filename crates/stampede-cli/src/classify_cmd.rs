@@ -125,7 +125,12 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         writeln!(out, "{action}: {}", v.reason)?;
         if let Some(ms) = v.hint_ms() {
-            writeln!(out, "server hint: {ms} ms")?;
+            // A hint of 1e23 ms is written so, not in 24 digits (or 309 for the largest).
+            if ms < 1e15 {
+                writeln!(out, "server hint: {ms} ms")?;
+            } else {
+                writeln!(out, "server hint: {ms:e} ms")?;
+            }
         }
         if let Some(h) = v.ignored_hint {
             writeln!(out, "ignored: {h}")?;

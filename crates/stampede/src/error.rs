@@ -523,6 +523,12 @@ pub(crate) fn fmt_num(v: f64) -> String {
             m *= 10.0;
             e -= 1;
         }
+        // The divisions may leave 9.9999… for a power of ten: rounded to the three decimals
+        // shown, that is 10, so the mantissa moves up a digit (1e20, not 10e19).
+        if (m * 1000.0).round() >= 10_000.0 {
+            m /= 10.0;
+            e += 1;
+        }
         return format!("{sign}{}e{e}", fmt_num(m));
     }
     let scaled = (a * 1000.0).round() as u64;
@@ -551,6 +557,9 @@ mod tests {
             (f64::NAN, "NaN"),
             (f64::NEG_INFINITY, "-infinity"),
             (1e300, "1e300"),
+            (1e20, "1e20"),
+            (9.9999e20, "1e21"),
+            (1.8446744073709552e19, "1.845e19"),
             (1e-6, "1e-6"),
             (0.0, "0"),
             (86_400_000.0, "86400000"),

@@ -51,18 +51,20 @@ impl std::error::Error for HintError {}
 
 /// Parses a `Retry-After` value into a delay in ms from `now_ms` (ms since the Unix epoch).
 ///
-/// Delta-seconds are digits only (RFC 9110: `1*DIGIT`); values too large for `u64`
-/// saturate, which any maximum then rejects. A date in the past gives `0`.
+/// Delta-seconds are digits only (RFC 9110: `1*DIGIT`), read as a float so that a huge
+/// value is reported as given (1e20 s, not a 64-bit integer's 1.8e19); past `f64::MAX` they
+/// saturate there, which any maximum then rejects. A date in the past gives `0`.
 pub fn parse_retry_after(value: &str, now_ms: f64) -> Result<f64, HintError> {
     let v = value.trim();
     if v.is_empty() {
         return Err(HintError::MalformedRetryAfter);
     }
     if v.bytes().all(|b| b.is_ascii_digit()) {
-        let secs = v.bytes().fold(0u64, |acc, b| {
-            acc.saturating_mul(10).saturating_add(u64::from(b - b'0'))
-        });
-        return Ok(secs as f64 * 1000.0);
+        // Exact up to 2^53 s; past that each digit rounds once (the same on every platform).
+        let secs = v
+            .bytes()
+            .fold(0.0f64, |acc, b| acc * 10.0 + f64::from(b - b'0'));
+        return Ok((secs * 1000.0).min(f64::MAX));
     }
     let at_ms = crate::http_date::parse_http_date(v).ok_or(HintError::MalformedRetryAfter)?;
     Ok((at_ms - now_ms).max(0.0))
@@ -165,9 +167,16 @@ mod tests {
     }
 
     #[test]
-    fn huge_delta_seconds_saturate_instead_of_overflowing() {
-        let d = parse_retry_after("99999999999999999999999999", 0.0).unwrap();
-        assert!(d >= u64::MAX as f64, "{d}");
+    fn huge_delta_seconds_are_read_as_given_and_saturate_instead_of_overflowing() {
+        // Past u64 (1.8e19): still the value given, to within a float's rounding.
+        let d = parse_retry_after("100000000000000000000", 0.0).unwrap();
+        assert!((d / 1e23 - 1.0).abs() < 1e-12, "{d}");
+        assert_eq!(
+            parse_retry_after("9007199254740993", 0.0),
+            Ok(9.007_199_254_740_992e18)
+        );
+        // Thousands of digits: the largest finite float, never infinity or NaN.
+        assert_eq!(parse_retry_after(&"9".repeat(4000), 0.0), Ok(f64::MAX));
     }
 
     #[test]

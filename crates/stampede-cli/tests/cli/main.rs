@@ -245,6 +245,38 @@ fn classify_json_contract() {
 }
 
 #[test]
+fn classify_reports_a_huge_retry_after_as_given_and_short() {
+    // 1e20 s: past a 64-bit integer, once reported as the saturated 1.845e19 s.
+    let v = json(&[
+        "classify",
+        "--status",
+        "503",
+        "--header",
+        "Retry-After: 100000000000000000000",
+        "--json",
+    ]);
+    assert_eq!(v["retry_after_ms"].as_f64(), Some(1e23));
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("wait 1e20 s"), "{reason}");
+    // Thousands of digits: one short line each, not 309 digits of the largest float.
+    let digits = "9".repeat(4000);
+    let out = stampede(&[
+        "classify",
+        "--status",
+        "503",
+        "--header",
+        &format!("Retry-After: {digits}"),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().all(|l| l.len() < 160), "{text}");
+    assert!(
+        text.contains("server hint: 1.7976931348623157e308 ms"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line_naming_the_flag() {
     let cases: &[(&[&str], &str)] = &[
         (&["delays", "--base", "-1s"], "--base"),
