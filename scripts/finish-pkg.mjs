@@ -91,8 +91,26 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n`);
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${idempotentFree(js)}`);
   }
+}
+
+/** wasm-bindgen's free() zeroes the object's pointer, and a second free() then throws ("null
+ *  pointer passed to rust"). The slim entry's second free is a no-op, as a dispose should be
+ *  (a `finally` after `using`): the full entry's is made one too, for every exported class. */
+function idempotentFree(js) {
+  const classes = [...js.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
+  if (classes.length === 0 || !js.includes("this.__wbg_ptr = 0;")) {
+    fail("the glue's classes or their __wbg_ptr were not found: free() cannot be made idempotent");
+  }
+  return `for (const C of [${classes.join(", ")}]) {
+  const raw = C.prototype.free;
+  C.prototype.free = function free() {
+    if (this.__wbg_ptr !== 0) raw.call(this);
+  };
+  if (Symbol.dispose) C.prototype[Symbol.dispose] = C.prototype.free;
+}
+`;
 }
 
 /** Bundles the slim entry: its JavaScript (crates/stampede-wasm/js/slim/: the loader and

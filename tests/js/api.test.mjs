@@ -263,6 +263,10 @@ test("RetryPolicy and Budget: a freed object throws rather than answering", () =
   b.free();
   assert.throws(() => b.tokens(0));
   assert.throws(() => b.tryRetry(0));
+  // A second free (a finally after a dispose, say) is a no-op in both entries.
+  assert.doesNotThrow(() => p.free());
+  assert.doesNotThrow(() => b.free());
+  if (Symbol.dispose) assert.doesNotThrow(() => p[Symbol.dispose]());
 });
 
 test("Simulation: metrics, views into wasm memory, golden run", simOnly, () => {

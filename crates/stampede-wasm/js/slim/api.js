@@ -166,3 +166,8 @@ export class Budget {
     this.#site.free();
   }
 }
+
+// As in the full entry: `using p = new RetryPolicy(…)` frees it (where Symbol.dispose exists).
+if (Symbol.dispose) {
+  for (const C of [RetryPolicy, Budget]) C.prototype[Symbol.dispose] = C.prototype.free;
+}
