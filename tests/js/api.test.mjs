@@ -252,6 +252,18 @@ const METRIC_NAMES = ["requests", "totalAttempts", "successes", "gaveUp", "budge
   "peakRecoveryRps", "completionMs", "recoveryMs", "p50Ms", "p99Ms", "meanMs", "calls", "timeouts", "wasted", "goodputRps", "throughputRps", "maxQueue",
   "bottomAttempts", "hedges", "breakerRejected", "throttled"];
 
+test("Budget: one nowMs far ahead does not freeze the call site's bucket", () => {
+  const b = Budget.forCallSite("far-ahead", { capacity: 1, refillPerSec: 1 });
+  try {
+    assert.equal(b.tryRetry(1_000), true);
+    assert.equal(b.tryRetry(1e300), true); // refilled "by then", and spent
+    assert.equal(b.tokens(2_000), 0); // back on the real clock: nothing earned for it…
+    assert.equal(b.tokens(3_000), 1); // …and refilling again, a token a second
+  } finally {
+    b.free();
+  }
+});
+
 test("RetryPolicy and Budget: a freed object throws rather than answering", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
   assert.equal(p.delays().length, 2);

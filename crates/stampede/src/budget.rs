@@ -165,12 +165,16 @@ impl TokenBucket {
 
     fn refill(&mut self, now_ms: f64) {
         let dt = now_ms - self.updated_ms;
-        // Time never runs backwards for a bucket; a caller whose clock does is ignored.
         if dt > 0.0 {
             let s = self.settings;
             self.tokens = (self.tokens + dt * s.refill_per_sec / 1000.0).min(s.capacity);
             self.updated_ms = now_ms;
+        } else if crate::nets::went_back(now_ms, self.updated_ms) {
+            // Another clock, or one bad reading far ahead: nothing earned for it, and the
+            // bucket refills again from here, rather than never.
+            self.updated_ms = now_ms;
         }
+        // A clock a little behind (events taken out of order) is ignored.
     }
 
     /// The tokens in the bucket at `now_ms`.
@@ -392,11 +396,17 @@ mod tests {
     }
 
     #[test]
-    fn clock_running_backwards_adds_nothing() {
+    fn clock_running_backwards_adds_nothing_and_freezes_nothing() {
         let mut b = bucket(1.0, 1.0);
         b.try_retry(10_000.0).unwrap();
         assert_eq!(b.tokens(0.0), 0.0);
-        assert!(b.try_retry(5_000.0).is_err());
+        // A clock a little behind is ignored: the bucket refills from 10 s on.
+        assert_eq!(b.tokens(9_500.0), 0.0);
+        assert_eq!(b.tokens(10_500.0), 0.5);
+        // One time far ahead (a bad nowMs) spends the bucket's state there, not its future.
+        b.try_retry(1e300).unwrap();
+        assert_eq!(b.tokens(2_000.0), 0.0);
+        assert_eq!(b.tokens(3_000.0), 1.0);
     }
 
     #[test]

@@ -183,10 +183,20 @@ impl Breaker {
         if self.settings.mode == BreakerMode::Retries && !retry {
             return Ok(());
         }
-        let blocked_until = match self.state {
+        let break_ms = self.settings.break_ms;
+        let blocked_until = match &mut self.state {
             BreakerState::Closed => return Ok(()),
-            BreakerState::Open { until_ms } => until_ms,
-            BreakerState::HalfOpen { blocked_until_ms } => blocked_until_ms,
+            BreakerState::Open { until_ms: u }
+            | BreakerState::HalfOpen {
+                blocked_until_ms: u,
+            } => {
+                // Another clock (or one bad `now_ms` far ahead before this one) must not
+                // keep the circuit shut for longer than one break from now.
+                if super::went_back(now_ms, *u - break_ms) {
+                    *u = now_ms + break_ms;
+                }
+                *u
+            }
         };
         if now_ms >= blocked_until {
             self.state = BreakerState::HalfOpen {
@@ -275,6 +285,24 @@ mod tests {
         for t in [230.0, 231.0, 232.0] {
             b.record(t, true);
         }
+        assert_eq!(b.state(), BreakerState::Closed);
+    }
+
+    #[test]
+    fn a_time_far_ahead_holds_the_circuit_one_break_at_most() {
+        let mut b = breaker(BreakerMode::All);
+        for t in [1.0, 2.0, 3.0, 4.0] {
+            b.record(t, true);
+        }
+        // One bad nowMs, far ahead: the break is over there, and a probe goes out.
+        assert!(b.allow(1e300, false).is_ok());
+        // Back on the real clock the probe's wait is one break from now, not from 1e300.
+        assert_eq!(
+            b.allow(10.0, false),
+            Err(CircuitOpen { retry_in_ms: 100.0 })
+        );
+        assert!(b.allow(110.0, false).is_ok());
+        b.record(111.0, false);
         assert_eq!(b.state(), BreakerState::Closed);
     }
 

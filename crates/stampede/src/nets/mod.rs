@@ -27,6 +27,16 @@
 //! Time is an argument (`now_ms`, a monotonic clock), and the throttle's draw comes from
 //! the caller's seeded RNG: the same nets run in the simulator, a browser and a server.
 
+/// Whether a clock read `now_ms` after `last_ms` went back by more than any duration the
+/// crate accepts ([`MAX_DURATION_MS`](crate::error::MAX_DURATION_MS)): not the jitter of
+/// events taken slightly out of order (the simulator's, which the nets ignore), but a
+/// different clock, or one bad reading far ahead before it. A net then starts again from
+/// `now_ms` instead of waiting, frozen, for the clock to catch up (for ever, after 1e300).
+#[inline]
+pub(crate) fn went_back(now_ms: f64, last_ms: f64) -> bool {
+    last_ms - now_ms > crate::error::MAX_DURATION_MS
+}
+
 pub mod aws;
 pub mod breaker;
 pub mod grpc;

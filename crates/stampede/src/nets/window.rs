@@ -32,8 +32,15 @@ impl<const N: usize> Window<N> {
     }
 
     /// Moves the newest slot to the one holding `now_ms`, emptying those that expire.
-    /// A clock that runs backwards changes nothing.
+    /// A clock a little behind changes nothing; one that went back by more than a day
+    /// expires nothing and restarts the current slot there.
     fn advance(&mut self, now_ms: f64) {
+        if super::went_back(now_ms, self.head_start) {
+            // Another clock: the counts stay, and the current slot runs from now, so they
+            // expire a window later rather than never (after one bad `now_ms` far ahead).
+            self.head_start = now_ms;
+            return;
+        }
         let steps = ((now_ms - self.head_start) / self.slot_ms).floor();
         if steps.is_nan() || steps < 1.0 {
             return;
@@ -94,5 +101,15 @@ mod tests {
         assert_eq!(w.sums(100_000.0), [0.0]); // a long jump empties everything
         w.add(100_000.0, 0, 3.0);
         assert_eq!(w.sums(50.0), [3.0]); // backwards: nothing moves
+    }
+
+    #[test]
+    fn one_time_far_ahead_does_not_freeze_the_window() {
+        let mut w = Window::<1>::new(1000.0, 0.0);
+        w.add(10.0, 0, 1.0);
+        w.add(1e300, 0, 1.0);
+        w.add(20.0, 0, 1.0);
+        assert_eq!(w.sums(20.0), [2.0]);
+        assert_eq!(w.sums(1020.0), [0.0]);
     }
 }
