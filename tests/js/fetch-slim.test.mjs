@@ -26,3 +26,30 @@ test("every retryFetch suite and the API's pass against stampede/fetch", { timeo
   // Every suite ran (a suite that failed to load would count no tests).
   assert.ok(count("pass") >= 98, `${count("pass")} tests passed`);
 });
+
+test("a process's first call may be retryFetch with no options: its failed attempt is reported, in both entries", { timeout: 60_000 }, async () => {
+  // Nothing has read the options schema yet in a fresh process; the slim entry once failed
+  // there with "Cannot read properties of undefined" on the first refused connection.
+  const script = (entry) => `
+    import net from "node:net";
+    const m = await import(${JSON.stringify(entry)});
+    if (typeof m.default === "function") await m.default();
+    const server = net.createServer((s) => s.destroy()).listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    // The default policy waits seconds between attempts: the first one refused, the call
+    // is cancelled in its backoff (through init's signal: retryFetch has no options here).
+    const signal = AbortSignal.timeout(500);
+    try {
+      await m.retryFetch("http://127.0.0.1:" + server.address().port + "/", { signal });
+      console.log("resolved");
+    } catch (e) {
+      console.log(e.name);
+    } finally {
+      server.close();
+    }`;
+  const pkg = fileURLToPath(new URL("../../crates/stampede-wasm/pkg/", import.meta.url));
+  for (const entry of [`${pkg}node.js`, `${pkg}fetch/node.js`]) {
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script(entry)], { encoding: "utf8", timeout: 30_000 });
+    assert.equal(run.stdout.trim(), "TimeoutError", `${entry}: ${run.stdout}${run.stderr.slice(-1000)}`);
+  }
+});

@@ -29,7 +29,14 @@ let entries;
 let kinds;
 let maxText;
 /** The transport errors' names, by the codes FetchCall takes (0 connect, 1 timeout, 2 abort). */
-export let transportNames;
+let transportNames;
+
+/** A transport error's name by the wasm's number ("timeout", "connect", …): read from the
+ *  schema, which a call with no options at all has not parsed yet. */
+export function transportName(i) {
+  table();
+  return transportNames[i];
+}
 
 /** The schema, parsed once: `{ at, kind, kinds, slot, name }` in reading order. */
 export function table() {

@@ -14,7 +14,7 @@
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall } from "./wasm.js";
 import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
-import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportNames } from "./options.js";
+import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
@@ -323,7 +323,7 @@ function discardBody(a) {
 /** The `onAttempt` record of attempt `a`. */
 function attemptInfo(a, r) {
   const info = { number: r.number, startedMs: r.startedMs };
-  if (a.error !== 3) info.error = transportNames[a.error];
+  if (a.error !== 3) info.error = transportName(a.error);
   else info.status = a.status;
   info.decision = r.decision;
   if (r.delay) {
