@@ -207,7 +207,8 @@ export class Budget {
    *  monotonic clock: by default the one retryFetch charges budgets on, performance.now()
    *  moved onto the epoch scale (Date.now() − performance.now() taken once, plus
    *  performance.now()), which no change of the system clock moves. Date.now() is still
-   *  accepted (same scale), but a clock jump then refills or freezes a bucket.
+   *  accepted (same scale), but a clock jump then refills a bucket or holds it (a jump back of
+   *  more than a day, or one nowMs far ahead, restarts the call site's nets from then).
    *  @throws TypeError/RangeError for a non-number or non-finite nowMs. */
   tokens(nowMs?: number): number;
   /** Whether a new call would fail fast at nowMs: an empty bucket (its circuit is open), or a
