@@ -396,3 +396,24 @@ hostile("seeded: 300 calls, each throwing at a random point (or nowhere), all se
     assert.equal(o.error.cause, thrown, `call ${i} (${culprit}): the cause is what was thrown`);
   }
 });
+
+hostile("a URL no parser reads is refused at once, naming input: not retried like a refused connection", ok200, async (calls) => {
+  // Node has no page to resolve a relative URL against, so "/api" is refused here too.
+  for (const bad of ["http://[::1", "http://exa mple.org/", "/api/flaky", ""]) {
+    const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, `${JSON.stringify(bad)}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, "input");
+    assert.equal(o.error.code, "bad_syntax");
+    assert.equal(o.error.got, bad);
+    assert.match(o.error.message, /^input: expected an absolute URL/);
+  }
+  assert.equal(calls.n, 0, "fetch was never called");
+  // Options are read first: a bad option is named before a bad URL.
+  const o = await settle(retryFetch("http://[::1", undefined, { policy: { maxAttempts: 0 } }), 500);
+  assert.equal(o.error.field, "policy.maxAttempts");
+  const cb = await settle(retryFetch("http://[::1", undefined, { onAttempt: 5 }), 500);
+  assert.equal(cb.error.field, "onAttempt");
+  // What parses goes to fetch, which judges its scheme.
+  assert.equal((await settle(retryFetch("data:text/plain,hi", undefined, { policy: fast }))).value.status, 200);
+  assert.equal((await settle(retryFetch(new URL(URL_), undefined, { policy: fast }))).value.status, 200);
+});

@@ -137,6 +137,31 @@ function expected(shape, min, max, unit, whole, allowed, detail) {
   }
 }
 
+/** The page (or worker) a relative URL resolves against, where there is one. */
+function baseUrl() {
+  try {
+    return typeof location === "object" && location !== null ? String(location.href) : undefined;
+  } catch {
+    return undefined; // a runtime whose location throws when unset (Deno without --location)
+  }
+}
+
+/** A RangeError naming `input` (code bad_syntax) when it is a string no URL parser reads,
+ *  relative to the page where there is one: fetch would reject it at once, and retrying
+ *  that like a refused connection would only spend the attempts. Undefined for anything
+ *  else (a Request, a URL, a string that parses: fetch judges its scheme). */
+export function urlError(input) {
+  if (typeof input !== "string") return undefined;
+  const base = baseUrl();
+  try {
+    new URL(input, base);
+    return undefined;
+  } catch {
+    const what = base === undefined ? "an absolute URL (there is no page to resolve a relative one against)" : "a URL";
+    return settings(new RangeError(`input: expected ${what}, got ${describe(input)}`), { field: "input", code: "bad_syntax" }, input);
+  }
+}
+
 /** The RangeError of a core settings error. `min`/`max` are NaN where they do not apply,
  *  `unit` is "" for a plain number, `allowed` an array for a list of names. */
 export function settingsError(prefix, field, code, got, shape, min, max, unit, whole, allowed, detail) {

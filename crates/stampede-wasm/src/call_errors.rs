@@ -22,6 +22,10 @@ extern "C" {
         attempts: &Array,
         cause: &JsValue,
     ) -> JsValue;
+    /// A RangeError naming `input` when it is a string no URL parser reads; undefined
+    /// otherwise (see js/errors.js: the check is the environment's URL parser).
+    #[wasm_bindgen(js_name = urlError)]
+    pub(crate) fn url_error_js(input: &JsValue) -> JsValue;
 }
 
 /// The error a call rejects with when `reason` stopped it and its last attempt (if any)

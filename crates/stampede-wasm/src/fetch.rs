@@ -221,6 +221,11 @@ pub async fn retry_fetch(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let mut o = read_options(&options)?;
+    // A URL fetch would refuse at once is the caller's mistake, not a refused connection.
+    let bad_url = crate::call_errors::url_error_js(&input);
+    if !bad_url.is_undefined() {
+        return Err(bad_url);
+    }
     let call = Call::new(&input, &init, o.signal.take())?;
     let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
     // Aborted before the call: nothing is sent, and the nets are not touched.

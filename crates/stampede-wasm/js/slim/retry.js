@@ -13,7 +13,7 @@
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall } from "./wasm.js";
-import { blockedError, budgetExhaustedError, retryError, typeError } from "../errors.js";
+import { blockedError, budgetExhaustedError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 
 const RETRY = 0;
@@ -397,6 +397,9 @@ export async function retryFetch(input, init, options) {
     }
     const signalValue = isObject(o) ? get(o, "", "signal") : undefined;
     const signal = Signal.of(signalValue, "signal", "signal.");
+    // As the full entry: every option is read before the URL is judged.
+    const badUrl = urlError(input);
+    if (badUrl) throw badUrl;
     req = new Outgoing(input, init, signal);
     const method = req.method();
     if (method && !fc.setMethod(text(method[0], method[1], "method"), method[1] === "input.")) throw fail();
