@@ -95,19 +95,36 @@ function exportErrorClasses(dir, glue) {
   }
 }
 
-/** wasm-bindgen's free() zeroes the object's pointer, and a second free() then throws ("null
- *  pointer passed to rust"). The slim entry's second free is a no-op, as a dispose should be
- *  (a `finally` after `using`): the full entry's is made one too, for every exported class. */
+/** Two guards on wasm-bindgen's classes, for every exported class:
+ *  - A method or getter called on anything but an instance of its class (`Budget.prototype
+ *    .tokens.call(policy)`, a plain `{ __wbg_ptr }`) would hand the wasm another object's
+ *    memory, or trap and leave the object marked as borrowed for good: it throws a
+ *    TypeError first, as the slim entry's #private fields do.
+ *  - free() zeroes the object's pointer, and a second free() then throws ("null pointer
+ *    passed to rust"). The slim entry's second free is a no-op, as a dispose should be (a
+ *    `finally` after `using`): the full entry's is made one too. */
 function idempotentFree(js) {
   const classes = [...js.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
   if (classes.length === 0 || !js.includes("this.__wbg_ptr = 0;")) {
     fail("the glue's classes or their __wbg_ptr were not found: free() cannot be made idempotent");
   }
   return `for (const C of [${classes.join(", ")}]) {
-  const raw = C.prototype.free;
-  C.prototype.free = function free() {
-    if (this.__wbg_ptr !== 0) raw.call(this);
+  const mine = (self, name) => {
+    if (!(self instanceof C)) throw new TypeError(\`\${C.name}.prototype.\${name} called on something that is not a \${C.name}\`);
   };
+  for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(C.prototype))) {
+    if (name === "constructor") continue;
+    if (typeof d.value === "function") {
+      const raw = d.value;
+      const guarded = name === "free"
+        ? function free() { mine(this, name); if (this.__wbg_ptr !== 0) raw.call(this); }
+        : { [name](...args) { mine(this, name); return raw.apply(this, args); } }[name];
+      Object.defineProperty(C.prototype, name, { ...d, value: guarded });
+    } else if (typeof d.get === "function") {
+      const raw = d.get;
+      Object.defineProperty(C.prototype, name, { ...d, get() { mine(this, name); return raw.call(this); } });
+    }
+  }
   if (Symbol.dispose) C.prototype[Symbol.dispose] = C.prototype.free;
 }
 `;

@@ -264,6 +264,25 @@ test("Budget: one nowMs far ahead does not freeze the call site's bucket", () =>
   }
 });
 
+test("a method called on the wrong object throws a TypeError and harms neither object", () => {
+  const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
+  const b = Budget.forCallSite("wrong-this", { capacity: 5, refillPerSec: 1 });
+  try {
+    assert.throws(() => RetryPolicy.prototype.delays.call(b), TypeError);
+    assert.throws(() => Budget.prototype.tokens.call(p, 0), TypeError);
+    assert.throws(() => RetryPolicy.prototype.delays.call({ __wbg_ptr: 8 }), TypeError);
+    const maxAttempts = Object.getOwnPropertyDescriptor(RetryPolicy.prototype, "maxAttempts")?.get;
+    if (maxAttempts) assert.throws(() => maxAttempts.call(b), TypeError);
+    // Both still answer.
+    assert.equal(p.delays().length, 2);
+    assert.equal(b.tokens(0), 5);
+    assert.equal(b.callSite, "wrong-this");
+  } finally {
+    p.free();
+    b.free();
+  }
+});
+
 test("RetryPolicy and Budget: a freed object throws rather than answering", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
   assert.equal(p.delays().length, 2);
