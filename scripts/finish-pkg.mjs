@@ -91,8 +91,19 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${idempotentFree(js)}`);
+    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${guardClasses(dir, js)}`);
   }
+}
+
+/** The class guards for `js`, the entry's glue: the classes are in it (the web target) or in
+ *  the `_bg.js` it re-exports them from (the bundler target), imported then. */
+function guardClasses(dir, js) {
+  if (/^export class /m.test(js)) return idempotentFree(js);
+  const bg = js.match(/from "\.\/(\w+_bg\.js)"/)?.[1];
+  if (!bg) fail("the glue neither defines its classes nor names the _bg.js that does");
+  const code = readFileSync(join(dir, bg), "utf8");
+  const classes = [...code.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
+  return `import { ${classes.join(", ")} } from "./${bg}";\n${idempotentFree(code)}`;
 }
 
 /** Two guards on wasm-bindgen's classes, for every exported class:
