@@ -9,7 +9,7 @@ import { ADVANCED_FIELDS, ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_F
 import { formatNumber } from "../../www/src/logic/format.js";
 import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, LANGS, cloneState, type Lang, type Scenario } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, LANGS, cloneState, type Lang, type Scenario, type State } from "../../www/src/logic/state.js";
 import { simOptions } from "../../www/src/logic/run.js";
 import { limitOf, pkg } from "./package.js";
 
@@ -118,19 +118,23 @@ test("whole numbers: out of range or a fraction; and NaN: each in its own words"
   assert.equal(localizeError(nan, "ru"), `${label("cap", "ru")}: введите число. Получено: NaN.`);
 });
 
+/** What the package throws for the page's state `s`, as data (fails if it throws nothing). */
+function stateRefusal(s: State): SettingsErrorData {
+  try {
+    new pkg.Simulation(simOptions(s, "a")).free();
+  } catch (e) {
+    return errorData(e);
+  }
+  assert.fail("the state was accepted");
+}
+
 test("a steady run past the work bound: the package's computed bound, rounded down to fit", () => {
   const s = cloneState(DEFAULT_STATE);
   s.scenario = "steady";
   s.clients = 1_000_000;
   s.ratePerClient = 10;
   s.durationMs = 600_000;
-  let thrown: unknown;
-  try {
-    new pkg.Simulation(simOptions(s, "a")).free();
-  } catch (e) {
-    thrown = e;
-  }
-  const d = errorData(thrown);
+  const d = stateRefusal(s);
   assert.equal(d.code, "too_much_work");
   // The package names the rate (what would have to come down for the run to fit).
   assert.equal(d.field, "ratePerClient");
@@ -187,13 +191,7 @@ test("a closed loop past the work bound: the bound is a duration", () => {
   s.clients = 1_000_000;
   s.thinkMs = 0;
   s.durationMs = 86_400_000;
-  let thrown: unknown;
-  try {
-    new pkg.Simulation(simOptions(s, "a")).free();
-  } catch (e) {
-    thrown = e;
-  }
-  const d = errorData(thrown);
+  const d = stateRefusal(s);
   assert.equal(d.code, "too_much_work", d.message);
   assert.equal(d.field, "durationMs");
   assert.equal(d.unit, "ms");
