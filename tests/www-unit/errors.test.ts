@@ -118,10 +118,10 @@ test("whole numbers: out of range or a fraction; and NaN: each in its own words"
   assert.equal(localizeError(nan, "ru"), `${label("cap", "ru")}: введите число. Получено: NaN.`);
 });
 
-/** What the package throws for the page's state `s`, as data (fails if it throws nothing). */
-function stateRefusal(s: State): SettingsErrorData {
+/** What the package throws for the default state with `changes`, as data (fails if it throws nothing). */
+function stateRefusal(changes: Partial<State>): SettingsErrorData {
   try {
-    new pkg.Simulation(simOptions(s, "a")).free();
+    new pkg.Simulation(simOptions({ ...cloneState(DEFAULT_STATE), ...changes }, "a")).free();
   } catch (e) {
     return errorData(e);
   }
@@ -129,12 +129,7 @@ function stateRefusal(s: State): SettingsErrorData {
 }
 
 test("a steady run past the work bound: the package's computed bound, rounded down to fit", () => {
-  const s = cloneState(DEFAULT_STATE);
-  s.scenario = "steady";
-  s.clients = 1_000_000;
-  s.ratePerClient = 10;
-  s.durationMs = 600_000;
-  const d = stateRefusal(s);
+  const d = stateRefusal({ scenario: "steady", clients: 1_000_000, ratePerClient: 10, durationMs: 600_000 });
   assert.equal(d.code, "too_much_work");
   // The package names the rate (what would have to come down for the run to fit).
   assert.equal(d.field, "ratePerClient");
@@ -186,12 +181,7 @@ test("the live panel's hedging delay: the package's refusal is worded in the rea
 });
 
 test("a closed loop past the work bound: the bound is a duration", () => {
-  const s = cloneState(DEFAULT_STATE);
-  s.scenario = "closed";
-  s.clients = 1_000_000;
-  s.thinkMs = 0;
-  s.durationMs = 86_400_000;
-  const d = stateRefusal(s);
+  const d = stateRefusal({ scenario: "closed", clients: 1_000_000, thinkMs: 0, durationMs: 86_400_000 });
   assert.equal(d.code, "too_much_work", d.message);
   assert.equal(d.field, "durationMs");
   assert.equal(d.unit, "ms");
