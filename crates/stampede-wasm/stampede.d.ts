@@ -195,6 +195,8 @@ export interface HedgingOptions {
  *  handles point at it. The registry holds at most 1,000 call sites: a new name past that
  *  throws a RangeError naming `name` (retryFetch: `callSite`); existing ones keep working. */
 export class Budget {
+  /** Refused (a TypeError): a budget belongs to a call site; use Budget.forCallSite. */
+  private constructor();
   /** @throws TypeError if name is not a string (RangeError past 4096 characters);
    *  RangeError/TypeError naming a bad option (unprefixed: `kind`, `capacity`); RangeError
    *  when the registry is full. */

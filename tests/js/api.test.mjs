@@ -283,6 +283,10 @@ test("a method called on the wrong object throws a TypeError and harms neither o
   }
 });
 
+test("new Budget() is refused with a TypeError pointing at Budget.forCallSite", () => {
+  assert.throws(() => new Budget(), (e) => e instanceof TypeError && /Budget\.forCallSite/.test(e.message));
+});
+
 test("RetryPolicy and Budget: a freed object throws rather than answering", () => {
   const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
   assert.equal(p.delays().length, 2);

@@ -55,6 +55,14 @@ impl Budget {
 
 #[wasm_bindgen]
 impl Budget {
+    /// `new Budget()` is refused, as in `stampede/fetch`: a budget belongs to a call site.
+    /// (Without a constructor, wasm-bindgen's class made an object every method of which
+    /// threw "null pointer passed to rust".)
+    #[wasm_bindgen(constructor)]
+    pub fn refused() -> Result<Budget, JsValue> {
+        Err(js_sys::TypeError::new("Budget: use Budget.forCallSite(name, options)").into())
+    }
+
     /// `Budget.forCallSite("GET /api/orders", { capacity: 10, refillPerSec: 1 })` or
     /// `{ kind: "ratio", ratio: 0.1, cap: 5 }`: the budget of that call site. With
     /// `options`, they become its budget's settings (see `registry` for what is kept);
