@@ -298,6 +298,7 @@ test("RetryPolicy and Budget: a freed object throws rather than answering", () =
   b.free();
   assert.throws(() => b.tokens(0));
   assert.throws(() => b.tryRetry(0));
+  assert.throws(() => b.callSite);
   // A second free (a finally after a dispose, say) is a no-op in both entries.
   assert.doesNotThrow(() => p.free());
   assert.doesNotThrow(() => b.free());

@@ -139,6 +139,7 @@ export class Budget {
   }
 
   get callSite() {
+    void this.#site.k; // a freed budget throws, as the full entry's does
     return this.#name;
   }
 
