@@ -407,6 +407,10 @@ export class Simulation {
   advanceTo(tMs: number): void;
   isDone(): boolean;
   nowMs(): number;
+  /** The model's events so far, the unit of the simulator's speed: each request created,
+   *  retry sent, attempt reaching a server, service started and finished, waiting request
+   *  dropped, answer reaching its client and timeout that fired (aws-occ: its messages). */
+  events(): number;
   metrics(): Metrics;
   /** The series' slot width (ms): slotMs as asked, doubled as often as a run longer than
    *  1,048,576 slots needs (the series then still covers the whole run). */

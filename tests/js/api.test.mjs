@@ -355,6 +355,31 @@ test("Simulation: advanceTo animates to the same end", simOnly, () => {
   assert.equal(fresh.isDone(), true, "Infinity runs to the end");
 });
 
+test("Simulation: events() counts the model's events, as the benchmarks report them", simOnly, () => {
+  // An outage longer than the run: every attempt is answered 503 at once, so each is three
+  // events (the request created or the retry sent, its arrival, the answer reaching its
+  // client) and nothing else happens.
+  const opts = { clients: 500, outageMs: 3_600_000, policy: { strategy: "full", baseMs: 10, capMs: 100, maxAttempts: 3 }, seed: 4 };
+  const sim = new Simulation(opts);
+  assert.equal(sim.events(), 500, "a burst's requests are created with the simulation, nothing more");
+  sim.run();
+  const m = sim.metrics();
+  assert.equal(m.totalAttempts, 1500);
+  assert.equal(sim.events(), 3 * m.totalAttempts);
+  // A served attempt adds its service's start and finish: a healthy fleet, one attempt each.
+  const healthy = new Simulation({ ...opts, outageMs: 0, capacityRps: 1e6 });
+  healthy.run();
+  assert.equal(healthy.metrics().successes, 500);
+  assert.equal(healthy.events(), 5 * 500);
+  // Stepping counts the same events as one run.
+  const stepped = new Simulation(opts);
+  for (let t = 0; !stepped.isDone(); t += 50) stepped.advanceTo(t);
+  assert.equal(stepped.events(), sim.events());
+  sim.free();
+  healthy.free();
+  stepped.free();
+});
+
 test("Simulation: views are re-taken after calls that allocate, and read what was written", simOnly, () => {
   const sim = new Simulation({ clients: 3000, outageMs: 1000, capacityRps: 300, seed: 2 });
   sim.advanceTo(500);

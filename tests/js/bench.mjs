@@ -5,7 +5,8 @@
 // Native: crates/stampede/examples/burst_time.rs (release build), which prints JSON.
 // Wasm: the built package (crates/stampede-wasm/pkg) in this Node.
 // Fails (exit 1) if wasm takes more than 1.5× native or more than 16 ms (one frame), or if
-// the two builds disagree on the total attempts (same seed, same numbers).
+// the two builds disagree on the total attempts or the events (same seed, same numbers).
+// Each side is also given in the model's events per second (`Simulation.events()`).
 // `make bench-wasm`; BENCH_REPS overrides the number of runs (default 50).
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -28,27 +29,31 @@ function wasmBest(strategy) {
   };
   let best = Infinity;
   let attempts;
+  let events;
   for (let i = 0; i <= REPS; i++) {
     const t = performance.now();
     const sim = new Simulation(options);
     sim.run();
     attempts = sim.metrics().totalAttempts;
+    events = sim.events();
     sim.free();
     // The first run is the warm-up (the engine compiles the hot code), as natively.
     if (i > 0) best = Math.min(best, performance.now() - t);
   }
-  return { best, attempts };
+  return { best, attempts, events };
 }
 
 let failed = false;
 for (const n of native.runs) {
   const w = wasmBest(n.strategy);
   const ratio = w.best / n.bestMs;
-  const ok = ratio <= MAX_RATIO && w.best <= MAX_MS && w.attempts === n.totalAttempts;
+  const ok = ratio <= MAX_RATIO && w.best <= MAX_MS && w.attempts === n.totalAttempts && w.events === n.events;
+  const perS = (ms) => `${(n.events / ms / 1000).toFixed(1)} M events/s`;
   failed ||= !ok;
   console.log(
-    `burst/${n.strategy}/${native.clients}: wasm ${w.best.toFixed(3)} ms, native ${n.bestMs.toFixed(3)} ms, ` +
-      `ratio ${ratio.toFixed(2)} (bar ${MAX_RATIO}×, ${MAX_MS} ms), attempts ${w.attempts}/${n.totalAttempts} — ${ok ? "ok" : "FAIL"}`,
+    `burst/${n.strategy}/${native.clients}: wasm ${w.best.toFixed(3)} ms (${perS(w.best)}), ` +
+      `native ${n.bestMs.toFixed(3)} ms (${perS(n.bestMs)}), ratio ${ratio.toFixed(2)} (bar ${MAX_RATIO}×, ${MAX_MS} ms), ` +
+      `attempts ${w.attempts}/${n.totalAttempts}, events ${w.events}/${n.events} — ${ok ? "ok" : "FAIL"}`,
   );
 }
 console.log(`best of ${REPS} runs each, Node ${process.version}`);

@@ -92,7 +92,7 @@ const OBSERVERS = () => {
     // no long task API
   }
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__measures.push({ name: e.name, duration: e.duration });
+    for (const e of list.getEntries()) window.__measures.push({ name: e.name, duration: e.duration, events: e.detail?.events });
   }).observe({ type: "measure", buffered: true });
 };
 
@@ -131,12 +131,15 @@ async function sliderRun(page, sliderId, n, frames) {
       // Let the last run's compare panel and histograms land too.
       for (let f = 0; f < 4; f++) await frame();
       const get = (name) => window.__measures.filter((e) => e.name === name).map((e) => e.duration);
+      // The model's events per second of each simulation in the worker.
+      const rates = window.__measures.filter((e) => e.name === "stampede:worker-sim-a" && e.events > 0).map((e) => e.events / e.duration / 1000);
       // Every update drew its load chart inside the measure (uPlot batched, not in a microtask after).
       return {
         update: get("stampede:update"),
         async: get("stampede:update-async"),
         worker: get("stampede:worker-a"),
         workerSim: get("stampede:worker-sim-a"),
+        workerMEventsPerS: rates,
         simulate: get("stampede:simulate"),
         drawLoad: get("stampede:draw-load"),
         drawHerd: get("stampede:draw-herd"),
@@ -281,6 +284,7 @@ async function main() {
       // simulation itself (built and run in wasm); the rest of request → redraw is the draw.
       workerRunMs: stats(runs100k.worker),
       workerSimMs: stats(runs100k.workerSim),
+      workerMEventsPerS: stats(runs100k.workerMEventsPerS),
       longTasks: watched.longtasks.length,
       longestLongTaskMs: r1(Math.max(0, ...watched.longtasks.map((t) => t.duration))),
       longestFrameGapMs: r1(Math.max(...watched.gaps.slice(1), ...gaps100k)),
@@ -293,7 +297,7 @@ async function main() {
     const million = await browser.context.newPage();
     await million.goto(`${server.url}?clients=1000000`);
     await waitReady(million, 60_000);
-    const runs1m = { worker: [], sim: [], redraw: [] };
+    const runs1m = { worker: [], sim: [], redraw: [], rates: [] };
     for (let i = 0; i < 5; i++) {
       await million.evaluate(() => {
         window.__measures.length = 0;
@@ -310,13 +314,15 @@ async function main() {
       );
       const got = await million.evaluate(() => {
         const get = (name) => window.__measures.filter((e) => e.name === name).map((e) => e.duration);
-        return { worker: get("stampede:worker-a"), sim: get("stampede:worker-sim-a"), redraw: get("stampede:update-async") };
+        const rates = window.__measures.filter((e) => e.name === "stampede:worker-sim-a" && e.events > 0).map((e) => e.events / e.duration / 1000);
+        return { worker: get("stampede:worker-a"), sim: get("stampede:worker-sim-a"), redraw: get("stampede:update-async"), rates };
       });
       runs1m.worker.push(...got.worker);
       runs1m.sim.push(...got.sim);
       runs1m.redraw.push(...got.redraw);
+      runs1m.rates.push(...got.rates);
     }
-    result.clients1m = { runs: runs1m.worker.length, workerRunMs: stats(runs1m.worker), workerSimMs: stats(runs1m.sim), requestToRedrawMs: stats(runs1m.redraw) };
+    result.clients1m = { runs: runs1m.worker.length, workerRunMs: stats(runs1m.worker), workerSimMs: stats(runs1m.sim), workerMEventsPerS: stats(runs1m.rates), requestToRedrawMs: stats(runs1m.redraw) };
     await million.close();
 
     // A drag over worker runs several times longer than the gap between inputs (1,000,000
@@ -397,8 +403,8 @@ function report(r) {
     `herd scrolled, 10,000 rows (one per client): redraw median ${r1(r.scroll10k.drawMs.median)} ms, max ${r1(r.scroll10k.drawMs.max)} ms over ${r.scroll10k.drawMs.n} scrolls`,
     `100,000 clients (worker): ${r.clients100k.updates} runs, request → redraw median ${r1(r.clients100k.requestToRedrawMs.median)} ms; ` +
       `long tasks ${r.clients100k.longTasks} (longest ${r.clients100k.longestLongTaskMs} ms), longest frame gap ${r.clients100k.longestFrameGapMs} ms, animation ${r.clients100k.animationFps} fps`,
-    `  of which: worker (posted → result) median ${r1(r.clients100k.workerRunMs.median)} ms, the simulation in it (wasm, built and run) median ${r1(r.clients100k.workerSimMs.median)} ms (max ${r1(r.clients100k.workerSimMs.max)} ms); the rest of request → redraw is the main thread's drawing`,
-    `1,000,000 clients (worker): ${r.clients1m.runs} runs, posted → result median ${r1(r.clients1m.workerRunMs.median)} ms (max ${r1(r.clients1m.workerRunMs.max)}), of which the simulation median ${r1(r.clients1m.workerSimMs.median)} ms; request → redraw median ${r1(r.clients1m.requestToRedrawMs.median)} ms`,
+    `  of which: worker (posted → result) median ${r1(r.clients100k.workerRunMs.median)} ms, the simulation in it (wasm, built and run) median ${r1(r.clients100k.workerSimMs.median)} ms (max ${r1(r.clients100k.workerSimMs.max)} ms; median ${r1(r.clients100k.workerMEventsPerS.median)} M events/s); the rest of request → redraw is the main thread's drawing`,
+    `1,000,000 clients (worker): ${r.clients1m.runs} runs, posted → result median ${r1(r.clients1m.workerRunMs.median)} ms (max ${r1(r.clients1m.workerRunMs.max)}), of which the simulation median ${r1(r.clients1m.workerSimMs.median)} ms (${r1(r.clients1m.workerMEventsPerS.median)} M events/s); request → redraw median ${r1(r.clients1m.requestToRedrawMs.median)} ms`,
     `drag over long worker runs (1,000,000 steady requests): ${r.longDrag.pictures} pictures during a ${r.longDrag.dragMs / 1000} s drag of ${r.longDrag.inputs} inputs; worker run median ${r1(r.longDrag.workerRunMs.median)} ms`,
   ];
   if (r.screenshot) lines.push(`screenshot: ${r.screenshot}`);

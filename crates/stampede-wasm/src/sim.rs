@@ -119,6 +119,12 @@ impl Simulation {
         self.sim.now_ms()
     }
 
+    /// The model's events so far (see the core's `Simulation::events`), the unit the
+    /// simulator's speed is given in: a number (exact up to 2^53).
+    pub fn events(&self) -> f64 {
+        self.sim.events() as f64
+    }
+
     /// The metrics so far.
     pub fn metrics(&mut self) -> js_sys::Object {
         metrics_object(&self.sim.metrics())

@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release -p stampede --example burst_time -- [reps] [clients]` prints one
 //! JSON line: `{"clients":10000,"reps":30,"runs":[{"strategy":"full","bestMs":…,
-//! "totalAttempts":…},…]}`. `clients` (default 10,000, at most 1,000,000) times other
+//! "totalAttempts":…,"events":…,"eventsPerSecond":…},…]}` (events: the model's, see
+//! `Simulation::events`; per second of the best run). `clients` (default 10,000, at most 1,000,000) times other
 //! sizes the same way: `-- 3 1000000` for the million-client burst.
 //! Each run is `Simulation::new` + `run` + `metrics`, as the wasm `Simulation` does it:
 //! burst, full or exponential backoff, base 200 ms, cap 30 s, ×2, 6 attempts, a 2 s outage,
@@ -46,19 +47,20 @@ fn main() {
         let once = || {
             let mut sim = Simulation::new(&settings).expect("valid settings");
             sim.run();
-            sim.metrics().total_attempts
+            (sim.metrics().total_attempts, sim.events())
         };
-        let attempts = once(); // warm-up
+        let (attempts, events) = once(); // warm-up
         let mut best = f64::INFINITY;
         for _ in 0..reps {
             let t = Instant::now();
             let a = std::hint::black_box(once());
             best = best.min(t.elapsed().as_secs_f64() * 1000.0);
-            assert_eq!(a, attempts, "a seeded run is deterministic");
+            assert_eq!(a, (attempts, events), "a seeded run is deterministic");
         }
         runs.push(format!(
-            r#"{{"strategy":"{}","bestMs":{best:.4},"totalAttempts":{attempts}}}"#,
-            strategy.name()
+            r#"{{"strategy":"{}","bestMs":{best:.4},"totalAttempts":{attempts},"events":{events},"eventsPerSecond":{:.0}}}"#,
+            strategy.name(),
+            events as f64 / (best / 1000.0)
         ));
     }
     println!(

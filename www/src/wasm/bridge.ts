@@ -38,6 +38,8 @@ export interface SimResult {
   /** Flat `[tMs, client, attempt, outcome]` rows. */
   log: Float32Array;
   logRows: number;
+  /** The model's events in the run (`Simulation.events()`), for the speed figures. */
+  events?: number;
   logStride: number;
   /**
    * false: the arrays are views into wasm memory, valid only inside the `simulate`
@@ -84,6 +86,7 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
       log: sim.attemptLog(),
       logRows: sim.logRows(),
       logStride: sim.logStride(),
+      events: sim.events(),
       owned: false,
     });
   } finally {
