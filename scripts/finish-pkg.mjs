@@ -111,9 +111,11 @@ function guardClasses(dir, js) {
  *    .tokens.call(policy)`, a plain `{ __wbg_ptr }`) would hand the wasm another object's
  *    memory, or trap and leave the object marked as borrowed for good: it throws a
  *    TypeError first, as the slim entry's #private fields do.
- *  - free() zeroes the object's pointer, and a second free() then throws ("null pointer
+ *  - free() zeroes the object's pointer, and a second free() then threw ("null pointer
  *    passed to rust"). The slim entry's second free is a no-op, as a dispose should be (a
- *    `finally` after `using`): the full entry's is made one too. */
+ *    `finally` after `using`): the full entry's is made one too. Any other use after
+ *    free() throws a TypeError naming the class ("RetryPolicy used after free()"), as the
+ *    slim entry's does, rather than wasm-bindgen's plain Error about a null pointer. */
 function idempotentFree(js) {
   const classes = [...js.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
   if (classes.length === 0 || !js.includes("this.__wbg_ptr = 0;")) {
@@ -122,6 +124,7 @@ function idempotentFree(js) {
   return `for (const C of [${classes.join(", ")}]) {
   const mine = (self, name) => {
     if (!(self instanceof C)) throw new TypeError(\`\${C.name}.prototype.\${name} called on something that is not a \${C.name}\`);
+    if (name !== "free" && self.__wbg_ptr === 0) throw new TypeError(\`\${C.name} used after free()\`);
   };
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(C.prototype))) {
     if (name === "constructor") continue;

@@ -46,6 +46,8 @@ export class RetryPolicy {
   sample(n: number): Float64Array;
   readonly maxAttempts: number;
   readonly strategy: Strategy;
+  /** Frees its wasm memory. A second free() does nothing; any other use after it throws a
+   *  TypeError ("RetryPolicy used after free()"). */
   free(): void;
 }
 
@@ -222,7 +224,8 @@ export class Budget {
   /** Refills the budget under its current settings: a bucket to full, any other kind back
    *  to its start. */
   reset(): void;
-  /** Frees the handle (the call site stays in the registry). */
+  /** Frees the handle (the call site stays in the registry). A second free() does nothing;
+   *  any other use after it throws a TypeError ("Budget used after free()"). */
   free(): void;
 }
 
@@ -439,6 +442,8 @@ export class Simulation {
   fleet(): Fleet;
   /** Flat [tMs, client, attempt, outcome] × n. */
   attemptLog(): Float32Array;
+  /** Frees its wasm memory. A second free() does nothing; any other use after it throws a
+   *  TypeError ("Simulation used after free()"). */
   free(): void;
 }
 

@@ -291,14 +291,17 @@ test("RetryPolicy and Budget: a freed object throws rather than answering", () =
   const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
   assert.equal(p.delays().length, 2);
   p.free();
-  assert.throws(() => p.delays());
-  assert.throws(() => p.maxAttempts);
+  // A TypeError naming the class, the same in both entries.
+  const freed = (name) => (e) => e instanceof TypeError && e.message === `${name} used after free()`;
+  assert.throws(() => p.delays(), freed("RetryPolicy"));
+  assert.throws(() => p.maxAttempts, freed("RetryPolicy"));
+  assert.throws(() => p.sample(2), freed("RetryPolicy"));
   const b = Budget.forCallSite("freed-site", { capacity: 5, refillPerSec: 1 });
   assert.equal(b.tokens(0), 5);
   b.free();
-  assert.throws(() => b.tokens(0));
-  assert.throws(() => b.tryRetry(0));
-  assert.throws(() => b.callSite);
+  assert.throws(() => b.tokens(0), freed("Budget"));
+  assert.throws(() => b.tryRetry(0), freed("Budget"));
+  assert.throws(() => b.callSite, freed("Budget"));
   // A second free (a finally after a dispose, say) is a no-op in both entries.
   assert.doesNotThrow(() => p.free());
   assert.doesNotThrow(() => b.free());
@@ -378,6 +381,9 @@ test("Simulation: events() counts the model's events, as the benchmarks report t
   sim.free();
   healthy.free();
   stepped.free();
+  for (const use of [() => sim.events(), () => sim.run(), () => sim.metrics(), () => sim.offered()]) {
+    assert.throws(use, (e) => e instanceof TypeError && e.message === "Simulation used after free()");
+  }
 });
 
 test("Simulation: views are re-taken after calls that allocate, and read what was written", simOnly, () => {

@@ -24,21 +24,23 @@ const nums = (len) => new Float64Array(w.memory.buffer, w.outf(), len).slice();
 // Objects the program drops unfreed are freed when collected.
 const gc = new FinalizationRegistry(([free, h]) => free(h));
 
-/** A handle-backed object: `h` 0 (the wasm's "none") makes none. */
-function wrap(Class, free, h) {
+/** A handle-backed object: `h` 0 (the wasm's "none") makes none. `name`: the public
+ *  class it serves, for the error of a use after free(). */
+function wrap(Class, free, h, name) {
   if (!h) return undefined;
   const o = Object.create(Class.prototype);
   o.h = h;
   o.f = free;
+  o.n = name;
   gc.register(o, [w[free], h], o);
   return o;
 }
 
 class Handle {
-  /** The live handle. A freed object throws, as the full entry's (wasm-bindgen's) do, rather
+  /** The live handle. A freed object throws a TypeError, as the full entry's do, rather
    *  than answering with the wasm's "none". */
   get k() {
-    if (!this.h) throw new Error("null pointer passed to rust");
+    if (!this.h) throw new TypeError(`${this.n} used after free()`);
     return this.h;
   }
   free() {
@@ -50,7 +52,7 @@ class Handle {
 
 export class Backoff extends Handle {
   static create() {
-    return wrap(Backoff, "policy_free", w.policy_new());
+    return wrap(Backoff, "policy_free", w.policy_new(), "RetryPolicy");
   }
   draw(rows) {
     return nums(w.policy_draw(this.k, rows));
@@ -69,7 +71,7 @@ export class Backoff extends Handle {
 export class Site extends Handle {
   static create(name, given, now) {
     arg(name);
-    return wrap(Site, "site_free", w.site_new(given, now));
+    return wrap(Site, "site_free", w.site_new(given, now), "Budget");
   }
   kind(now) {
     return str(w.site_kind(this.k, now));
@@ -95,7 +97,7 @@ function hints(retryAfter, pushback) {
 
 export class FetchCall extends Handle {
   static create() {
-    return wrap(FetchCall, "call_free", w.call_new());
+    return wrap(FetchCall, "call_free", w.call_new(), "retryFetch");
   }
   static maxText() {
     return w.call_max_text();
