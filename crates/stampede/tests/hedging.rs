@@ -20,6 +20,7 @@ mod support;
 
 use stampede::budget::BudgetSettings;
 use stampede::hedge::HedgingSettings;
+use stampede::nets::{BreakerMode, BreakerSettings, GuardSettings, ThrottleSettings};
 use stampede::sim::{
     BudgetScope, Metrics, Scenario, ServiceDist, SimSettings, Simulation, run_many,
 };
@@ -289,6 +290,33 @@ fn cases() -> Vec<(&'static str, SimSettings)> {
                 ..overloaded()
             },
         ),
+        (
+            "a shared breaker",
+            SimSettings {
+                nets: GuardSettings {
+                    breaker: Some(BreakerSettings {
+                        failure_ratio: 0.5,
+                        min_throughput: 10,
+                        mode: BreakerMode::Retries,
+                        ..BreakerSettings::default()
+                    }),
+                    ..GuardSettings::default()
+                },
+                budget_scope: BudgetScope::Shared,
+                ..overloaded()
+            },
+        ),
+        (
+            "adaptive throttling",
+            SimSettings {
+                nets: GuardSettings {
+                    throttle: Some(ThrottleSettings::default()),
+                    ..GuardSettings::default()
+                },
+                budget_scope: BudgetScope::Shared,
+                ..overloaded()
+            },
+        ),
     ]
 }
 
@@ -306,6 +334,22 @@ fn every_hedged_request_ends_once_and_every_attempt_is_answered_once() {
         let series = sim.series();
         assert_eq!(total(series.offered), m.total_attempts, "{name}: offered");
         assert_eq!(total(series.goodput), m.successes, "{name}: goodput");
+        // What each net refused is counted apart, by net, as for unhedged requests (the
+        // breaker's and throttling's refusals of a hedge were once counted as given up).
+        assert_eq!(
+            total(series.blocked),
+            m.budget_rejected + m.breaker_rejected + m.throttled,
+            "{name}: blocked"
+        );
+        if s.nets.breaker.is_some() {
+            assert!(
+                m.breaker_rejected > m.gave_up,
+                "{name}: the breaker bit: {m:?}"
+            );
+        }
+        if s.nets.throttle.is_some() {
+            assert!(m.throttled > m.gave_up, "{name}: throttling bit: {m:?}");
+        }
         assert_eq!(
             total(series.served) + total(series.failed) + total(series.rejected),
             m.total_attempts,
@@ -326,8 +370,10 @@ fn every_hedged_request_ends_once_and_every_attempt_is_answered_once() {
             2.0
         };
         assert!(m.hedges <= most * m.requests, "{name}");
-        if s.budget.is_none() {
+        if s.budget.is_none() && s.nets.is_empty() {
             assert_eq!(m.total_attempts, m.requests + m.hedges, "{name}");
+        } else if s.budget.is_none() {
+            assert!(m.total_attempts <= m.requests + m.hedges, "{name}");
         } else {
             assert!(m.budget_rejected > 0.0, "{name}: the budget bit");
             assert!(m.total_attempts <= m.requests + m.hedges, "{name}");

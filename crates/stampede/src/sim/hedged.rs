@@ -29,7 +29,7 @@
 //! arrival that is answered at once, decided and sent again) does not grow with them, in
 //! time or in WebAssembly bytes.
 
-use super::{Ev, GET, Herd, Kind, LOGGED, outcome};
+use super::{Ev, GET, Herd, Kind, LOGGED};
 use crate::hedge::{Hedge, HedgeStep, Hedging};
 use crate::policy::StopReason;
 
@@ -211,12 +211,14 @@ impl Herd {
                 self.rec.success(now);
                 self.rec.latencies.push((now - started) as f32);
             }
-            StopReason::BudgetExhausted(_) => {
-                self.counts.budget_rejected += 1;
-                self.rec.blocked(now);
+            // A net's refusal, counted apart by net as an unhedged request's is (the breaker's
+            // and throttling's were counted as given up).
+            StopReason::BudgetExhausted(_)
+            | StopReason::CircuitOpen(_)
+            | StopReason::Throttled(_) => {
+                let code = self.count_blocked(reason, now);
                 if ev.flags & LOGGED != 0 {
-                    self.rec
-                        .log(now, ev.client, sent + 1, outcome::BUDGET_BLOCKED);
+                    self.rec.log(now, ev.client, sent + 1, code);
                 }
             }
             _ => self.counts.gave_up += 1,
