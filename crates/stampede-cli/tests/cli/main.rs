@@ -350,6 +350,38 @@ const METRICS: [&str; 15] = [
     "calls",
 ];
 
+/// The keys of a flat JSON object, in the order the text gives them.
+fn keys_in_order(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut rest = text.trim().trim_start_matches('{');
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let end = after.find('"').expect("a closed key");
+        keys.push(after[..end].to_string());
+        // Past the value: to the next comma at the top level (values here are numbers,
+        // null or strings without commas).
+        match after[end..].find(',') {
+            Some(comma) => rest = &after[end + comma + 1..],
+            None => break,
+        }
+    }
+    keys
+}
+
+/// simulate's JSON gives its fields in the README's order, which is sweep's columns' order
+/// (serde_json sorted them alphabetically until its `preserve_order` feature was on).
+#[test]
+fn simulate_json_fields_come_in_the_documented_order() {
+    let text = stdout_of(&["simulate", "--clients", "50", "--json"]);
+    let header = stdout_of(&["sweep", "--clients", "50", "--runs", "1"]);
+    let columns: Vec<&str> = header.lines().next().unwrap().split(',').collect();
+    assert_eq!(columns[..4], ["scenario", "strategy", "clients", "runs"]);
+    let mut expected = vec!["scenario", "clients"];
+    expected.extend(&columns[4..]);
+    assert_eq!(keys_in_order(&text), expected);
+    assert_eq!(expected.len(), 25);
+}
+
 #[test]
 fn simulate_json_contract_and_the_herd() {
     let herd = json(&[
