@@ -368,9 +368,11 @@ export interface Metrics {
   timeouts: number;
   /** Requests the servers finished after their client had given them up: work nobody waited for. */
   wasted: number;
-  /** Successful requests per second of simulated time. */
+  /** Successful requests per second of the run's simulated time (to the last answer, or to
+   *  the servers' last finish if they worked on for clients that had left). */
   goodputRps: number;
-  /** Requests the servers finished per second of simulated time, wasted work included. */
+  /** Requests the servers finished per second of the same time, wasted work included: never
+   *  below goodputRps. */
   throughputRps: number;
   /** The most requests waiting in queues at once, all servers together. */
   maxQueue: number;

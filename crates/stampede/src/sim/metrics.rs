@@ -37,11 +37,12 @@ pub struct Metrics {
     /// Requests the servers finished serving after their client had given that attempt up:
     /// work nobody waited for.
     pub wasted: f64,
-    /// Successful requests per second of simulated time (to `completion_ms`).
+    /// Successful requests per second of the run's simulated time: to `completion_ms`, or
+    /// to the servers' last finish when they worked on for clients that had left (the span
+    /// of `throughput_rps`, so the two compare).
     pub goodput_rps: f64,
-    /// Requests the servers finished serving per second of simulated time, wasted work
-    /// included: to `completion_ms`, or to the servers' last finish when they worked on
-    /// for clients that had left.
+    /// Requests the servers finished serving per second of the run's simulated time (as
+    /// for `goodput_rps`), wasted work included: never below `goodput_rps`.
     pub throughput_rps: f64,
     /// The most requests waiting in queues at once, all servers together.
     pub max_queue: f64,

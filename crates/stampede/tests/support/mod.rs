@@ -81,6 +81,14 @@ pub fn assert_conserved(what: &str, m: &Metrics) {
         m.throttled,
         m.requests
     );
+    // The servers finish every success (and wasted work besides), and both rates are over
+    // the same span: throughput is never below goodput.
+    assert!(
+        m.throughput_rps >= m.goodput_rps,
+        "{what}: throughput {} < goodput {}",
+        m.throughput_rps,
+        m.goodput_rps
+    );
 }
 
 /// Sum of a series over the slots that start in `[from_ms, to_ms)`.
