@@ -124,6 +124,9 @@ function idempotentFree(js) {
   return `for (const C of [${classes.join(", ")}]) {
   const mine = (self, name) => {
     if (!(self instanceof C)) throw new TypeError(\`\${C.name}.prototype.\${name} called on something that is not a \${C.name}\`);
+    // undefined on an object made without the constructor (Object.create(C.prototype)):
+    // it has no wasm object to use or to free, as the slim entry's #private fields say.
+    if (self.__wbg_ptr === undefined) throw new TypeError(\`\${C.name}.prototype.\${name} called on a \${C.name} its constructor did not make\`);
     if (name !== "free" && self.__wbg_ptr === 0) throw new TypeError(\`\${C.name} used after free()\`);
   };
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(C.prototype))) {

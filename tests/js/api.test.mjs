@@ -296,16 +296,32 @@ test("RetryPolicy and Budget: a freed object throws rather than answering", () =
   assert.throws(() => p.delays(), freed("RetryPolicy"));
   assert.throws(() => p.maxAttempts, freed("RetryPolicy"));
   assert.throws(() => p.sample(2), freed("RetryPolicy"));
+  // Being freed is the first thing said, before any argument is checked.
+  assert.throws(() => p.sample("two"), freed("RetryPolicy"));
   const b = Budget.forCallSite("freed-site", { capacity: 5, refillPerSec: 1 });
   assert.equal(b.tokens(0), 5);
   b.free();
   assert.throws(() => b.tokens(0), freed("Budget"));
   assert.throws(() => b.tryRetry(0), freed("Budget"));
   assert.throws(() => b.callSite, freed("Budget"));
+  assert.throws(() => b.tokens("soon"), freed("Budget"));
+  assert.throws(() => b.isOpen("soon"), freed("Budget"));
+  assert.throws(() => b.tryRetry("soon"), freed("Budget"));
   // A second free (a finally after a dispose, say) is a no-op in both entries.
   assert.doesNotThrow(() => p.free());
   assert.doesNotThrow(() => b.free());
   if (Symbol.dispose) assert.doesNotThrow(() => p[Symbol.dispose]());
+});
+
+test("An object made without its constructor is refused with a TypeError, not a trap", () => {
+  // The slim entry's #private fields refuse it; the full entry's guard finds no wasm object.
+  const policy = Object.create(RetryPolicy.prototype);
+  assert.throws(() => policy.delays(), TypeError);
+  assert.throws(() => policy.maxAttempts, TypeError);
+  assert.throws(() => policy.free(), TypeError);
+  const budget = Object.create(Budget.prototype);
+  assert.throws(() => budget.tokens(0), TypeError);
+  assert.throws(() => budget.free(), TypeError);
 });
 
 test("Simulation: metrics, views into wasm memory, golden run", simOnly, () => {

@@ -28,6 +28,7 @@ export class RetryPolicy {
   /** `n` sequences of `maxAttempts - 1` delays, flattened row by row; filled in chunks,
    *  so that wasm memory does not grow with `n`. */
   sample(n) {
+    void this.#p.k; // a freed policy says so before any argument is checked, as the full entry does
     if (typeof n !== "number") throw typeError("", "n", "a number", n);
     const rows = ok(this.#p.rows(n));
     const per = this.#p.maxAttempts - 1;
@@ -148,14 +149,17 @@ export class Budget {
   }
 
   tokens(nowMs) {
+    void this.#site.k;
     return ok(this.#site.tokens(finite(nowMs, "nowMs") ?? now()));
   }
 
   isOpen(nowMs) {
+    void this.#site.k;
     return ok(this.#site.isOpen(finite(nowMs, "nowMs") ?? now())) === 1;
   }
 
   tryRetry(nowMs) {
+    void this.#site.k;
     return ok(this.#site.tryRetry(finite(nowMs, "nowMs") ?? now())) === 1;
   }
 
