@@ -21,6 +21,7 @@ mod support;
 use stampede::budget::BudgetSettings;
 use stampede::hedge::HedgingSettings;
 use stampede::nets::{BreakerMode, BreakerSettings, GuardSettings, ThrottleSettings};
+use stampede::sim::record::outcome;
 use stampede::sim::{
     BudgetScope, Metrics, Scenario, ServiceDist, SimSettings, Simulation, run_many,
 };
@@ -349,6 +350,26 @@ fn every_hedged_request_ends_once_and_every_attempt_is_answered_once() {
         }
         if s.nets.throttle.is_some() {
             assert!(m.throttled > m.gave_up, "{name}: throttling bit: {m:?}");
+        }
+        // Each net refused hedges, not only first attempts, and logged them as its own (a
+        // refused hedge was once counted as given up and left out of the log; the
+        // throttling counts above would hide that, first attempts being most of them).
+        for (net, code) in [
+            (s.nets.breaker.is_some(), outcome::BREAKER_BLOCKED),
+            (s.nets.throttle.is_some(), outcome::THROTTLED),
+        ] {
+            if net {
+                let logged = simulate(&SimSettings {
+                    log_clients: s.clients,
+                    ..s.clone()
+                });
+                let hedges_refused = logged
+                    .attempt_log()
+                    .chunks(4)
+                    .filter(|e| e[2] >= 2.0 && e[3] == f32::from(code))
+                    .count();
+                assert!(hedges_refused > 0, "{name}: no hedge refused and logged");
+            }
         }
         assert_eq!(
             total(series.served) + total(series.failed) + total(series.rejected),
