@@ -514,6 +514,10 @@ fn losers_finishing_after_the_last_answer_keep_throughput_above_goodput() {
     let served = total(sim.series().served);
     assert_eq!(served, m.successes + m.wasted);
     assert!(m.wasted > 0.0, "some hedges lost: {m:?}");
+    // The case this test is for: the servers finished losers after the last answer, so
+    // the span of both rates outlasts completion_ms.
+    let span_ms = served / m.throughput_rps * 1000.0;
+    assert!(span_ms > m.completion_ms, "{span_ms} ms vs {m:?}");
     // Both rates over one span: their ratio is the share of the servers' work that was useful.
     assert_near(
         "goodput / throughput = successes / served",

@@ -77,12 +77,17 @@ fn json_has_the_new_fields_in_every_scenario() {
     // No timeout set: no attempt times out and no work is wasted.
     let v = json(&["simulate", "--json"]);
     assert_eq!((n(&v, "timeouts"), n(&v, "wasted")), (0.0, 0.0), "{v}");
-    // Goodput is successes per second of simulated time.
+    // Goodput and throughput are per second of one span: to the last answer, or to the
+    // servers' last finish when they worked on for clients that had left. With no timeout
+    // (and no hedging) nothing is finished after the last answer: the span is completion_ms.
     let expected = n(&v, "successes") * 1000.0 / n(&v, "completion_ms");
     assert!(
         (n(&v, "goodput_rps") - expected).abs() <= 1e-9 * expected,
         "{v}"
     );
+    let served = n(&v, "successes") + n(&v, "wasted");
+    let ratio = n(&v, "goodput_rps") / n(&v, "throughput_rps");
+    assert!((ratio - n(&v, "successes") / served).abs() <= 1e-9, "{v}");
 }
 
 /// A steady load near capacity with a short outage, so that every server and client
