@@ -84,6 +84,8 @@ function sizes() {
 const OBSERVERS = () => {
   window.__longtasks = [];
   window.__measures = [];
+  // Never cleared: what the page was doing during a long task.
+  window.__allMeasures = [];
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
@@ -92,7 +94,7 @@ const OBSERVERS = () => {
     // no long task API
   }
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__measures.push({ name: e.name, duration: e.duration, events: e.detail?.events });
+    for (const e of list.getEntries()) for (const list of [window.__measures, window.__allMeasures]) list.push({ name: e.name, startTime: e.startTime, duration: e.duration, events: e.detail?.events });
   }).observe({ type: "measure", buffered: true });
 };
 
@@ -123,8 +125,10 @@ async function sliderRun(page, sliderId, n, frames) {
       const slider = document.getElementById(id);
       const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
       const start = Number(slider.value);
+      const inputs = [];
       for (let i = 0; i < n; i++) {
         slider.value = String(Math.max(0, Math.min(1000, start - 200 + ((i * 37) % 400))));
+        inputs.push(performance.now());
         slider.dispatchEvent(new Event("input", { bubbles: true }));
         for (let f = 0; f < frames; f++) await frame();
       }
@@ -134,9 +138,15 @@ async function sliderRun(page, sliderId, n, frames) {
       // The model's events per second of each simulation in the worker.
       const rates = window.__measures.filter((e) => e.name === "stampede:worker-sim-a" && e.events > 0).map((e) => e.events / e.duration / 1000);
       // Every update drew its load chart inside the measure (uPlot batched, not in a microtask after).
+      // From the input itself to the redraw: the update's own measure starts where the page
+      // began the run, which may be a frame after the input.
+      const sinceInput = window.__measures
+        .filter((e) => e.name === "stampede:update-async")
+        .map((e) => e.startTime + e.duration - Math.max(...inputs.filter((t) => t <= e.startTime)));
       return {
         update: get("stampede:update"),
         async: get("stampede:update-async"),
+        sinceInput,
         worker: get("stampede:worker-a"),
         workerSim: get("stampede:worker-sim-a"),
         workerMEventsPerS: rates,
@@ -275,17 +285,27 @@ async function main() {
     await big.waitForTimeout(500);
     const watched = await big.evaluate(() => {
       window.__stopGaps = true;
-      return { longtasks: window.__longtasks, gaps: window.__gaps };
+      // Each long task with the page's measures that overlap it (name, start relative to the
+      // task, duration), to say what blocked.
+      const longtasks = window.__longtasks.map((t) => ({
+        ...t,
+        during: window.__allMeasures
+          .filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start)
+          .map((m) => `${m.name} ${Math.round(m.startTime - t.start)}+${Math.round(m.duration)} ms`),
+      }));
+      return { longtasks, gaps: window.__gaps };
     });
     result.clients100k = {
       updates: runs100k.async.length,
       requestToRedrawMs: stats(runs100k.async),
+      inputToRedrawMs: stats(runs100k.sinceInput),
       // Where the time goes: posted to the worker → its result back, and of that the
       // simulation itself (built and run in wasm); the rest of request → redraw is the draw.
       workerRunMs: stats(runs100k.worker),
       workerSimMs: stats(runs100k.workerSim),
       workerMEventsPerS: stats(runs100k.workerMEventsPerS),
       longTasks: watched.longtasks.length,
+      longTaskMeasures: watched.longtasks.map((t) => `${r1(t.duration)} ms: ${t.during.join(", ") || "no measure of the page's"}`),
       longestLongTaskMs: r1(Math.max(0, ...watched.longtasks.map((t) => t.duration))),
       longestFrameGapMs: r1(Math.max(...watched.gaps.slice(1), ...gaps100k)),
       animationFps: r1(1000 / stats(gaps100k).mean),
@@ -378,7 +398,7 @@ function budgets(r) {
     { name: "slider change, 10,000 clients (median)", value: r.slider10k.updateMs.median, unit: "ms", limit: 16, ok: r.slider10k.updateMs.median <= 16 },
     { name: "animation, 10,000 clients (median frame interval, in whole fps)", value: Math.round(r.animation10k.medianFps), unit: "fps", limit: 60, ok: Math.round(r.animation10k.medianFps) >= 60, atLeast: true },
     { name: "longest main-thread task, 100,000 clients", value: r.clients100k.longestLongTaskMs, unit: "ms", limit: 50, ok: r.clients100k.longestLongTaskMs <= 50 },
-    { name: "slider change → picture, 100,000 clients (median)", value: r.clients100k.requestToRedrawMs.median, unit: "ms", limit: 50, ok: r.clients100k.requestToRedrawMs.median <= 50 },
+    { name: "slider change → picture, 100,000 clients (median, from the input)", value: r.clients100k.inputToRedrawMs.median, unit: "ms", limit: 50, ok: r.clients100k.inputToRedrawMs.median <= 50 },
     { name: "1,000,000 clients: a run in the worker (median, posted to result)", value: r.clients1m.workerRunMs.median, unit: "ms", limit: 1000, ok: r.clients1m.runs > 0 && r.clients1m.workerRunMs.median <= 1000 },
     { name: "first load, gzipped (worker included)", value: r.size.firstLoadGzip / KB, unit: "KB", limit: 250, ok: r.size.firstLoadGzip <= 250 * KB },
     { name: "interactive, first visit", value: r.interactive.coldMs, unit: "ms", limit: 1000, ok: r.interactive.coldMs <= 1000 },
@@ -401,9 +421,10 @@ function report(r) {
     `  in the frames after, on screen: compare (policy B run, table, chart) median ${r1(r.slider10k.compareMs.median)} ms, max ${r1(r.slider10k.compareMs.max)} ms (then its herds, a frame each: A ${r1(r.slider10k.compareHerdAMs.median)} ms, B ${r1(r.slider10k.compareHerdBMs.median)} ms); histograms + snippet median ${r1(r.slider10k.delaysMs.median)} ms, max ${r1(r.slider10k.delaysMs.max)} ms`,
     `animation, 10,000 clients: median ${r.animation10k.medianFps} fps (mean ${r.animation10k.fps}) over ${r.animation10k.frames} frames, ${r.animation10k.over20ms} frames over 20 ms, worst ${r.animation10k.worstFrameMs} ms`,
     `herd scrolled, 10,000 rows (one per client): redraw median ${r1(r.scroll10k.drawMs.median)} ms, max ${r1(r.scroll10k.drawMs.max)} ms over ${r.scroll10k.drawMs.n} scrolls`,
-    `100,000 clients (worker): ${r.clients100k.updates} runs, request → redraw median ${r1(r.clients100k.requestToRedrawMs.median)} ms; ` +
+    `100,000 clients (worker): ${r.clients100k.updates} runs, input → redraw median ${r1(r.clients100k.inputToRedrawMs.median)} ms (request → redraw ${r1(r.clients100k.requestToRedrawMs.median)} ms); ` +
       `long tasks ${r.clients100k.longTasks} (longest ${r.clients100k.longestLongTaskMs} ms), longest frame gap ${r.clients100k.longestFrameGapMs} ms, animation ${r.clients100k.animationFps} fps`,
     `  of which: worker (posted → result) median ${r1(r.clients100k.workerRunMs.median)} ms, the simulation in it (wasm, built and run) median ${r1(r.clients100k.workerSimMs.median)} ms (max ${r1(r.clients100k.workerSimMs.max)} ms; median ${r1(r.clients100k.workerMEventsPerS.median)} M events/s); the rest of request → redraw is the main thread's drawing`,
+    ...r.clients100k.longTaskMeasures.map((t) => `  a long task of ${t}`),
     `1,000,000 clients (worker): ${r.clients1m.runs} runs, posted → result median ${r1(r.clients1m.workerRunMs.median)} ms (max ${r1(r.clients1m.workerRunMs.max)}), of which the simulation median ${r1(r.clients1m.workerSimMs.median)} ms (${r1(r.clients1m.workerMEventsPerS.median)} M events/s); request → redraw median ${r1(r.clients1m.requestToRedrawMs.median)} ms`,
     `drag over long worker runs (1,000,000 steady requests): ${r.longDrag.pictures} pictures during a ${r.longDrag.dragMs / 1000} s drag of ${r.longDrag.inputs} inputs; worker run median ${r1(r.longDrag.workerRunMs.median)} ms`,
   ];

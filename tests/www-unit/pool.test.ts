@@ -79,6 +79,34 @@ test("a batch spreads over every worker, one job each at a time, results in the 
   assert.equal(pool.running(), false);
 });
 
+test("reserve holds workers back from new jobs while the page's own run needs a core; lifting it feeds them", async () => {
+  const { pool, workers } = fakePool(2);
+  const inFlight = () => workers.reduce((n, w) => n + w.inbox.length, 0);
+  const done = pool.run([1, 2, 3, 4, 5]);
+  assert.equal(inFlight(), 2);
+  pool.reserve(1);
+  // The jobs already in the workers finish; only one worker takes the next.
+  workers[0]!.answer();
+  workers[1]!.answer();
+  assert.equal(inFlight(), 1, "one worker held back");
+  pool.reserve(2);
+  for (const w of workers) while (w.inbox.length > 0) w.answer();
+  assert.equal(inFlight(), 0, "all held back: the sweep pauses");
+  assert.equal(pool.running(), true, "and is not lost");
+  pool.reserve(0);
+  assert.equal(inFlight(), 2, "lifted: both take jobs at once");
+  drain(workers);
+  assert.deepEqual(await done, [1, 4, 9, 16, 25]);
+  // More than the pool holds them all back; nonsense is no reserve at all.
+  pool.reserve(9);
+  const again = pool.run([6, 7]);
+  assert.equal(inFlight(), 0);
+  pool.reserve(Number.NaN);
+  assert.equal(inFlight(), 2);
+  drain(workers);
+  assert.deepEqual(await again, [36, 49]);
+});
+
 test("workers start only as jobs need them, and are reused by the next batch", async () => {
   const { pool, workers } = fakePool(4);
   const one = pool.run([5]);

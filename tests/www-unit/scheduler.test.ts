@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Scheduler, type Steps } from "../../www/src/app/scheduler.js";
 
 /** A frame source the test advances by hand, and steps that log what ran in which frame. */
-function rig(opts: { compareWaits?: () => boolean } = {}) {
+function rig(opts: { compareWaits?: () => boolean; offThread?: () => boolean } = {}) {
   let queue: (() => void)[] = [];
   let frameNo = 0;
   const log: string[] = [];
@@ -14,6 +14,14 @@ function rig(opts: { compareWaits?: () => boolean } = {}) {
     compare: () => log.push(`${frameNo}:compare`),
     delays: () => log.push(`${frameNo}:delays`),
   };
+  const offThread = opts.offThread;
+  if (offThread) {
+    steps.mainNow = (restart) => {
+      if (!offThread()) return false;
+      log.push(`${frameNo}:now${restart ? "!" : ""}`);
+      return true;
+    };
+  }
   const s = new Scheduler(steps, (cb) => queue.push(cb));
   return {
     s,
@@ -98,6 +106,33 @@ test("compare waits while policy A is busy, and goes once resumed", () => {
   // resume with nothing held back asks for no frame.
   r.s.resume();
   assert.equal(r.pending(), 0);
+});
+
+test("a run that goes to the worker is posted at once, not a frame later; a main-thread run waits for the frame", () => {
+  let worker = false;
+  const r = rig({ offThread: () => worker });
+  r.s.request(true);
+  assert.deepEqual(r.log, [], "nothing before start");
+  r.s.start();
+  r.frame();
+  assert.deepEqual(r.log, ["1:main!"], "a main-thread run: in the frame");
+  worker = true;
+  r.s.request(false);
+  r.s.request(true);
+  assert.deepEqual(r.log, ["1:main!", "1:now", "1:now!"], "each input posts at once, with its restart");
+  assert.equal(r.pending(), 0, "and asks for no frame");
+  // Follow-ups still wait for frames of their own.
+  r.s.followUp();
+  r.frame();
+  r.frame();
+  assert.deepEqual(r.log.slice(3), ["2:compare", "3:delays"]);
+  // A main-thread request waiting for its frame is taken over by a posted one: it runs once.
+  worker = false;
+  r.s.request(true);
+  worker = true;
+  r.s.request(false);
+  r.frame();
+  assert.deepEqual(r.log.slice(5), ["3:now!"], "the restart asked for first is kept");
 });
 
 test("later draws run one per frame, in order, the latest per key", () => {

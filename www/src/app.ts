@@ -48,7 +48,8 @@ export class App {
   private readonly reducedMotion: boolean;
   /** The rate charts' log-scale box (a view setting, not part of the state). */
   private readonly logBox = byId<HTMLInputElement>("load-log");
-  private readonly runner = new SimRunner();
+  /** While the page's own run is in its worker, the sweeps leave it a core. */
+  private readonly runner = new SimRunner((working) => sweepPool().reserve(working ? 1 : 0));
   private readonly keepA = new ResultKeeper((r) => this.runner.recycle(r));
   private readonly scheduler: Scheduler;
   private readonly controls: Controls;
@@ -80,6 +81,7 @@ export class App {
     this.scheduler = new Scheduler(
       {
         main: (restart) => this.updateMain(restart),
+        mainNow: (restart) => this.updateMainNow(restart),
         compareWaits: () => this.runner.busy("a"),
         compare: () => this.compare.update(),
         delays: () => {
@@ -205,6 +207,22 @@ export class App {
       if (!this.enabled) this.setEnabled(true);
       return;
     }
+    this.runA(state, restart);
+  }
+
+  /** Policy A's run at once, from the input, if it goes to the worker (see Steps.mainNow):
+   *  the form as it is now, unless it is refused (the frame's update then shows why). */
+  private updateMainNow(restart: boolean): boolean {
+    // A change from the last good settings to a small run is rare: they decide whether the
+    // form is read here, so that small runs read it once a frame, not once an input.
+    if (SimRunner.inline(simOptions(this.good, "a"))) return false;
+    const { state, ok } = this.controls.read(this.good);
+    if (!ok || SimRunner.inline(simOptions(state, "a"))) return false;
+    this.runA(state, restart);
+    return true;
+  }
+
+  private runA(state: State, restart: boolean): void {
     const started = performance.now();
     this.runner.run("a", simOptions(state, "a"), (o) => this.onResultA(state, o, restart, started));
     // Inline runs have already drawn; a worker run shows that it is on its way.

@@ -1,4 +1,5 @@
-// The page's cadence. Each input is coalesced into one update per animation frame: the main
+// The page's cadence. Each input is coalesced into one update per animation frame (unless
+// its run goes to the worker, which is posted at once: see Steps.mainNow): the main
 // picture (herd, load, metrics) first, the secondary figures in frames of their own (the
 // compare panel, then the delay histograms and the snippet), so that while a slider moves
 // every frame spends its time on the main picture. Figure draws that would otherwise share a
@@ -23,6 +24,14 @@ export interface Frames {
 export interface Steps {
   /** Reads the form and runs policy A (its picture may arrive later, from the worker). */
   main(restart: boolean): void;
+  /**
+   * Runs policy A at once if its run goes to the worker, and says whether it did. Such a run
+   * waits for the worker, not for a frame: posting it from the input itself takes the wait
+   * for the next frame (up to 16 ms) out of every big run's picture. A run on the main
+   * thread still waits for the frame, one per frame while a slider moves. Optional: without
+   * it every update waits for the frame.
+   */
+  mainNow?(restart: boolean): boolean;
   /** Whether the compare run must wait (policy A's worker run is catching up with a drag). */
   compareWaits(): boolean;
   /** Runs (or reuses) policy B and draws the compare panel. */
@@ -58,8 +67,14 @@ export class Scheduler implements Frames {
 
   /** The form changed (or a preset, or the start): one update in the next frame. */
   request(restart: boolean): void {
-    this.dirtyMain = true;
     this.restartNext ||= restart;
+    if (this.isStarted && this.steps.mainNow?.(this.restartNext)) {
+      // Posted with the latest form: an update still waiting for the frame is this one.
+      this.dirtyMain = false;
+      this.restartNext = false;
+      return;
+    }
+    this.dirtyMain = true;
     this.schedule();
   }
 

@@ -9,6 +9,13 @@
 // hands the next job to whichever worker answers first: fast and slow points even out.
 // Lanes take turns job by job, so one panel's long sweep does not hold up another's.
 //
+// While the page's own simulation runs (the picture a reader is steering, in its worker),
+// the pool can hold workers back (`reserve`): on a machine of few cores, sweeps on every core
+// starved that run and the main thread's drawing (a 5 ms herd draw measured 42 ms, a long
+// task, while the nets panel swept beside a 100,000-client run on 2 cores; with one sweep
+// worker held back, 26 ms). Jobs already in a worker finish; the held-back workers take jobs
+// again when the reserve is lifted.
+//
 // Every promise settles: a job refused by the package rejects its batch with the package's
 // error (as plain data, see logic/error-data.ts), and a worker that dies is replaced and its
 // batch rejects naming what happened.
@@ -88,6 +95,8 @@ export class WorkerPool<J, R> {
   private nextId = 1;
   /** Job id → the batch and index it belongs to. */
   private readonly owners = new Map<number, { batch: Batch<J, R>; index: number }>();
+  /** Workers held back from new jobs (see `reserve`). */
+  private reserved = 0;
 
   constructor(
     readonly size: number,
@@ -140,6 +149,18 @@ export class WorkerPool<J, R> {
     });
   }
 
+  /**
+   * Holds `n` of the workers back from new jobs (0 lifts it; at most all of them, which
+   * pauses the sweeps): while the page's own run needs a core. Jobs already in a worker
+   * finish; lifting the reserve hands jobs to the idle workers again.
+   */
+  reserve(n: number): void {
+    const r = Math.min(this.size, Math.max(0, Math.floor(Number.isFinite(n) ? n : 0)));
+    if (r === this.reserved) return;
+    this.reserved = r;
+    for (const slot of this.slots) this.feed(slot);
+  }
+
   /** Drops the lane's batch in progress (its promise rejects with `Superseded`). */
   cancel(lane = ""): void {
     const b = this.batches.get(lane);
@@ -177,6 +198,7 @@ export class WorkerPool<J, R> {
   /** Gives an idle worker a job, if any is waiting. */
   private feed(slot: Slot<J, R>): void {
     if (slot.busy !== 0) return;
+    if (this.slots.filter((x) => x.busy !== 0).length >= this.size - this.reserved) return;
     const b = this.nextBatch();
     if (!b) return;
     const index = b.next++;

@@ -53,6 +53,19 @@ export class SimRunner {
   private nextId = 1;
   private readonly cost = new RunCost();
   private readonly lanes = new Map<Lane, LaneState>();
+  /** Whether the worker had a run in flight when `onWorking` last heard. */
+  private working = false;
+
+  /** `onWorking` hears when the worker starts and stops having runs in flight (the page
+   *  holds its sweeps back meanwhile, see logic/pool.ts `reserve`). */
+  constructor(private readonly onWorking: (working: boolean) => void = () => {}) {}
+
+  private noteWorking(): void {
+    const working = [...this.lanes.values()].some((l) => l.inFlight !== null);
+    if (working === this.working) return;
+    this.working = working;
+    this.onWorking(working);
+  }
 
   private lane(name: Lane): LaneState {
     let l = this.lanes.get(name);
@@ -123,6 +136,7 @@ export class SimRunner {
     this.lane(lane).inFlight = { id, gen, opts, deliver, work, posted: now, expectedEnd: start + this.cost.expected(work) };
     const msg: WorkerRequest = { kind: "run", id, lane, opts };
     this.ensureWorker().postMessage(msg);
+    this.noteWorking();
   }
 
   /** Arms the overdue check of a lane whose newest request waits behind a run in flight. */
@@ -179,6 +193,7 @@ export class SimRunner {
       );
     }
     this.drain(reply.lane);
+    this.noteWorking();
   }
 
   private drain(lane: Lane): void {
@@ -212,6 +227,7 @@ export class SimRunner {
       if (f && f !== stale && !l.pending && f.gen === l.gen) this.post(lane, f.opts, f.deliver, f.gen);
       else this.drain(lane);
     }
+    this.noteWorking();
   }
 
   private failAll(message: string): void {
@@ -224,6 +240,7 @@ export class SimRunner {
       this.unwatch(lane);
       f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
     }
+    this.noteWorking();
   }
 }
 
