@@ -138,11 +138,18 @@ async function sliderRun(page, sliderId, n, frames) {
       // The model's events per second of each simulation in the worker.
       const rates = window.__measures.filter((e) => e.name === "stampede:worker-sim-a" && e.events > 0).map((e) => e.events / e.duration / 1000);
       // Every update drew its load chart inside the measure (uPlot batched, not in a microtask after).
-      // From the input itself to the redraw: the update's own measure starts where the page
-      // began the run, which may be a frame after the input.
-      const sinceInput = window.__measures
+      // From each input to the first redraw after it: the update's own measure starts where
+      // the page began the run, which may be a frame after the input, and an input whose run
+      // a newer one replaced waited for that newer one's picture. Inputs with no picture
+      // after them (the last, if its run came back after the frames waited for) are left out.
+      const ends = window.__measures
         .filter((e) => e.name === "stampede:update-async")
-        .map((e) => e.startTime + e.duration - Math.max(...inputs.filter((t) => t <= e.startTime)));
+        .map((e) => e.startTime + e.duration)
+        .sort((a, b) => a - b);
+      const sinceInput = inputs.flatMap((t) => {
+        const end = ends.find((e) => e >= t);
+        return end === undefined ? [] : [end - t];
+      });
       return {
         update: get("stampede:update"),
         async: get("stampede:update-async"),
@@ -285,14 +292,15 @@ async function main() {
     await big.waitForTimeout(500);
     const watched = await big.evaluate(() => {
       window.__stopGaps = true;
-      // Each long task with the page's measures that overlap it (name, start relative to the
-      // task, duration), to say what blocked.
-      const longtasks = window.__longtasks.map((t) => ({
-        ...t,
-        during: window.__allMeasures
-          .filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start)
-          .map((m) => `${m.name} ${Math.round(m.startTime - t.start)}+${Math.round(m.duration)} ms`),
-      }));
+      // Each long task with the page's measures inside it (name, start relative to the task,
+      // duration: what the main thread did then), and the longer spans it fell in (a run in
+      // the worker, a sweep: what the machine was busy with).
+      const fmt = (m, t) => `${m.name} ${Math.round(m.startTime - t.start)}+${Math.round(m.duration)} ms`;
+      const longtasks = window.__longtasks.map((t) => {
+        const overlap = window.__allMeasures.filter((m) => m.startTime < t.start + t.duration && m.startTime + m.duration > t.start);
+        const inside = (m) => m.startTime >= t.start - 1 && m.startTime + m.duration <= t.start + t.duration + 1;
+        return { ...t, inside: overlap.filter(inside).map((m) => fmt(m, t)), around: overlap.filter((m) => !inside(m)).map((m) => m.name) };
+      });
       return { longtasks, gaps: window.__gaps };
     });
     result.clients100k = {
@@ -305,7 +313,7 @@ async function main() {
       workerSimMs: stats(runs100k.workerSim),
       workerMEventsPerS: stats(runs100k.workerMEventsPerS),
       longTasks: watched.longtasks.length,
-      longTaskMeasures: watched.longtasks.map((t) => `${r1(t.duration)} ms: ${t.during.join(", ") || "no measure of the page's"}`),
+      longTaskMeasures: watched.longtasks.map((t) => `${r1(t.duration)} ms: inside it ${t.inside.join(", ") || "no measure of the page's"}; during ${t.around.join(", ") || "nothing measured"}`),
       longestLongTaskMs: r1(Math.max(0, ...watched.longtasks.map((t) => t.duration))),
       longestFrameGapMs: r1(Math.max(...watched.gaps.slice(1), ...gaps100k)),
       animationFps: r1(1000 / stats(gaps100k).mean),

@@ -135,17 +135,29 @@ test("a run that goes to the worker is posted at once, not a frame later; a main
   assert.deepEqual(r.log.slice(5), ["3:now!"], "the restart asked for first is kept");
 });
 
-test("later draws run one per frame, in order, the latest per key", () => {
+test("later draws run one per frame, in order, the latest per key, which keeps its place", () => {
   const r = rig();
   const drawn: string[] = [];
   r.s.later("a", () => drawn.push("a1"));
   r.s.later("b", () => drawn.push("b"));
   r.s.later("a", () => drawn.push("a2"));
   r.frame();
-  assert.deepEqual(drawn, ["b"]);
+  assert.deepEqual(drawn, ["a2"]);
   r.frame();
-  assert.deepEqual(drawn, ["b", "a2"]);
+  assert.deepEqual(drawn, ["a2", "b"]);
   r.frame();
-  assert.deepEqual(drawn, ["b", "a2"]);
+  assert.deepEqual(drawn, ["a2", "b"]);
   assert.equal(r.pending(), 0);
+});
+
+test("two figures asking again every frame take turns: the one that asks last is not starved", () => {
+  const r = rig();
+  const drawn: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    // Two sweep panels whose points keep coming, "b"'s always after "a"'s.
+    r.s.later("a", () => drawn.push("a"));
+    r.s.later("b", () => drawn.push("b"));
+    r.frame();
+  }
+  assert.deepEqual(drawn, ["a", "b", "a", "b"]);
 });

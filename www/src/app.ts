@@ -48,8 +48,10 @@ export class App {
   private readonly reducedMotion: boolean;
   /** The rate charts' log-scale box (a view setting, not part of the state). */
   private readonly logBox = byId<HTMLInputElement>("load-log");
-  /** While the page's own run is in its worker, the sweeps leave it a core. */
-  private readonly runner = new SimRunner((working) => sweepPool().reserve(working ? 1 : 0));
+  /** While the page's own run is in its worker, the sweeps leave a core to it and one to the
+   *  main thread, which draws its result (with one left, a 5 ms herd draw still took 27 ms
+   *  on 2 cores, a long task); on 2 cores they pause meanwhile. */
+  private readonly runner = new SimRunner((working) => sweepPool().reserve(working ? 2 : 0));
   private readonly keepA = new ResultKeeper((r) => this.runner.recycle(r));
   private readonly scheduler: Scheduler;
   private readonly controls: Controls;

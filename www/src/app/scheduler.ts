@@ -95,7 +95,8 @@ export class Scheduler implements Frames {
    * then never makes a long task together with another.
    */
   later(key: string, draw: () => void): void {
-    this.waiting.delete(key);
+    // A key already waiting keeps its place (only its draw is the newer one): a figure that
+    // asks again every frame, a sweep panel's as its points come, cannot hold back another.
     this.waiting.set(key, draw);
     if (this.laterFrame === 0) this.laterFrame = this.requestFrame(() => this.drainLater());
   }

@@ -47,10 +47,10 @@ export abstract class SweepPanel<S> {
     ).observe(this.root);
   }
 
-  /** Draws the kept picture with the draft over it, in a frame of its own (the scheduler's
-   *  `later`, latest per panel): a sweep's draw never shares a frame, and so a task, with
-   *  the main picture's or another figure's (a compare herd and a sweep's draw in one frame
-   *  made a 62 ms long task on 2 cores). */
+  /** Draws the kept picture with the draft over it, in a frame of its own among the
+   *  figures that wait their turn (the scheduler's `later`, latest per panel): a sweep's
+   *  draw no longer shares a frame with a compare herd's or another sweep's (a compare herd
+   *  and a sweep's draw in one frame made a 62 ms long task on 2 cores). */
   protected redraw(): void {
     this.ctx.frames.later(`sweep:${this.id}`, () => this.draw());
   }

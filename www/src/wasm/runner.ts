@@ -184,16 +184,21 @@ export class SimRunner {
     if (reply.ok) measureSpan(`stampede:worker-sim-${reply.lane}`, reply.simMs, { events: reply.result.events });
     // A result overtaken by a newer request is still newer than what is on screen: showing
     // it keeps the picture moving while a slider is dragged; the newest follows.
-    if (f.gen > l.delivered) {
-      l.delivered = f.gen;
-      f.deliver(
-        reply.ok
-          ? { ok: true, result: { ...reply.result, owned: true, recyclable: true }, viaWorker: true }
-          : { ok: false, error: reply.error, viaWorker: true },
-      );
+    try {
+      if (f.gen > l.delivered) {
+        l.delivered = f.gen;
+        f.deliver(
+          reply.ok
+            ? { ok: true, result: { ...reply.result, owned: true, recyclable: true }, viaWorker: true }
+            : { ok: false, error: reply.error, viaWorker: true },
+        );
+      }
+    } finally {
+      // Even if the page's callback threw: the lane's next run goes, and the sweeps are not
+      // held back for a run that is over.
+      this.drain(reply.lane);
+      this.noteWorking();
     }
-    this.drain(reply.lane);
-    this.noteWorking();
   }
 
   private drain(lane: Lane): void {
@@ -233,14 +238,16 @@ export class SimRunner {
   private failAll(message: string): void {
     this.worker?.terminate();
     this.worker = null;
+    const lost: InFlight[] = [];
     for (const [lane, l] of this.lanes) {
-      const f = l.inFlight;
+      if (l.inFlight) lost.push(l.inFlight);
       l.inFlight = null;
       l.pending = null;
       this.unwatch(lane);
-      f?.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
     }
+    // Every lane is cleared (and the sweeps released) before any callback, which may throw.
     this.noteWorking();
+    for (const f of lost) f.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
   }
 }
 
