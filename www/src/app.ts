@@ -219,14 +219,16 @@ export class App {
     // form is read here, so that small runs read it once a frame, not once an input.
     if (SimRunner.inline(simOptions(this.good, "a"))) return false;
     const { state, ok } = this.controls.read(this.good);
-    if (!ok || SimRunner.inline(simOptions(state, "a"))) return false;
-    this.runA(state, restart);
+    if (!ok) return false;
+    const opts = simOptions(state, "a");
+    if (SimRunner.inline(opts)) return false;
+    this.runA(state, restart, opts);
     return true;
   }
 
-  private runA(state: State, restart: boolean): void {
+  private runA(state: State, restart: boolean, opts = simOptions(state, "a")): void {
     const started = performance.now();
-    this.runner.run("a", simOptions(state, "a"), (o) => this.onResultA(state, o, restart, started));
+    this.runner.run("a", opts, (o) => this.onResultA(state, o, restart, started));
     // Inline runs have already drawn; a worker run shows that it is on its way.
     this.setBusy(this.runner.busy("a"));
   }
