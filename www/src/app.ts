@@ -19,7 +19,7 @@ import { cloneState, type Lang, type State } from "./logic/state.js";
 import { adoptFleet, simOptions } from "./logic/run.js";
 import { readPalette, type Palette } from "./figures/palette.js";
 import { ResultKeeper } from "./wasm/keep.js";
-import { SimRunner, type Outcome } from "./wasm/runner.js";
+import { pageRunner, SimRunner, type Outcome } from "./wasm/runner.js";
 import { Controls, type PackageError } from "./ui/controls.js";
 import { applyTranslations, translator, type T } from "./ui/i18n-dom.js";
 import { measure } from "./timing.js";
@@ -51,7 +51,7 @@ export class App {
   /** While the page's own run is in its worker, the sweeps leave a core to it and one to the
    *  main thread, which draws its result (with one left, a 5 ms herd draw still took 27 ms
    *  on 2 cores, a long task); on 2 cores they pause meanwhile. */
-  private readonly runner = new SimRunner((working) => sweepPool().reserve(working ? 2 : 0));
+  private readonly runner = pageRunner((working) => sweepPool().reserve(working ? 2 : 0));
   private readonly keepA = new ResultKeeper((r) => this.runner.recycle(r));
   private readonly scheduler: Scheduler;
   private readonly controls: Controls;
@@ -228,12 +228,12 @@ export class App {
 
   private runA(state: State, restart: boolean, opts = simOptions(state, "a")): void {
     const started = performance.now();
-    this.runner.run("a", opts, (o) => this.onResultA(state, o, restart, started));
+    this.runner.run("a", opts, (o) => this.onResultA(state, o, started), restart);
     // Inline runs have already drawn; a worker run shows that it is on its way.
     this.setBusy(this.runner.busy("a"));
   }
 
-  private onResultA(state: State, o: Outcome, restart: boolean, started: number): void {
+  private onResultA(state: State, o: Outcome, started: number): void {
     this.setBusy(this.runner.busy("a"));
     if (!o.ok) {
       const err = locateError(o.error, "a");
@@ -253,7 +253,7 @@ export class App {
     adoptFleet(state, o.result.fleet);
     this.controls.showFleet(o.result.fleet, state);
     this.good = state;
-    this.herd.draw(o.result, restart);
+    this.herd.draw(o.result, o.restart);
     this.keepA.keep(o.result);
     this.showErrors();
     this.runs++;

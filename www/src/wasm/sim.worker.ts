@@ -1,21 +1,9 @@
 // The simulation worker: runs big simulations off the main thread and sends back copies of
 // the series and log (their buffers transferred, not cloned).
 
-import { errorData, type SettingsErrorData } from "../logic/error-data.js";
-import type { SimOptions } from "../logic/run.js";
+import { errorData } from "../logic/error-data.js";
+import type { WorkerReply, WorkerRequest } from "../logic/runner.js";
 import { SERIES, ready, simulate, type SimResult } from "./bridge.js";
-
-export type WorkerRequest =
-  | { kind: "run"; id: number; lane: string; opts: SimOptions }
-  /** Buffers of results the page has finished with, for the next copies. */
-  | { kind: "recycle"; buffers: ArrayBuffer[] };
-
-export type WorkerReply =
-  /** `simMs`: how long the simulation itself took in the worker (built and run). */
-  | { id: number; lane: string; ok: true; result: SimResult; simMs: number }
-  /** A structured clone keeps an Error's message but drops its class and own properties
-   *  (field, code, min, max…): the error travels as plain data (see logic/errors.ts). */
-  | { id: number; lane: string; ok: false; error: SettingsErrorData };
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
