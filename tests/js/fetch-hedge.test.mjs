@@ -97,6 +97,25 @@ test("pushback delays the next hedge (grpc-retry-pushback-ms)", async () => {
   assert.ok(seen[0].delayMs > 70 && seen[0].delayMs <= 80, `${seen[0].delayMs}`);
 });
 
+test("a server's wait that would put the next hedge past the deadline ends the call at once", async () => {
+  // Retry-After: 3 s (and the gRPC pushback's 3,000 ms) under a 100 ms deadline: before the
+  // fix the call waited the 3 s for a hedge it could never send.
+  for (const headers of [{ "retry-after": "3" }, { "grpc-retry-pushback-ms": "3000" }]) {
+    const seen = [];
+    let took;
+    const sent = await scripted(() => [5, { status: 503, headers }], async () => {
+      const t0 = performance.now();
+      const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 10, maxAttempts: 3 }, deadlineMs: 100, onAttempt: (a) => seen.push(a) });
+      took = performance.now() - t0;
+      assert.equal(r.status, 503, "the last response comes back");
+    });
+    assert.equal(sent.length, 1, JSON.stringify(headers));
+    assert.ok(took < 80, `${JSON.stringify(headers)}: settled after ${took.toFixed(0)} ms`);
+    assert.equal(seen.at(-1).decision, "stop");
+    assert.match(seen.at(-1).reason, /deadline/i);
+  }
+});
+
 test("every attempt failing: the last response comes back, or a RetryError with every attempt", async () => {
   const sent = await scripted(() => [5, 503], async () => {
     const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 1000, maxAttempts: 3 } });

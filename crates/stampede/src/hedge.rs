@@ -319,8 +319,16 @@ impl Hedge {
                 self.idle(verdict.reason)
             }
             Action::Retry => match verdict.hint_ms() {
-                // The server's hint resets the hedge timer (gRFC A6's pushback).
+                // The server's hint resets the hedge timer (gRFC A6's pushback), unless the
+                // hedge would then start at or past the deadline: hedging halts now (nobody
+                // waits for a hedge that will never be sent).
                 Some(ms) if ms > 0.0 => {
+                    let at_ms = mono_ms + ms - self.started_ms;
+                    if at_ms >= self.max_elapsed_ms {
+                        self.halt = Halt::Deadline(at_ms);
+                        self.due_ms = f64::INFINITY;
+                        return self.idle_after_halt();
+                    }
                     self.due_ms = mono_ms + ms;
                     HedgeStep::Wait
                 }

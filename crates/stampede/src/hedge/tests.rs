@@ -320,13 +320,32 @@ fn no_hedge_starts_past_the_deadline() {
         ),
         "{step:?}"
     );
-    // Past the deadline with nothing in flight: it stops then and there.
+    // A server's hint that puts the next hedge past the deadline, nothing in flight: it
+    // stops at once, not when the hint runs out (a Retry-After of a minute would otherwise
+    // hold a 150 ms deadline's call for a minute).
     let mut h = hedging.start(&p, GET, 0.0);
-    assert_eq!(h.outcome(&pushback("400"), 10.0, None), HedgeStep::Wait);
+    let step = h.outcome(&pushback("400"), 10.0, None);
+    assert!(
+        matches!(
+            step,
+            HedgeStep::Done(StopReason::DeadlineExceeded { at_ms, max_elapsed_ms })
+                if at_ms == 410.0 && max_elapsed_ms == 150.0
+        ),
+        "{step:?}"
+    );
+    // With an attempt in flight: no more hedges, and the last answer ends it.
+    let mut h = hedging.start(&p, GET, 0.0);
+    assert_eq!(h.due(100.0, None), HedgeStep::Send);
+    assert_eq!(h.outcome(&pushback("140"), 110.0, None), HedgeStep::Wait);
+    assert_eq!(h.next_due_ms(), None, "no hedge will be sent");
     assert!(matches!(
-        h.due(410.0, None),
-        HedgeStep::Done(StopReason::DeadlineExceeded { .. })
+        h.outcome(&status(503), 120.0, None),
+        HedgeStep::Done(StopReason::DeadlineExceeded { at_ms, .. }) if at_ms == 250.0
     ));
+    // A hint that ends before the deadline still delays the next hedge.
+    let mut h = hedging.start(&p, GET, 0.0);
+    assert_eq!(h.outcome(&pushback("100"), 10.0, None), HedgeStep::Wait);
+    assert_eq!(h.next_due_ms(), Some(110.0));
 }
 
 /// Whatever the order of events, a hedged request sends at most `max` attempts, never
