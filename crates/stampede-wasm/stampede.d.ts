@@ -593,9 +593,12 @@ export class ThrottledError extends Error {
  *  (naming `init.body`), a Request whose body was already
  *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams.
  *
- *  A string input that no URL parser reads (relative to the page where there is one; in Node
- *  only an absolute URL) is refused at once with a RangeError, `field: "input"`,
- *  `code: "bad_syntax"`: fetch would refuse it too, and that is no refused connection to retry.
+ *  An input fetch would refuse whatever the network does is refused at once, naming `input`:
+ *  no string, URL or Request (`undefined`, a number: a TypeError, `code: "wrong_type"`), or a
+ *  URL that no parser reads (relative to the page where there is one; in Node only an
+ *  absolute URL), whose scheme fetch does not fetch (`ftp:`, `javascript:`; http, https,
+ *  data, blob and file are fetched), or that carries credentials (`user:pass@`): a
+ *  RangeError, `code: "bad_syntax"`. That is no refused connection to retry.
  *
  *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like

@@ -413,7 +413,41 @@ hostile("a URL no parser reads is refused at once, naming input: not retried lik
   assert.equal(o.error.field, "policy.maxAttempts");
   const cb = await settle(retryFetch("http://[::1", undefined, { onAttempt: 5 }), 500);
   assert.equal(cb.error.field, "onAttempt");
-  // What parses goes to fetch, which judges its scheme.
+  // What parses, with a scheme fetch fetches, goes to fetch.
   assert.equal((await settle(retryFetch("data:text/plain,hi", undefined, { policy: fast }))).value.status, 200);
   assert.equal((await settle(retryFetch(new URL(URL_), undefined, { policy: fast }))).value.status, 200);
+  assert.equal((await settle(retryFetch({ toString: () => URL_ }, undefined, { policy: fast }))).value.status, 200);
+});
+
+hostile("an input fetch refuses whatever the network does is refused at once, naming input", ok200, async (calls) => {
+  // Not a URL at all: a TypeError (before, `undefined` was retried as "connect" 4 times).
+  for (const bad of [undefined, null, 42, true, Symbol("s"), 10n]) {
+    const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
+    assert.ok(o.error instanceof TypeError, `${String(bad)}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, "input");
+    assert.equal(o.error.code, "wrong_type");
+    assert.match(o.error.message, /^input: expected a URL \(a string or a URL\) or a Request, got /);
+  }
+  // A scheme fetch does not fetch, credentials, an object whose string is no URL: RangeErrors.
+  for (const [bad, pattern] of [
+    ["ftp://127.0.0.1:9/x", /^input: expected an http or https URL/],
+    ["javascript:1", /^input: expected an http or https URL/],
+    ["http://user:pass@127.0.0.1:9/", /^input: a URL with credentials/],
+    ["https://user@127.0.0.1:9/", /^input: a URL with credentials/],
+    [{}, /^input: expected an absolute URL.*"\[object Object\]"/],
+    [{ url: "ftp://127.0.0.1:9/x", bodyUsed: false, clone() { return this; } }, /^input: expected an http or https URL/],
+  ]) {
+    const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, `${String(bad)}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, "input");
+    assert.equal(o.error.code, "bad_syntax");
+    assert.match(o.error.message, pattern);
+  }
+  // An input whose string or URL throws names it, with what was thrown as the cause.
+  const toString = await settle(retryFetch({ toString() { throw boom; } }, undefined, { policy: fast }), 500);
+  assert.match(toString.error.message, /^input: threw an exception: boom$/);
+  assert.equal(toString.error.cause, boom);
+  const url = await settle(retryFetch({ get url() { throw boom; }, clone() { return this; } }, undefined, { policy: fast }), 500);
+  assert.match(url.error.message, /^input\.url: threw an exception: boom$/);
+  assert.equal(calls.n, 0, "fetch was never called");
 });

@@ -96,6 +96,17 @@ function settings(error, info, got) {
   return error;
 }
 
+/** The TypeError of the caller's code throwing `thrown` at `{prefix}{name}` (a getter, a
+ *  Proxy trap, a callback): its message quotes the thrown message, its cause is `thrown`. */
+export function threwError(prefix, name, thrown) {
+  let m;
+  try {
+    m = thrown !== null && typeof thrown === "object" ? thrown.message : thrown;
+  } catch {}
+  const quoted = typeof m === "string" && m !== "" ? `: ${m.length > 200 ? `${m.slice(0, 200)}…` : m}` : "";
+  return new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
+}
+
 export function typeError(prefix, field, expected, value) {
   const error = new TypeError(`${prefix}${field}: expected ${expected}, got ${describe(value)}`);
   return settings(error, { field: prefix + field, code: "wrong_type" }, value);
@@ -146,20 +157,59 @@ function baseUrl() {
   }
 }
 
-/** A RangeError naming `input` (code bad_syntax) when it is a string no URL parser reads,
- *  relative to the page where there is one: fetch would reject it at once, and retrying
- *  that like a refused connection would only spend the attempts. Undefined for anything
- *  else (a Request, a URL, a string that parses: fetch judges its scheme). */
+/** The schemes fetch can fetch: any other fails the same way on every attempt. */
+const FETCHABLE = new Set(["http:", "https:", "data:", "blob:", "file:"]);
+
+/** The error for an `input` fetch would refuse whatever the network does, so that retrying it
+ *  like a refused connection would only spend the attempts; undefined when it may be fetched.
+ *  - Not a string, a URL, a Request, or an object whose string is a URL (`undefined`, `null`,
+ *    a number, a Symbol): a TypeError, code wrong_type.
+ *  - A URL no parser reads (relative to the page where there is one), a scheme fetch does not
+ *    fetch (`ftp:`, `javascript:`), or credentials in it (`user:pass@`, which a Request
+ *    refuses): a RangeError, code bad_syntax. */
 export function urlError(input) {
-  if (typeof input !== "string") return undefined;
+  let href;
+  if (typeof input === "string") href = input;
+  else if (input === null || (typeof input !== "object" && typeof input !== "function")) {
+    return typeError("", "input", "a URL (a string or a URL) or a Request", input);
+  } else {
+    // A Request (something with a `clone`) by its own URL, when it says one; anything else
+    // (a URL) as fetch reads it: as a string.
+    const read = (what, f) => {
+      try {
+        return { value: f() };
+      } catch (e) {
+        return { error: threwError("", what, e) };
+      }
+    };
+    const clone = read("input.clone", () => input.clone);
+    if (clone.error) return clone.error;
+    if (typeof clone.value === "function") {
+      const url = read("input.url", () => input.url);
+      if (url.error) return url.error;
+      if (typeof url.value !== "string") return undefined;
+      href = url.value;
+    } else {
+      const text = read("input", () => String(input));
+      if (text.error) return text.error;
+      href = text.value;
+    }
+  }
   const base = baseUrl();
+  let url;
   try {
-    new URL(input, base);
-    return undefined;
+    url = new URL(href, base);
   } catch {
     const what = base === undefined ? "an absolute URL (there is no page to resolve a relative one against)" : "a URL";
-    return settings(new RangeError(`input: expected ${what}, got ${describe(input)}`), { field: "input", code: "bad_syntax" }, input);
+    return settings(new RangeError(`input: expected ${what}, got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
   }
+  if (!FETCHABLE.has(url.protocol)) {
+    return settings(new RangeError(`input: expected an http or https URL (or data, blob, file), got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
+  }
+  if (url.username !== "" || url.password !== "") {
+    return settings(new RangeError(`input: a URL with credentials (user:pass@) cannot be fetched: send them in an Authorization header, got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
+  }
+  return undefined;
 }
 
 /** The RangeError of a core settings error. `min`/`max` are NaN where they do not apply,

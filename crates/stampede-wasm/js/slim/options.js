@@ -7,7 +7,9 @@
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
 import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
-import { settingsError, typeError, rangeError } from "../errors.js";
+import { settingsError, threwError, typeError, rangeError } from "../errors.js";
+
+export { threwError };
 
 /** Where an entry is read (src/slim/opts.rs, `At`). */
 export const FETCH = 0;
@@ -50,15 +52,6 @@ export function table() {
     maxText = FetchCall.maxText();
   }
   return entries;
-}
-
-export function threwError(prefix, name, thrown) {
-  let m;
-  try {
-    m = thrown !== null && typeof thrown === "object" ? thrown.message : thrown;
-  } catch {}
-  const quoted = typeof m === "string" && m !== "" ? `: ${m.length > 200 ? `${m.slice(0, 200)}…` : m}` : "";
-  return new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
 }
 
 /** `v[key]`, which may run a getter or a Proxy trap: an exception names `{prefix}{key}`. */
