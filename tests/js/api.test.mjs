@@ -487,7 +487,7 @@ test("names: unknown values list what is allowed, from the core", simOnly, () =>
 test("text: bad syntax, too long, and the cross-field and work bounds", simOnly, () => {
   const is = (field, code, extra = {}) => (e) => e instanceof RangeError && e.field === field && e.code === code
     && Object.entries(extra).every(([k, v]) => Object.is(e[k], v));
-  assert.throws(() => new RetryPolicy({ retryOn: "6xx" }), is("retryOn", "bad_syntax", { got: "600" }));
+  assert.throws(() => new RetryPolicy({ retryOn: "6xx" }), is("retryOn", "bad_syntax", { got: "6xx" }));
   assert.throws(() => new Simulation({ policy: { retryOn: "5xx,abc" } }), is("policy.retryOn", "bad_syntax", { got: "abc" }));
   assert.throws(() => classify({ status: 503, method: "GE T" }), is("method", "bad_syntax", { got: "GE T" }));
   assert.throws(() => classify({ status: 503, method: "GET".repeat(2000) }), is("method", "too_long", { max: 4096, unit: "chars" }));
@@ -611,4 +611,35 @@ test("settings objects without a prototype or from another realm are read; a thr
     assert.equal(sim.metrics().requests, 10);
     sim.free();
   }
+});
+
+test("a name or setting with an unpaired surrogate is refused (it would name another's call site)", async () => {
+  // Copied into wasm, "\ud800" became U+FFFD: "sur\ud800" and "sur\ufffd" were one call site,
+  // and a retry charged to either drained the other's budget.
+  for (const [make, field] of [
+    [() => stampede.Budget.forCallSite("sur\ud800"), "name"],
+    [() => stampede.Budget.forCallSite("\udc00sur"), "name"],
+    [() => stampede.retryFetch("http://127.0.0.1:9/", undefined, { callSite: "a\ud800" }), "callSite"],
+    [() => new stampede.RetryPolicy({ retryOn: "5\ud800xx" }), "retryOn"],
+  ]) {
+    let error;
+    try {
+      await make();
+    } catch (e) {
+      error = e;
+    }
+    if (error === undefined) assert.fail(`${field}: accepted`);
+    assert.ok(error instanceof RangeError, `${field}: ${error}`);
+    assert.equal(error.field, field);
+    assert.equal(error.code, "bad_syntax");
+    assert.match(error.message, /no unpaired surrogate/);
+  }
+  // Text that is Unicode, surrogate pairs included, is taken as it is.
+  const a = stampede.Budget.forCallSite(`pair 😀 ${process.pid}`);
+  const b = stampede.Budget.forCallSite(`pair \ufffd ${process.pid}`);
+  assert.equal(a.callSite, `pair 😀 ${process.pid}`);
+  a.tryRetry();
+  assert.notEqual(a.tokens(), b.tokens(), "two call sites");
+  a.free();
+  b.free();
 });

@@ -69,6 +69,9 @@ export function text(v, prefix, field) {
   table();
   if (typeof v !== "string") throw typeError(prefix, field, "a string", v);
   if (v.length > maxText) throw settingsError(prefix, field, "too_long", v, 5, NaN, maxText, "chars", true, undefined, "");
+  // An unpaired surrogate is no Unicode text (encoded for wasm it would become U+FFFD, and
+  // "a\ud800" name the call site "a\ufffd" does): refused as the full entry refuses it.
+  if (/\p{Cs}/u.test(v)) throw settingsError(prefix, field, "bad_syntax", v, 4, NaN, NaN, "", false, undefined, "Unicode text (no unpaired surrogate: \\ud800-\\udfff alone)");
   return v;
 }
 

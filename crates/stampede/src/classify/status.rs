@@ -119,14 +119,15 @@ impl StatusSet {
             )
         };
         // A status is three digits (RFC 9110 §15); `u16`'s parser alone also takes `+500`,
-        // `0500` and, through the class rule, `05xx`.
-        let code = |s: &str| -> Result<u16, ConfigError> {
+        // `0500` and, through the class rule, `05xx`. An error names the item as given
+        // (`6xx`, `500-600`), not the part or the rewriting that failed.
+        let code = |s: &str, item: &str| -> Result<u16, ConfigError> {
             let t = s.trim();
             Some(t)
                 .filter(|t| t.len() == 3 && t.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|t| t.parse::<u16>().ok())
                 .filter(|c| (100..=599).contains(c))
-                .ok_or_else(|| bad(s))
+                .ok_or_else(|| bad(item))
         };
         let mut set = StatusSet::empty();
         // A blank list is the empty set (retry no status); an empty item inside a list
@@ -141,16 +142,16 @@ impl StatusSet {
             }
             let lower = item.to_ascii_lowercase();
             if let Some(class) = lower.strip_suffix("xx") {
-                let d = code(&format!("{class}00"))?;
+                let d = code(&format!("{class}00"), item)?;
                 set = set.with_range(d, d + 99);
             } else if let Some((lo, hi)) = item.split_once('-') {
-                let (lo, hi) = (code(lo)?, code(hi)?);
+                let (lo, hi) = (code(lo, item)?, code(hi, item)?);
                 if lo > hi {
                     return Err(bad(item));
                 }
                 set = set.with_range(lo, hi);
             } else {
-                set = set.with(code(item)?);
+                set = set.with(code(item, item)?);
             }
         }
         Ok(set)

@@ -312,6 +312,21 @@ fn status_set_parse_takes_three_digit_statuses_only() {
 }
 
 #[test]
+fn status_set_parse_names_the_bad_item_as_given() {
+    for (spec, item) in [
+        ("9xx", "9xx"),
+        ("xx", "xx"),
+        ("5xx, 6Xx", "6Xx"),
+        ("500-600", "500-600"),
+        ("5xx,600", "600"),
+        ("abc", "abc"),
+    ] {
+        let e = StatusSet::parse(spec).unwrap_err();
+        assert_eq!(e.got, Got::Text(item.to_owned()), "{spec}");
+    }
+}
+
+#[test]
 fn status_set_parse_refuses_empty_items_but_takes_a_blank_list() {
     for bad in ["5xx,,429", "5xx,", ",5xx", " , "] {
         let e = StatusSet::parse(bad).unwrap_err();
