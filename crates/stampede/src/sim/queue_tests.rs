@@ -161,6 +161,33 @@ fn ties_keep_their_push_order_in_small_and_big_buckets() {
     }
 }
 
+/// Times a nanosecond apart (a herd over a network of almost no jitter) all fall in one
+/// sub-bin of the millisecond: the sort then bins the range they span. In the order of
+/// their times, ties in push order, whatever order they were pushed in; all equal, as
+/// pushed.
+#[test]
+fn a_bucket_whose_times_lie_within_a_nanosecond_comes_out_in_time_order() {
+    let n = 20_000u32;
+    let mut w = Wheel::new();
+    // Pushed latest first, and every fifth a tie with the one before it.
+    let t = |i: u32| 9.5 + f64::from((n - i) / 5 * 5) * 1e-10;
+    for i in 0..n {
+        push(&mut w, t(i), i);
+    }
+    let names = drain(&mut w, u64::MAX).remove(0).1;
+    let mut expected: Vec<u32> = (0..n).collect();
+    expected.sort_by(|&a, &b| t(a).total_cmp(&t(b)).then(a.cmp(&b)));
+    assert_eq!(names, expected);
+    let mut w = Wheel::new();
+    for i in 0..n {
+        push(&mut w, 3.25, i);
+    }
+    assert_eq!(
+        drain(&mut w, u64::MAX).remove(0).1,
+        (0..n).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn pushing_into_the_current_bucket_is_seen_again_and_the_past_clamps() {
     let mut w = Wheel::new();
@@ -185,6 +212,22 @@ fn limit_stops_before_a_bucket() {
     assert_eq!(drain(&mut w, 51), vec![(50, vec![1])]);
     assert_eq!(drain(&mut w, 99_999), vec![]);
     assert_eq!(drain(&mut w, 100_001), vec![(100_000, vec![2])]);
+    assert!(w.is_empty());
+    // Within a block the wheel moves from one bucket that holds events to the next in one
+    // step, but never past a limit: it waits at the limit's last bucket.
+    let mut w = Wheel::new();
+    push(&mut w, 10.5, 1);
+    push(&mut w, 20_000.5, 2);
+    push(&mut w, 20_063.5, 3);
+    push(&mut w, 20_064.5, 4);
+    assert_eq!(drain(&mut w, 5_000), vec![(10, vec![1])]);
+    assert_eq!(w.bucket(), 4_999);
+    assert_eq!(
+        drain(&mut w, 20_064),
+        vec![(20_000, vec![2]), (20_063, vec![3])]
+    );
+    assert_eq!(w.bucket(), 20_063);
+    assert_eq!(drain(&mut w, u64::MAX), vec![(20_064, vec![4])]);
     assert!(w.is_empty());
 }
 
