@@ -9,7 +9,9 @@ use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
-use stampede::sim::{BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation, run_many};
+use stampede::sim::{
+    BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation, check_runs, run_many,
+};
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 
 use crate::UsageError;
@@ -427,12 +429,13 @@ pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         .iter()
         .flat_map(|&s| a.clients.0.iter().map(move |&c| (s, c)))
         .collect();
-    // Validate every point first, so a bad flag is one message, not one per point.
+    // Validate every point first, so a bad flag is one message, not one per point. Each
+    // point's runs are bounded as `simulate --runs` bounds them: a grid is as long as its
+    // points, but no point may run for hours.
     for &(strategy, clients) in &points {
-        a.common
-            .settings(clients, strategy)
-            .validate()
-            .map_err(usage)?;
+        let s = a.common.settings(clients, strategy);
+        s.validate().map_err(usage)?;
+        check_runs(&s, a.common.runs).map_err(usage)?;
     }
     // Every part validates the whole grid (above), so a bad flag fails every part alike.
     let points: Vec<(Strategy, u32)> = points

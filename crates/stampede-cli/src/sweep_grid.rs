@@ -14,6 +14,10 @@
 //! Seeds depend on `--seed` and the run alone, never on the part, so a point's row is the
 //! same whichever part computes it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
 use rayon::prelude::*;
 use stampede::ConfigError;
 use stampede::sim::{Metrics, SimSettings, run, run_seed};
@@ -83,24 +87,79 @@ fn run_batches<E>(
     runs: u32,
     at_once: usize,
     fail: impl Fn(ConfigError) -> E,
+    row: impl FnMut(Metrics) -> Result<(), E>,
+) -> Result<(), E> {
+    run_batches_with(points, runs, at_once, run, fail, row)
+}
+
+/// [`run_batches`] with `run_one` for each run. A point's row goes out as soon as its runs
+/// and every earlier point's are done, while the batch's other runs go on: a sweep cut
+/// short (a timeout, ^C) keeps every row it finished (before, a row waited for its whole
+/// batch: with 100 runs a point, 655 points). A run that fails holds back the rows from
+/// its point on; the batch's other runs still finish, and the earliest failing point's
+/// error is returned, whatever order the runs ended in. A row that cannot be written stops
+/// the runs not yet started.
+fn run_batches_with<E>(
+    points: &[SimSettings],
+    runs: u32,
+    at_once: usize,
+    run_one: impl Fn(&SimSettings) -> Result<Metrics, ConfigError> + Sync,
+    fail: impl Fn(ConfigError) -> E,
     mut row: impl FnMut(Metrics) -> Result<(), E>,
 ) -> Result<(), E> {
     let runs = (runs as usize).max(1);
     for batch in points.chunks((at_once / runs).max(1)) {
-        let each: Vec<Metrics> = (0..batch.len() * runs)
-            .into_par_iter()
-            .map(|k| {
-                let base = &batch[k / runs];
-                let s = SimSettings {
-                    seed: run_seed(base.seed, (k % runs) as u32),
-                    ..base.clone()
-                };
-                run(&s)
-            })
-            .collect::<Result<_, _>>()
-            .map_err(&fail)?;
-        for m in each.chunks(runs).map(Metrics::mean) {
-            row(m)?;
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<(usize, Result<Metrics, ConfigError>)>();
+        let (run_one, stop_ref) = (&run_one, &stop);
+        let written = thread::scope(|scope| -> Result<Option<(usize, ConfigError)>, E> {
+            scope.spawn(move || {
+                (0..batch.len() * runs)
+                    .into_par_iter()
+                    .for_each_with(tx, |tx, k| {
+                        if stop_ref.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let base = &batch[k / runs];
+                        let s = SimSettings {
+                            seed: run_seed(base.seed, (k % runs) as u32),
+                            ..base.clone()
+                        };
+                        // The receiver is gone only when a row failed: nothing to tell.
+                        let _ = tx.send((k, run_one(&s)));
+                    });
+            });
+            let mut done: Vec<Vec<Option<Metrics>>> = vec![vec![None; runs]; batch.len()];
+            let mut left = vec![runs; batch.len()];
+            let mut next = 0;
+            let mut failed: Option<(usize, ConfigError)> = None;
+            for (k, result) in rx {
+                let point = k / runs;
+                match result {
+                    Ok(m) => done[point][k % runs] = Some(m),
+                    Err(e) if failed.as_ref().is_none_or(|(p, _)| point < *p) => {
+                        failed = Some((point, e));
+                    }
+                    Err(_) => {}
+                }
+                left[point] -= 1;
+                while next < batch.len()
+                    && left[next] == 0
+                    && failed.as_ref().is_none_or(|(p, _)| next < *p)
+                {
+                    let all: Vec<Metrics> =
+                        done[next].iter_mut().filter_map(Option::take).collect();
+                    if let Err(e) = row(Metrics::mean(&all)) {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                    next += 1;
+                }
+            }
+            Ok(failed)
+        })?;
+        if let Some((_, e)) = written {
+            return Err(fail(e));
         }
     }
     Ok(())
@@ -166,5 +225,76 @@ mod tests {
         for at_once in [1, 14, RUNS_AT_ONCE] {
             assert_eq!(collect(at_once), want, "{at_once} runs at once");
         }
+    }
+
+    /// A point's row goes out while later points of its batch still run: here the second
+    /// point's runs wait (up to 20 s) for the first point's row, which a sweep that wrote
+    /// rows only at the end of a batch never gives them.
+    #[test]
+    fn rows_go_out_as_their_points_finish_and_an_error_holds_back_the_rest() {
+        use std::sync::atomic::AtomicUsize;
+        use std::time::{Duration, Instant};
+        let point = |clients| SimSettings {
+            clients,
+            ..SimSettings::default()
+        };
+        let points = [point(10), point(20), point(30)];
+        let rows = AtomicUsize::new(0);
+        let run_one = |s: &SimSettings| {
+            if s.clients == 20 {
+                let t = Instant::now();
+                while rows.load(Ordering::SeqCst) == 0 {
+                    assert!(
+                        t.elapsed() < Duration::from_secs(20),
+                        "the first row never came"
+                    );
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+            run(s)
+        };
+        let mut got = Vec::new();
+        run_batches_with(
+            &points,
+            4,
+            RUNS_AT_ONCE,
+            run_one,
+            |e| e,
+            |m| {
+                rows.fetch_add(1, Ordering::SeqCst);
+                got.push(m.requests);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(got, [10.0, 20.0, 30.0]);
+        // A failing point: the rows before it go out, its error comes back (the earliest
+        // failing point's, here the second of two), nothing after it is written.
+        let fails = |s: &SimSettings| {
+            if s.clients >= 20 {
+                Err(ConfigError::new(
+                    stampede::Field::Clients,
+                    stampede::Expected::Syntax("a test's refusal"),
+                    stampede::Got::Number(f64::from(s.clients)),
+                ))
+            } else {
+                run(s)
+            }
+        };
+        let mut got = Vec::new();
+        let e = run_batches_with(
+            &points,
+            4,
+            RUNS_AT_ONCE,
+            fails,
+            |e| e,
+            |m| {
+                got.push(m.requests);
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        assert_eq!(got, [10.0]);
+        assert_eq!(e.got, stampede::Got::Number(20.0));
     }
 }

@@ -123,6 +123,14 @@ pub enum WorkBound {
     /// ended: its requests ended faster than its settings let the check foresee (failed at
     /// once, refused by a net); `max` is the duration it had reached.
     ClosedAttempts,
+    /// A run that held more events pending at once than
+    /// [`MAX_PENDING`](crate::sim::MAX_PENDING) (attempts given up on that stay at the
+    /// server, piling up); `max` is the most clients that fit for sure.
+    Pending,
+    /// A run that, with the other runs alive on its thread (in wasm: in the module), held
+    /// more than [`MAX_PENDING_ALIVE`](crate::sim::MAX_PENDING_ALIVE) events at their
+    /// peaks; `max` is the most clients that fit for sure beside them.
+    PendingAlive,
 }
 
 impl WorkBound {
@@ -164,8 +172,9 @@ impl WorkBound {
             WorkBound::Runs => {
                 "runs of these settings (the runs of one call together make at most the \
                  attempts of the largest single run, 20000000, a third of that with a client \
-                 timeout; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 \
-                 a run; fewer clients or attempts also help)"
+                 timeout, a run's setup counted as 110 attempts and 0.2 a server; for aws-occ \
+                 at most 100000000 writes, clients × (clients + 1) / 2 a run; fewer clients, \
+                 servers or attempts also help)"
             }
             WorkBound::ClosedAttempts => {
                 "ms of closed loop with these settings (its requests end faster than think + \
@@ -173,6 +182,17 @@ impl WorkBound {
                  most a run makes: 20000000 attempts, less with a timeout, hedging, layers or \
                  safety nets, or 10000000 requests; a longer think, fewer clients or fewer \
                  attempts also help)"
+            }
+            WorkBound::Pending => {
+                "clients with these settings (a run holds at most 4000000 events pending at \
+                 once, and attempts their clients gave up on were piling up at the servers: \
+                 a longer timeout, fewer workers, a shorter service or latency, or fewer \
+                 attempts also help)"
+            }
+            WorkBound::PendingAlive => {
+                "clients with these settings beside the other simulations alive (together \
+                 they may have held at most 10000000 events pending, each keeping the memory \
+                 of its peak until it is freed: free() the simulations you no longer need)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \
@@ -194,7 +214,9 @@ impl WorkBound {
             | WorkBound::LayerAttempts
             | WorkBound::Layers
             | WorkBound::NetsClients
-            | WorkBound::Runs => Unit::Count,
+            | WorkBound::Runs
+            | WorkBound::Pending
+            | WorkBound::PendingAlive => Unit::Count,
         }
     }
 }

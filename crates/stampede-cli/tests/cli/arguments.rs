@@ -157,17 +157,21 @@ fn simulate_refuses_runs_that_together_pass_a_runs_work() {
         format!(
             "stampede: --runs: expected at most {max} runs of these settings (the runs of one \
              call together make at most the attempts of the largest single run, 20000000, a \
-             third of that with a client timeout; for aws-occ at most 100000000 writes, \
-             clients × (clients + 1) / 2 a run; fewer clients or attempts also help), got {got}"
+             third of that with a client timeout, a run's setup counted as 110 attempts and 0.2 \
+             a server; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 a run; \
+             fewer clients, servers or attempts also help), got {got}"
         )
     };
     let args = ["simulate", "--clients", "1000000", "--runs", "4"];
     rejected(&stampede(&args), &want(3, 4), &args);
-    // A sweep is a batch job, as long as its grid (and split with --shard): its points
-    // are bounded one run at a time, so the same runs of a small point are accepted there.
+    // A sweep is a batch job, as long as its grid (and split with --shard), but each of
+    // its points is bounded as `simulate --runs` is: before, one point of a million clients
+    // run 100,000 times was accepted and would have taken hours.
     let args = ["sweep", "--clients", "10", "--runs", "1000"];
     let out = stampede(&args);
     assert!(out.status.success(), "{args:?}: {:?}", out.stderr);
+    let args = ["sweep", "--clients", "10,1000000", "--runs", "4"];
+    rejected(&stampede(&args), &want(3, 4), &args);
     // The AWS experiment's grid keeps its 100 runs a point.
     let args = [
         "sweep",

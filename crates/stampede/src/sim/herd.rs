@@ -24,12 +24,14 @@
 use super::load::{Load, Tick};
 use super::model::RetryAt;
 use super::nets::Nets;
+use super::pending::{CHECK_EVERY, Pending};
 use super::queue::Wheel;
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
 use super::{Checked, Metrics, log_stride};
 use crate::backoff::uniform;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
+use crate::error::WorkBound;
 use crate::policy::{Decision, Policy, StopReason};
 use crate::{SeededRng, float};
 
@@ -114,10 +116,15 @@ pub(crate) struct Herd {
     pub(crate) steps: u64,
     /// The hedged requests' state (empty without hedging).
     hedged: Hedged,
+    /// The bounds on what the run holds pending (see `sim/pending.rs`).
+    pending: Pending,
+    clients: u32,
 }
 
 impl Herd {
     pub(crate) fn new(c: Checked) -> Self {
+        let worst_pending =
+            super::work::attempts_bound(&c).unwrap_or(f64::INFINITY) * 2.0 + f64::from(c.s.clients);
         let s = &c.s;
         let nets = Nets::new(c.nets, s.budget_scope, s.clients);
         let outage_end = s.outage_start_ms + s.outage_ms;
@@ -154,6 +161,8 @@ impl Herd {
             events: 0,
             steps: 0,
             hedged: Hedged::new(c.hedging),
+            pending: Pending::new(s.clients, worst_pending),
+            clients: s.clients,
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -580,12 +589,25 @@ impl Herd {
     /// Runs the events before `limit` (an absolute ms), looking ahead at each millisecond's
     /// events as the wheel takes them (see [`look_ahead`]).
     pub(crate) fn advance(&mut self, limit: u64) {
+        if self.pending.is_cut() {
+            return;
+        }
         while let Some(ev) = {
             let servers = &self.servers;
             self.wheel
                 .pop_with(limit, |batch| look_ahead(servers, batch))
         } {
             self.steps += 1;
+            if self.steps % CHECK_EVERY == 0
+                && self
+                    .pending
+                    .over(self.wheel.pending() + self.servers.queued as usize)
+            {
+                // Refused: its events go, and their memory with them.
+                self.wheel = Wheel::new();
+                self.pending.released();
+                break;
+            }
             match ev.kind {
                 Kind::Arrive => self.arrive(ev),
                 Kind::Finish => self.finish(ev),
@@ -605,7 +627,22 @@ impl Herd {
     }
 
     pub(crate) fn is_done(&self) -> bool {
-        self.wheel.is_empty()
+        self.wheel.is_empty() || self.pending.is_cut()
+    }
+
+    /// When the run stopped at a bound on what it holds pending: which, and the most
+    /// clients that fit for sure.
+    pub(crate) fn pending_cut(&self) -> Option<(WorkBound, f64)> {
+        self.pending.cut()
+    }
+
+    pub(crate) fn clients(&self) -> u32 {
+        self.clients
+    }
+
+    #[cfg(test)]
+    pub(crate) fn cap_pending(&mut self, max: usize, max_alive: usize) {
+        self.pending.cap(max, max_alive);
     }
 
     #[cfg(test)]

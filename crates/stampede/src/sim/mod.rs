@@ -139,6 +139,7 @@ pub mod model;
 mod nets;
 mod normal;
 mod occ;
+mod pending;
 mod queue;
 pub mod record;
 mod server;
@@ -163,6 +164,7 @@ pub use herd::layers::{MAX_LAYERS, bottom_attempts_per_request};
 pub use metrics::{Metrics, Series};
 pub use model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 pub use nets::MAX_NETS_BYTES;
+pub use pending::{MAX_PENDING, MAX_PENDING_ALIVE};
 pub(crate) use settings::Checked;
 pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
 pub use work::{MAX_OCC_WRITES, MAX_RUN_ATTEMPTS};
@@ -378,10 +380,22 @@ impl Simulation {
     /// timeout, hedging, layers or nets) or requests. Its metrics would then cover only
     /// part of the duration asked for, so front ends refuse it: the error names `duration`,
     /// with the time the loop had reached as the most that fits.
+    ///
+    /// Likewise a run that held more than [`MAX_PENDING`] events at once (attempts their
+    /// clients gave up on piling up at the servers), or more than the other runs alive on
+    /// its thread leave of [`MAX_PENDING_ALIVE`], stops there (see `sim/pending.rs`): the
+    /// error names `clients`, with the most that fit for sure.
     pub fn check_work(&self) -> Result<(), ConfigError> {
         let Engine::Herd(h) = &self.engine else {
             return Ok(());
         };
+        if let Some((bound, max)) = h.pending_cut() {
+            return Err(ConfigError::new(
+                Field::Clients,
+                Expected::Work { max, bound },
+                Got::Number(f64::from(h.clients())),
+            ));
+        }
         match h.cut_at() {
             None => Ok(()),
             Some((at, duration)) => Err(ConfigError::new(
@@ -400,6 +414,14 @@ impl Simulation {
     pub(crate) fn cap_attempts(&mut self, max: u64) {
         if let Engine::Herd(h) = &mut self.engine {
             h.cap_attempts(max);
+        }
+    }
+
+    /// Lowers the bounds on pending events, so that a test reaches them cheaply.
+    #[cfg(test)]
+    pub(crate) fn cap_pending(&mut self, max: usize, max_alive: usize) {
+        if let Engine::Herd(h) = &mut self.engine {
+            h.cap_pending(max, max_alive);
         }
     }
 
@@ -504,16 +526,18 @@ impl Simulation {
 /// Runs `settings` to the end and returns its metrics.
 ///
 /// Nothing but the metrics leaves this function, so the run records nothing else: no
-/// attempt log (whatever `log_clients` says) and, in `aws-occ`, no series. The metrics are
-/// those of [`Simulation::new`] with the same settings, to the bit.
+/// attempt log (whatever `log_clients` says) and no series (a day-long run's series were
+/// 20 MB, written and widened for nobody: most of a two-client run's time). The metrics
+/// are those of [`Simulation::new`] with the same settings, to the bit.
 pub fn run(settings: &SimSettings) -> Result<Metrics, ConfigError> {
     let quiet = SimSettings {
         log_clients: 0,
         ..settings.clone()
     };
     let mut sim = Simulation::new(&quiet)?;
-    if let Engine::Occ(o) = &mut sim.engine {
-        o.quiet();
+    match &mut sim.engine {
+        Engine::Occ(o) => o.quiet(),
+        Engine::Herd(h) => h.rec.quiet(),
     }
     sim.run().check_work()?;
     Ok(sim.metrics())
@@ -526,8 +550,9 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
 
 /// Whether `settings` may run `runs` times in one call of [`run_many`]: `runs` within
 /// `1..=`[`MAX_RUNS`], the settings valid, and the runs together within the work of the
-/// largest single run (about 2 s natively; see `sim/work.rs`).
-pub(crate) fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
+/// largest single run (about 2 s natively; see `sim/work.rs`). `stampede sweep` checks each
+/// point's runs with it.
+pub fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
     Field::Runs.check(f64::from(runs))?;
     let checked = settings.check()?;
     work::check_runs(&checked, runs)

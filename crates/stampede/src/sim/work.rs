@@ -236,20 +236,33 @@ fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError 
 /// [`MAX_OCC_CLIENTS`], 5,500 at the AWS experiment's 190 clients.
 pub const MAX_OCC_WRITES: f64 = 100_000_000.0;
 
+/// What a run costs however few attempts it makes, in attempts' worth of time (~100 ns
+/// each): setting up its wheel and recorder, ~11 µs natively (100,000 runs of one client
+/// in 1.1 s).
+const RUN_SETUP_ATTEMPTS: f64 = 110.0;
+
+/// What each server adds to that: its state and its place in the balancer, ~20 ns
+/// (100,000 runs of two clients and 10,000 servers took 21 s).
+const SERVER_SETUP_ATTEMPTS: f64 = 0.2;
+
 /// Refuses `runs` runs of `c` that together could do more than the largest single run
 /// may ([`MAX_RUN_ATTEMPTS`], less with a timeout or hedging; [`MAX_OCC_WRITES`] for
 /// `aws-occ`), naming `runs` with the most that fit (at least 1: one run passed its own
 /// bound). Each run is bounded on its own; without this, `runs` would multiply a run of a
-/// few seconds into hours (a 100,000-client burst 100,000 times).
+/// few seconds into hours (a 100,000-client burst 100,000 times). A run's setup counts
+/// too ([`RUN_SETUP_ATTEMPTS`], [`SERVER_SETUP_ATTEMPTS`]): 100,000 runs of two clients
+/// make few attempts, but set up 100,000 runs.
 pub(crate) fn check_runs(c: &Checked, runs: u32) -> Result<(), ConfigError> {
+    let setup = RUN_SETUP_ATTEMPTS + SERVER_SETUP_ATTEMPTS * f64::from(c.s.servers);
     let (each, max) = match attempts_bound(c) {
-        Some(attempts) => (attempts, max_run_attempts(c)),
+        Some(attempts) => (attempts + setup, max_run_attempts(c)),
         None => {
             let n = f64::from(c.s.clients);
             (n * (n + 1.0) / 2.0, MAX_OCC_WRITES)
         }
     };
-    if each * f64::from(runs) <= max {
+    // One run passed its own bound (its setup is part of what that bound allows).
+    if runs <= 1 || each * f64::from(runs) <= max {
         return Ok(());
     }
     let expected = Expected::Work {
@@ -355,6 +368,17 @@ mod tests {
         // A run at its own bound still runs once: the most that fit is never 0.
         assert_eq!(refused_runs(&burst(1_000_000, 20), 1), None);
         assert_eq!(refused_runs(&burst(1_000_000, 20), 2), Some(1.0));
+        // A run's setup counts however few attempts it makes: 100,000 runs of two clients
+        // and 10,000 servers set up 10,000 servers 100,000 times (21 s natively).
+        let fleet = SimSettings {
+            servers: 10_000,
+            ..burst(2, 6)
+        };
+        assert_eq!(
+            refused_runs(&fleet, 100_000),
+            Some((20_000_000.0_f64 / (12.0 + 110.0 + 2_000.0)).floor())
+        );
+        assert_eq!(refused_runs(&burst(1, 1), 100_000), None);
         // run_many refuses before it runs anything, with the same error.
         let e = run_many(&million, 4).unwrap_err();
         assert_eq!(
@@ -386,6 +410,96 @@ mod tests {
             policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 100),
             ..SimSettings::default()
         }
+    }
+
+    /// Attempts given up on pile up at a server with unlimited workers and a day's service:
+    /// a run that holds more than its bound pending stops there and is refused, naming
+    /// `clients` with a count that fits for sure; that many then run to their end.
+    #[test]
+    fn a_run_holding_too_much_pending_stops_and_is_refused() {
+        use crate::sim::{Simulation, run};
+        let s = SimSettings {
+            clients: 2_000,
+            policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 6),
+            timeout_ms: Some(1.0),
+            latency_ms: 60_000.0,
+            workers: Some(0),
+            service_ms: 86_400_000.0,
+            ..SimSettings::default()
+        };
+        // Within the real bound it runs to its end, every attempt given up on.
+        let whole = run(&s).unwrap();
+        assert_eq!((whole.total_attempts, whole.wasted), (12_000.0, 12_000.0));
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.cap_pending(5_000, usize::MAX);
+        let e = sim.run().check_work().unwrap_err();
+        assert!(sim.is_done(), "it stopped");
+        assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+        let Expected::Work { max, bound } = e.expected else {
+            panic!("{:?}", e.expected)
+        };
+        assert_eq!(bound, WorkBound::Pending);
+        // At most 6 attempts and their timers a client, and its tick: 2,000 × 5,000 / 26,000.
+        assert_eq!(max, 384.0);
+        let fits = SimSettings {
+            clients: max as u32,
+            ..s
+        };
+        let mut sim = Simulation::new(&fits).unwrap();
+        sim.cap_pending(5_000, usize::MAX);
+        assert!(sim.run().check_work().is_ok());
+        assert_eq!(sim.metrics().total_attempts, 6.0 * max);
+    }
+
+    /// The runs alive on a thread together: a second run that would take their peaks past
+    /// the bound is refused, saying to free the others, and gives its memory back at once;
+    /// once the first is dropped, the same run fits.
+    #[test]
+    fn runs_alive_together_hold_at_most_their_bound() {
+        use crate::sim::Simulation;
+        let s = SimSettings {
+            clients: 2_000,
+            policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 6),
+            timeout_ms: Some(1.0),
+            latency_ms: 60_000.0,
+            workers: Some(0),
+            service_ms: 86_400_000.0,
+            ..SimSettings::default()
+        };
+        // Each holds all 12,000 attempts at its peak (checked every 1,024 steps).
+        let alive = 20_000;
+        let mut first = Simulation::new(&s).unwrap();
+        first.cap_pending(usize::MAX, alive);
+        assert!(first.run().check_work().is_ok());
+        let mut second = Simulation::new(&s).unwrap();
+        second.cap_pending(usize::MAX, alive);
+        let e = second.run().check_work().unwrap_err();
+        assert!(e.to_string().contains("free()"), "{e}");
+        assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+        let Expected::Work { max, bound } = e.expected else {
+            panic!("{:?}", e.expected)
+        };
+        assert_eq!(bound, WorkBound::PendingAlive);
+        // What the first leaves of the bound, over the 26,000 a run could hold.
+        assert!(
+            (1.0..2_000.0 * 8_000.0 / 26_000.0 + 1.0).contains(&max),
+            "{max}"
+        );
+        // A third, beside the first and the refused second: refused too, so the second
+        // holds nothing any more.
+        let mut third = Simulation::new(&s).unwrap();
+        third.cap_pending(usize::MAX, alive);
+        assert!(third.run().check_work().is_err());
+        drop(third);
+        drop(first);
+        let mut again = Simulation::new(&s).unwrap();
+        again.cap_pending(usize::MAX, alive);
+        assert!(
+            again.run().check_work().is_ok(),
+            "the first's memory is back"
+        );
+        assert_eq!(again.metrics().total_attempts, 12_000.0);
+        drop(second);
     }
 
     #[test]

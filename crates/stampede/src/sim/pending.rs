@@ -1,0 +1,129 @@
+//! The bound on the events a run holds pending at once: its memory.
+//!
+//! The attempt bound (`work.rs`) caps a run's time, not its memory. Attempts a client gave
+//! up on stay at the server, so with a short timeout, a long service and unlimited workers
+//! (or a long latency) every attempt of a run can be pending at once: a million clients
+//! with 6 attempts, a 1 ms timeout, 60 s of latency and a day of service held 6 million
+//! events and took 1.4 GB natively and about 3 GB of a WebAssembly module's 4 GB (its
+//! buffers grow by doubling, and wasm memory never shrinks), so a second such simulation
+//! alive killed the module (`RuntimeError: unreachable`).
+//!
+//! Two bounds, checked as the run goes (every [`CHECK_EVERY`] steps):
+//! - One run holds at most [`MAX_PENDING`] events. Past it, it stops and is refused.
+//! - The runs alive on one thread (in wasm: in the module) together held at most
+//!   [`MAX_PENDING_ALIVE`] at their peaks: each keeps the memory of its peak until it is
+//!   dropped (`free()` in JavaScript). Past it, the run that goes over stops and is refused,
+//!   and its error says to free the others. A run that stops gives its memory back at once.
+//!
+//! Both are deterministic for one sequence of calls on one thread, so a seeded run is
+//! refused (or not) the same way every time; runs on other threads (a sweep's) do not
+//! count against each other.
+
+use std::cell::Cell;
+
+use crate::error::WorkBound;
+
+/// The most events one run may hold pending at once (in the wheel, and waiting in the
+/// servers' queues). 4 million events are at most ~320 MB of events natively (~900 MB of
+/// a wasm module's memory, with its buffers' growth); the million-client burst holds one
+/// per client (two with a timeout: its timer), and a steady or closed run far fewer.
+pub const MAX_PENDING: usize = 4_000_000;
+
+/// The most events the runs alive on one thread may have held at their peaks, together:
+/// in wasm, ~220 bytes of the module's memory each (a run cut at 4 million grew it by 870
+/// MB), so 10 million stay within ~2.5 GB of its 4 GB.
+pub const MAX_PENDING_ALIVE: usize = 10_000_000;
+
+/// A run checks what it holds pending every this many steps: between two checks a step
+/// adds at most a few events, so a run stops a few thousand past a bound at most.
+pub(crate) const CHECK_EVERY: u64 = 1024;
+
+thread_local! {
+    /// The peaks of the runs alive on this thread, summed.
+    static HELD: Cell<usize> = const { Cell::new(0) };
+}
+
+/// One run's side of the bounds.
+#[derive(Debug)]
+pub(crate) struct Pending {
+    max: usize,
+    max_alive: usize,
+    /// The most this run has held (counted in `HELD` while it is alive).
+    peak: usize,
+    /// Why the run stopped, if it did.
+    cut: Option<WorkBound>,
+    /// What the bound's error says fits: the run's clients, and the most events it could
+    /// ever hold (each attempt in flight and its timer, every attempt of every request at
+    /// once, and each client's tick).
+    clients: u32,
+    worst: f64,
+}
+
+impl Pending {
+    pub(crate) fn new(clients: u32, worst: f64) -> Self {
+        Pending {
+            max: MAX_PENDING,
+            max_alive: MAX_PENDING_ALIVE,
+            peak: 0,
+            cut: None,
+            clients,
+            worst,
+        }
+    }
+
+    /// The run holds `now` events: whether it must stop (it has passed a bound, now or
+    /// before). The caller then releases the memory and calls [`released`](Self::released).
+    #[cold]
+    pub(crate) fn over(&mut self, now: usize) -> bool {
+        if self.cut.is_some() {
+            return true;
+        }
+        if now > self.peak {
+            HELD.set(HELD.get() + (now - self.peak));
+            self.peak = now;
+        }
+        if now > self.max {
+            self.cut = Some(WorkBound::Pending);
+        } else if HELD.get() > self.max_alive {
+            self.cut = Some(WorkBound::PendingAlive);
+        }
+        self.cut.is_some()
+    }
+
+    /// The run stopped and gave its memory back: its peak no longer counts.
+    pub(crate) fn released(&mut self) {
+        HELD.set(HELD.get().saturating_sub(self.peak));
+        self.peak = 0;
+    }
+
+    pub(crate) fn is_cut(&self) -> bool {
+        self.cut.is_some()
+    }
+
+    /// When the run stopped at a bound: which, and the most clients that fit for sure (the
+    /// clients scaled by what the bound leaves over the most the run could hold).
+    pub(crate) fn cut(&self) -> Option<(WorkBound, f64)> {
+        let bound = self.cut?;
+        let room = match bound {
+            WorkBound::PendingAlive => self.max_alive.saturating_sub(HELD.get()).min(self.max),
+            _ => self.max,
+        };
+        let fits = (f64::from(self.clients) * room as f64 / self.worst)
+            .floor()
+            .max(1.0);
+        Some((bound, fits))
+    }
+
+    /// Lowers the bounds, so that a test reaches them cheaply.
+    #[cfg(test)]
+    pub(crate) fn cap(&mut self, max: usize, max_alive: usize) {
+        self.max = max;
+        self.max_alive = max_alive;
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.released();
+    }
+}
