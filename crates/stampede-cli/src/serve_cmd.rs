@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args as ClapArgs;
+use clap::builder::TypedValueParser;
 use stampede_cli::args::duration_ms;
 use stampede_cli::serve::{
     HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE,
@@ -22,7 +23,7 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = loopback_addr)]
     addr: SocketAddr,
     /// The built page to serve: an existing directory (`make dist` builds it).
-    #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = existing_dir)]
+    #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = clap::builder::OsStringValueParser::new().try_map(existing_dir))]
     static_dir: PathBuf,
     /// Close a connection that has not sent a whole request header this long
     /// after it opened, or after its previous answer (idle keep-alive).
@@ -75,8 +76,9 @@ fn loopback_addr(s: &str) -> Result<SocketAddr, String> {
 
 /// Parses `--static`: a directory that exists. A missing or mistyped one would
 /// serve nothing but the "not built yet" page, hiding the mistake, so it is
-/// refused before anything is bound.
-fn existing_dir(s: &str) -> Result<PathBuf, String> {
+/// refused before anything is bound. Any bytes, as a file name may be (a `&str` parser
+/// made clap refuse a non-UTF-8 directory without naming the flag).
+fn existing_dir(s: std::ffi::OsString) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
     match std::fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => Ok(path),

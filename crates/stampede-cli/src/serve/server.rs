@@ -25,6 +25,9 @@
 //! - **Stalled answers.** Writing an answer that makes no progress for
 //!   [`Limits::write_stall`] (the client stopped reading) closes the
 //!   connection (see [`StallTimeout`]).
+//! - **Connection life.** A connection is served for [`Limits::max_life`] at
+//!   most: then its request in flight is answered and it is closed, whatever
+//!   it has pipelined behind.
 //! - **Accept errors.** Running out of file descriptors (`EMFILE`, `ENFILE`)
 //!   or memory makes `accept` fail until a connection closes. The loop logs it
 //!   (at most once a second), waits [`ACCEPT_BACKOFF`] and goes on: it neither
@@ -114,6 +117,7 @@ pub(super) async fn serve_router(
                 http.clone(),
                 router.clone(),
                 limits.write_stall,
+                limits.max_life,
                 stopping.clone(),
                 permit,
             );
@@ -156,13 +160,15 @@ pub(super) async fn serve_router(
 
 /// Serves HTTP/1.1 on one connection until it closes, or until `stopping`
 /// turns true and the request in flight, if any, is answered, or until an
-/// answer's writing has made no progress for `write_stall`. `_permit` is
+/// answer's writing has made no progress for `write_stall`, or once it has
+/// been served for `max_life` and its request in flight is answered. `_permit` is
 /// the connection's place under the cap, given back when this ends.
 async fn serve_connection(
     stream: TcpStream,
     http: http1::Builder,
     router: Router,
     write_stall: Duration,
+    max_life: Duration,
     mut stopping: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 ) {
@@ -178,6 +184,10 @@ async fn serve_connection(
     let result = tokio::select! {
         result = connection.as_mut() => result,
         () = stop_requested => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+        () = tokio::time::sleep(max_life) => {
             connection.as_mut().graceful_shutdown();
             connection.await
         }

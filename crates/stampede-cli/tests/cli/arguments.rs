@@ -94,6 +94,20 @@ fn a_path_may_be_any_bytes() {
             .expect("the series file")
             .starts_with("t_ms,offered,")
     );
+    // --static too: a directory whose name is not UTF-8 is looked for, and a missing one
+    // named by its flag (clap refused it unnamed before).
+    let mut missing = dir.as_os_str().as_bytes().to_vec();
+    missing.extend_from_slice(b"/stampede-\xff-");
+    missing.extend_from_slice(format!("{}-none", std::process::id()).as_bytes());
+    let out = stampede_bytes(&[b"serve", b"--static", &missing, b"--addr", b"127.0.0.1:1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("stampede: invalid value '")
+            && err.contains("for '--static <DIR>': no such directory"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

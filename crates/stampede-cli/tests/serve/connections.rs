@@ -343,3 +343,34 @@ async fn a_client_that_stops_reading_is_closed_after_the_write_stall() {
     }
     drop(stalled);
 }
+
+/// A client that pipelines many slow requests in one write is served for `Limits::max_life`
+/// at most: the request in flight is answered, then the connection closes (before, 20,000
+/// pipelined `/api/slow?ms=10000` requests held a place for 55 hours).
+#[tokio::test]
+async fn a_connection_is_served_for_its_max_life_at_most() {
+    let life = Duration::from_millis(400);
+    let (addr, _site) = start(Limits {
+        max_life: life,
+        ..limits(Duration::from_secs(30), 4)
+    })
+    .await;
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let requests = b"GET /api/slow?ms=100 HTTP/1.1\r\nHost: test\r\n\r\n".repeat(40);
+    stream.write_all(&requests).await.unwrap();
+    let started = Instant::now();
+    let Closed::After(received) = read_until_closed(&mut stream, Duration::from_secs(10)).await
+    else {
+        panic!("still open after 10 s: 40 answers of 100 ms would take 4 s");
+    };
+    let took = started.elapsed();
+    let answered = String::from_utf8_lossy(&received)
+        .matches("HTTP/1.1 200")
+        .count();
+    // About 4 of the 40 answers (400 ms of 100 ms each), the last one in flight included.
+    assert!((2..=8).contains(&answered), "{answered} answers");
+    assert!(
+        took >= life && took < Duration::from_secs(2),
+        "closed after {took:?}"
+    );
+}
