@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { abandonAt, OVERHEAD_MS } from "../../www/src/logic/latest.js";
-import { SimRunner, type Outcome, type SimWorker, type WorkerReply, type WorkerRequest } from "../../www/src/logic/runner.js";
+import { IDLE_AFTER_MS, SimRunner, type Outcome, type SimWorker, type WorkerReply, type WorkerRequest } from "../../www/src/logic/runner.js";
 import { MAIN_THREAD_WORK, type PolicyOptions, type SimOptions } from "../../www/src/logic/run.js";
 import type { SimResult } from "../../www/src/logic/sim-result.js";
 
@@ -112,12 +112,33 @@ test("the sweeps hear when the worker starts having runs in flight and when the 
   h.worker().answer();
   assert.deepEqual(h.working, [true], "lane b's run is still in flight");
   h.worker().answer();
+  assert.deepEqual(h.working, [true], "not at once: in a drag the next run follows in a moment");
+  h.tick(IDLE_AFTER_MS - 1);
+  assert.deepEqual(h.working, [true]);
+  h.tick(1);
   assert.deepEqual(h.working, [true, false]);
   assert.deepEqual(seen, ["1", "2"]);
   // An inline run never holds the sweeps back.
   h.runner.run("a", opts(SMALL, 3), shown(seen));
   assert.deepEqual(h.working, [true, false]);
   assert.deepEqual(seen, ["1", "2", "3"]);
+});
+
+test("a drag's gaps between runs do not release the sweeps; a pause does", () => {
+  const h = harness();
+  const seen: string[] = [];
+  // Runs of 50 ms, each input 100 ms after the last: the worker is idle half the time.
+  for (let seed = 1; seed <= 5; seed++) {
+    h.runner.run("a", opts(BIG, seed), shown(seen));
+    h.tick(50);
+    h.worker().answer();
+    h.tick(50);
+  }
+  assert.deepEqual(seen, ["1", "2", "3", "4", "5"]);
+  assert.deepEqual(h.working, [true], "held from the first run to the last");
+  h.tick(IDLE_AFTER_MS - 50);
+  assert.deepEqual(h.working, [true, false], "released once idle for IDLE_AFTER_MS");
+  assert.equal(h.pendingTimers(), 0);
 });
 
 test("a drag: the run in flight is still shown, then only the newest of the requests that waited", () => {
@@ -132,6 +153,7 @@ test("a drag: the run in flight is still shown, then only the newest of the requ
   h.worker().answer();
   assert.deepEqual(seen, ["1", "4"]);
   assert.equal(h.runner.busy("a"), false);
+  h.tick(IDLE_AFTER_MS);
   assert.deepEqual(h.working, [true, false], "the worker stayed busy from the first post to the last reply");
 });
 
@@ -179,6 +201,7 @@ test("a restart reaches the first picture from its request on, whichever run bri
     assert.equal(h.runner.busy("a"), false, "the run in flight will not be shown");
     h.worker().answer();
     assert.deepEqual(seen, ["2!"]);
+    h.tick(IDLE_AFTER_MS);
     assert.deepEqual(h.working, [true, false]);
   });
   await t.test("lanes owe their own restarts", () => {
@@ -207,12 +230,14 @@ test("a page callback that throws leaves nothing stuck: the next run goes and th
   assert.deepEqual(h.worker().inbox.map((m) => m.opts.seed), [2], "the waiting run was posted");
   h.worker().answer();
   assert.deepEqual(seen, ["2"]);
+  h.tick(IDLE_AFTER_MS);
   assert.deepEqual(h.working, [true, false]);
   // A lone run whose callback throws still releases the sweeps.
   h.runner.run("b", opts(BIG, 3), () => {
     throw new Error("again");
   });
   assert.throws(() => h.worker().answer(), /again/);
+  h.tick(IDLE_AFTER_MS);
   assert.deepEqual(h.working, [true, false, true, false]);
 });
 
@@ -265,6 +290,7 @@ test("an overdue stale run is abandoned: a new worker runs the newest request, a
   h.worker().answer();
   h.worker().answer();
   assert.deepEqual(seen, ["2", "10"]);
+  h.tick(IDLE_AFTER_MS);
   assert.deepEqual(h.working, [true, false], "the abandon reposted at once: the sweeps stayed held");
   // The abandoned worker's reply, if it ever came, is not shown.
   first.answer();

@@ -56,6 +56,14 @@ export interface RunnerDeps {
   clearTimer?(timer: unknown): void;
 }
 
+/**
+ * How long the worker must have had no run in flight before `onWorking` hears it is idle.
+ * While a slider is dragged, the page's runs come one after another with short gaps: the
+ * sweeps held back for them would start jobs in every gap, and those jobs (which run to
+ * their end) would then compete with the next run for the cores.
+ */
+export const IDLE_AFTER_MS = 300;
+
 /** A run's lane: "a" and "b" for the two policies, others for a story's side-by-side runs. */
 export type Lane = string;
 
@@ -100,8 +108,10 @@ export class SimRunner {
   private nextId = 1;
   private readonly cost = new RunCost();
   private readonly lanes = new Map<Lane, LaneState>();
-  /** Whether the worker had a run in flight when `onWorking` last heard. */
+  /** Whether `onWorking` last heard that the worker is working. */
   private working = false;
+  /** The timer that tells `onWorking` the worker is idle (see `IDLE_AFTER_MS`). */
+  private idleTimer: unknown = null;
 
   private readonly now: () => number;
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
@@ -113,11 +123,24 @@ export class SimRunner {
     this.clearTimer = deps.clearTimer ?? ((timer) => clearTimeout(timer as Parameters<typeof clearTimeout>[0]));
   }
 
-  private noteWorking(): void {
+  /** Tells `onWorking` when the worker starts working, and when it has had no run in flight
+   *  for `IDLE_AFTER_MS` (at once when `now`). */
+  private noteWorking(now = false): void {
     const working = [...this.lanes.values()].some((l) => l.inFlight !== null);
+    if (working || now) {
+      if (this.idleTimer !== null) this.clearTimer(this.idleTimer);
+      this.idleTimer = null;
+    }
     if (working === this.working) return;
-    this.working = working;
-    this.deps.onWorking?.(working);
+    if (working || now) {
+      this.working = working;
+      this.deps.onWorking?.(working);
+    } else if (this.idleTimer === null) {
+      this.idleTimer = this.setTimer(() => {
+        this.idleTimer = null;
+        this.noteWorking(true);
+      }, IDLE_AFTER_MS);
+    }
   }
 
   private lane(name: Lane): LaneState {
@@ -317,7 +340,7 @@ export class SimRunner {
       this.unwatch(lane);
     }
     // Every lane is cleared (and the sweeps released) before any callback, which may throw.
-    this.noteWorking();
+    this.noteWorking(true);
     for (const f of lost) f.deliver({ ok: false, error: { name: "Error", message }, viaWorker: true });
   }
 }
