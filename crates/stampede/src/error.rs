@@ -98,6 +98,9 @@ pub enum WorkBound {
     OccClients,
     /// `steady` requests: clients × rate × duration; `max` is the largest rate that fits.
     SteadyRequests,
+    /// The same when no rate the settings take fits; `max` is the most clients that fit at
+    /// the rate given.
+    SteadyClients,
     /// Delays drawn at once: samples × (attempts − 1).
     Delays,
     /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
@@ -143,6 +146,11 @@ impl WorkBound {
                 "per client per second with these clients, duration and attempts \
                  (clients × rate × duration of at most 5000000 requests, and at most \
                  20000000 attempts: requests × max_attempts)"
+            }
+            WorkBound::SteadyClients => {
+                "clients at this rate, duration and attempts (clients × rate × duration of at \
+                 most 5000000 requests, and at most 20000000 attempts: requests × \
+                 max_attempts; a shorter duration or spike also helps)"
             }
             WorkBound::Delays => {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"
@@ -209,6 +217,7 @@ impl WorkBound {
             WorkBound::ClosedRequests | WorkBound::ClosedAttempts => Unit::Ms,
             WorkBound::SteadyRequests => Unit::PerSecond,
             WorkBound::OccClients
+            | WorkBound::SteadyClients
             | WorkBound::Delays
             | WorkBound::RunAttempts
             | WorkBound::LayerAttempts

@@ -302,14 +302,29 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
     let attempts = per_request(s);
     let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
     let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * effective_duration(s));
-    let expected = Expected::Work {
-        max: max_rate,
-        bound: WorkBound::SteadyRequests,
-    };
+    let least_rate = Field::Rate.limit().map_or(0.0, |l| l.min);
+    if max_rate >= least_rate {
+        let expected = Expected::Work {
+            max: max_rate,
+            bound: WorkBound::SteadyRequests,
+        };
+        return Err(ConfigError::new(
+            Field::Rate,
+            expected,
+            Got::Number(s.rate_per_client),
+        ));
+    }
+    // No rate the flag takes fits (a million clients over a day with a long spike): the
+    // most clients that fit at this rate, since a rate below the flag's minimum would be
+    // refused too.
+    let max_clients = (max_requests * 1000.0 / (s.rate_per_client * effective_duration(s))).floor();
     Err(ConfigError::new(
-        Field::Rate,
-        expected,
-        Got::Number(s.rate_per_client),
+        Field::Clients,
+        Expected::Work {
+            max: max_clients.max(1.0),
+            bound: WorkBound::SteadyClients,
+        },
+        Got::Number(f64::from(s.clients)),
     ))
 }
 
@@ -393,6 +408,46 @@ mod tests {
         assert_eq!(
             super::super::check_runs(&bad, 1).unwrap_err().field,
             Field::Clients
+        );
+    }
+
+    /// A steady or spike run too big even at the least rate the settings take: the error
+    /// names clients, with the most that fit at the rate given (it named the rate with a
+    /// value below the rate's own minimum, 2.3e-9 for a minimum of 1e-6).
+    #[test]
+    fn a_load_too_big_at_any_rate_names_clients() {
+        let spike = SimSettings {
+            scenario: Scenario::Spike,
+            clients: 1_000_000,
+            rate_per_client: 1e-6,
+            duration_ms: 86_400_000.0,
+            spike_start_ms: 0.0,
+            spike_length_ms: 86_400_000.0,
+            spike_factor: 1000.0,
+            policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+            ..SimSettings::default()
+        };
+        let e = spike.check().map(|_| ()).unwrap_err();
+        assert_eq!(e.field, Field::Clients, "{e}");
+        let Expected::Work { max, bound } = e.expected else {
+            panic!("{:?}", e.expected)
+        };
+        assert_eq!(bound, WorkBound::SteadyClients);
+        // 20,000,000 attempts / 100 = 200,000 requests over a day at 1,000 × 1e-6 a second.
+        assert_eq!(max, (200_000.0_f64 / (1e-6 * 86_400.0 * 1000.0)).floor());
+        let fits = SimSettings {
+            clients: max as u32,
+            ..spike.clone()
+        };
+        assert!(fits.check().is_ok());
+        let over = SimSettings {
+            clients: max as u32 + 1,
+            ..spike
+        };
+        // One more is refused (by the attempts' bound, which names max_attempts).
+        assert_eq!(
+            over.check().map(|_| ()).unwrap_err().code(),
+            crate::error::Code::TooMuchWork
         );
     }
 
