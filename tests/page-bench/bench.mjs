@@ -163,6 +163,7 @@ async function sliderRun(page, sliderId, n, frames) {
         simulate: get("stampede:simulate"),
         drawLoad: get("stampede:draw-load"),
         drawHerd: get("stampede:draw-herd"),
+        applyA: get("stampede:apply-a"),
         compare: get("stampede:compare"),
         compareHerdA: get("stampede:compare-herd-a"),
         compareHerdB: get("stampede:compare-herd-b"),
@@ -315,6 +316,12 @@ async function main() {
       workerRunMs: stats(runs100k.worker),
       workerSimMs: stats(runs100k.workerSim),
       workerMEventsPerS: stats(runs100k.workerMEventsPerS),
+      // The main thread's part of request → redraw: the whole update from the reply, and
+      // the two figures drawn in it.
+      updateAsyncMs: stats(runs100k.async),
+      drawLoadMs: stats(runs100k.drawLoad),
+      drawHerdMs: stats(runs100k.drawHerd),
+      applyMs: stats(runs100k.applyA),
       longTasks: watched.longtasks.length,
       longTaskMeasures: watched.longtasks.map((t) => `${r1(t.duration)} ms: inside it ${t.inside.join(", ") || "no measure of the page's"}; during ${t.around.join(", ") || "nothing measured"}`),
       longestLongTaskMs: r1(Math.max(0, ...watched.longtasks.map((t) => t.duration))),
@@ -434,7 +441,7 @@ function report(r) {
     `herd scrolled, 10,000 rows (one per client): redraw median ${r1(r.scroll10k.drawMs.median)} ms, max ${r1(r.scroll10k.drawMs.max)} ms over ${r.scroll10k.drawMs.n} scrolls`,
     `100,000 clients (worker): ${r.clients100k.updates} runs, input → redraw median ${r1(r.clients100k.inputToRedrawMs.median)} ms (request → redraw ${r1(r.clients100k.requestToRedrawMs.median)} ms); ` +
       `long tasks ${r.clients100k.longTasks} (longest ${r.clients100k.longestLongTaskMs} ms), longest frame gap ${r.clients100k.longestFrameGapMs} ms, animation ${r.clients100k.animationFps} fps`,
-    `  of which: worker (posted → result) median ${r1(r.clients100k.workerRunMs.median)} ms, the simulation in it (wasm, built and run) median ${r1(r.clients100k.workerSimMs.median)} ms (max ${r1(r.clients100k.workerSimMs.max)} ms; median ${r1(r.clients100k.workerMEventsPerS.median)} M events/s); the rest of request → redraw is the main thread's drawing`,
+    `  of which: worker (posted → result) median ${r1(r.clients100k.workerRunMs.median)} ms, the simulation in it (wasm, built and run) median ${r1(r.clients100k.workerSimMs.median)} ms (max ${r1(r.clients100k.workerSimMs.max)} ms; median ${r1(r.clients100k.workerMEventsPerS.median)} M events/s); the rest of request → redraw is the main thread's: the reply's delivery and the update, ${r1(r.clients100k.applyMs.median)} ms (of which the load chart ${r1(r.clients100k.drawLoadMs.median)} ms, the herd ${r1(r.clients100k.drawHerdMs.median)} ms, medians)`,
     ...r.clients100k.longTaskMeasures.map((t) => `  a long task of ${t}`),
     `1,000,000 clients (worker): ${r.clients1m.runs} runs, posted → result median ${r1(r.clients1m.workerRunMs.median)} ms (max ${r1(r.clients1m.workerRunMs.max)}), of which the simulation median ${r1(r.clients1m.workerSimMs.median)} ms (${r1(r.clients1m.workerMEventsPerS.median)} M events/s); request → redraw median ${r1(r.clients1m.requestToRedrawMs.median)} ms`,
     `drag over long worker runs (1,000,000 steady requests): ${r.longDrag.pictures} pictures during a ${r.longDrag.dragMs / 1000} s drag of ${r.longDrag.inputs} inputs; worker run median ${r1(r.longDrag.workerRunMs.median)} ms`,

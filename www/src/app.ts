@@ -234,6 +234,7 @@ export class App {
   }
 
   private onResultA(state: State, o: Outcome, started: number): void {
+    const applying = performance.now();
     this.setBusy(this.runner.busy("a"));
     if (!o.ok) {
       const err = locateError(o.error, "a");
@@ -263,6 +264,8 @@ export class App {
     this.markInteractive();
     const name = o.viaWorker ? "stampede:update-async" : "stampede:update";
     measure(name, started);
+    // This handler alone (the rest of `name` is the run and the reply's way here).
+    measure("stampede:apply-a", applying);
     this.shareLink.follow();
     this.live.refreshPolicy();
     this.scheduler.followUp();
