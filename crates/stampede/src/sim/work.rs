@@ -467,13 +467,10 @@ mod tests {
         }
     }
 
-    /// Attempts given up on pile up at a server with unlimited workers and a day's service:
-    /// a run that holds more than its bound pending stops there and is refused, naming
-    /// `clients` with a count that fits for sure; that many then run to their end.
-    #[test]
-    fn a_run_holding_too_much_pending_stops_and_is_refused() {
-        use crate::sim::{Simulation, run};
-        let s = SimSettings {
+    /// 2,000 clients whose every attempt is given up on after 1 ms and then served a day
+    /// later (unlimited workers): all 12,000 attempts are pending at once.
+    fn piling_up() -> SimSettings {
+        SimSettings {
             clients: 2_000,
             policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 6),
             timeout_ms: Some(1.0),
@@ -481,7 +478,16 @@ mod tests {
             workers: Some(0),
             service_ms: 86_400_000.0,
             ..SimSettings::default()
-        };
+        }
+    }
+
+    /// Attempts given up on pile up at a server with unlimited workers and a day's service:
+    /// a run that holds more than its bound pending stops there and is refused, naming
+    /// `clients` with a count that fits for sure; that many then run to their end.
+    #[test]
+    fn a_run_holding_too_much_pending_stops_and_is_refused() {
+        use crate::sim::{Simulation, run};
+        let s = piling_up();
         // Within the real bound it runs to its end, every attempt given up on.
         let whole = run(&s).unwrap();
         assert_eq!((whole.total_attempts, whole.wasted), (12_000.0, 12_000.0));
@@ -512,15 +518,7 @@ mod tests {
     #[test]
     fn runs_alive_together_hold_at_most_their_bound() {
         use crate::sim::Simulation;
-        let s = SimSettings {
-            clients: 2_000,
-            policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 6),
-            timeout_ms: Some(1.0),
-            latency_ms: 60_000.0,
-            workers: Some(0),
-            service_ms: 86_400_000.0,
-            ..SimSettings::default()
-        };
+        let s = piling_up();
         // Each holds all 12,000 attempts at its peak (checked every 1,024 steps).
         let alive = 20_000;
         let mut first = Simulation::new(&s).unwrap();
