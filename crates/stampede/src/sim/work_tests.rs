@@ -1,0 +1,285 @@
+//! The work bounds: runs refused up front, and the bounds checked as a run goes (a closed
+//! loop past its attempts, a run holding too much pending).
+
+use super::*;
+use crate::backoff::{BackoffSettings, Strategy};
+use crate::policy::PolicySettings;
+use crate::sim::run_many;
+
+fn burst(clients: u32, attempts: u32) -> SimSettings {
+    SimSettings {
+        clients,
+        policy: PolicySettings::new(
+            BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
+            attempts,
+        ),
+        ..SimSettings::default()
+    }
+}
+
+fn refused_runs(s: &SimSettings, runs: u32) -> Option<f64> {
+    match super::super::check_runs(s, runs) {
+        Ok(()) => None,
+        Err(e) => {
+            assert_eq!(
+                (e.field, e.got),
+                (Field::Runs, Got::Number(f64::from(runs)))
+            );
+            match e.expected {
+                Expected::Work {
+                    max,
+                    bound: WorkBound::Runs,
+                } => Some(max),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn runs_together_make_at_most_one_largest_run() {
+    // 1,000,000 clients × 6 attempts = 6 M a run: three fit in 20 M, four do not.
+    let million = burst(1_000_000, 6);
+    assert_eq!(refused_runs(&million, 3), None);
+    assert_eq!(refused_runs(&million, 4), Some(3.0));
+    // The case that ran for an hour: 100,000 clients 100,000 times (600,000 a run).
+    assert_eq!(refused_runs(&burst(100_000, 6), 100_000), Some(33.0));
+    // With a client timeout, a third: 6,666,666 / 600,000 = 11.
+    let timed = SimSettings {
+        timeout_ms: Some(1000.0),
+        ..burst(100_000, 6)
+    };
+    assert_eq!(refused_runs(&timed, 12), Some(11.0));
+    assert_eq!(refused_runs(&timed, 11), None);
+    // A run at its own bound still runs once: the most that fit is never 0.
+    assert_eq!(refused_runs(&burst(1_000_000, 20), 1), None);
+    assert_eq!(refused_runs(&burst(1_000_000, 20), 2), Some(1.0));
+    // A run's setup counts however few attempts it makes: 100,000 runs of two clients
+    // and 10,000 servers set up 10,000 servers 100,000 times (21 s natively).
+    let fleet = SimSettings {
+        servers: 10_000,
+        ..burst(2, 6)
+    };
+    assert_eq!(
+        refused_runs(&fleet, 100_000),
+        Some((20_000_000.0_f64 / (12.0 + 110.0 + 2_000.0)).floor())
+    );
+    assert_eq!(refused_runs(&burst(1, 1), 100_000), None);
+    // run_many refuses before it runs anything, with the same error.
+    let e = run_many(&million, 4).unwrap_err();
+    assert_eq!(
+        (e.field, e.code()),
+        (Field::Runs, crate::error::Code::TooMuchWork)
+    );
+    // Settings that are bad on their own are named as before, not as runs.
+    let bad = SimSettings {
+        clients: 0,
+        ..burst(10, 6)
+    };
+    assert_eq!(
+        super::super::check_runs(&bad, 1).unwrap_err().field,
+        Field::Clients
+    );
+}
+
+/// A steady or spike run too big even at the least rate the settings take: the error
+/// names clients, with the most that fit at the rate given (it named the rate with a
+/// value below the rate's own minimum, 2.3e-9 for a minimum of 1e-6).
+#[test]
+fn a_load_too_big_at_any_rate_names_clients() {
+    let spike = SimSettings {
+        scenario: Scenario::Spike,
+        clients: 1_000_000,
+        rate_per_client: 1e-6,
+        duration_ms: 86_400_000.0,
+        spike_start_ms: 0.0,
+        spike_length_ms: 86_400_000.0,
+        spike_factor: 1000.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        ..SimSettings::default()
+    };
+    let e = spike.check().map(|_| ()).unwrap_err();
+    assert_eq!(e.field, Field::Clients, "{e}");
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::SteadyClients);
+    // 20,000,000 attempts / 100 = 200,000 requests over a day at 1,000 × 1e-6 a second.
+    assert_eq!(max, (200_000.0_f64 / (1e-6 * 86_400.0 * 1000.0)).floor());
+    let fits = SimSettings {
+        clients: max as u32,
+        ..spike.clone()
+    };
+    assert!(fits.check().is_ok());
+    let over = SimSettings {
+        clients: max as u32 + 1,
+        ..spike
+    };
+    // One more is refused (by the attempts' bound, which names max_attempts).
+    assert_eq!(
+        over.check().map(|_| ()).unwrap_err().code(),
+        crate::error::Code::TooMuchWork
+    );
+}
+
+/// Clients in an outage as long as the run, retrying at once: each attempt fails a
+/// round trip after it left, far faster than the think + latency + service the check
+/// assumed, so the loop makes many more attempts than it foresaw.
+fn failing_loop() -> SimSettings {
+    SimSettings {
+        scenario: Scenario::Closed,
+        clients: 10,
+        think_ms: 0.0,
+        outage_start_ms: 0.0,
+        outage_ms: 60_000.0,
+        duration_ms: 10_000.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 100),
+        ..SimSettings::default()
+    }
+}
+
+/// 2,000 clients whose every attempt is given up on after 1 ms and then served a day
+/// later (unlimited workers): all 12,000 attempts are pending at once.
+fn piling_up() -> SimSettings {
+    SimSettings {
+        clients: 2_000,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 6),
+        timeout_ms: Some(1.0),
+        latency_ms: 60_000.0,
+        workers: Some(0),
+        service_ms: 86_400_000.0,
+        ..SimSettings::default()
+    }
+}
+
+/// Attempts given up on pile up at a server with unlimited workers and a day's service:
+/// a run that holds more than its bound pending stops there and is refused, naming
+/// `clients` with a count that fits for sure; that many then run to their end.
+#[test]
+fn a_run_holding_too_much_pending_stops_and_is_refused() {
+    use crate::sim::{Simulation, run};
+    let s = piling_up();
+    // Within the real bound it runs to its end, every attempt given up on.
+    let whole = run(&s).unwrap();
+    assert_eq!((whole.total_attempts, whole.wasted), (12_000.0, 12_000.0));
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_pending(5_000, usize::MAX);
+    let e = sim.run().check_work().unwrap_err();
+    assert!(sim.is_done(), "it stopped");
+    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::Pending);
+    // At most 6 attempts and their timers a client, and its tick: 2,000 × 5,000 / 26,000.
+    assert_eq!(max, 384.0);
+    let fits = SimSettings {
+        clients: max as u32,
+        ..s
+    };
+    let mut sim = Simulation::new(&fits).unwrap();
+    sim.cap_pending(5_000, usize::MAX);
+    assert!(sim.run().check_work().is_ok());
+    assert_eq!(sim.metrics().total_attempts, 6.0 * max);
+}
+
+/// The runs alive on a thread together: a second run that would take their peaks past
+/// the bound is refused, saying to free the others, and gives its memory back at once;
+/// once the first is dropped, the same run fits.
+#[test]
+fn runs_alive_together_hold_at_most_their_bound() {
+    use crate::sim::Simulation;
+    let s = piling_up();
+    // Each holds all 12,000 attempts at its peak (checked every 1,024 steps).
+    let alive = 20_000;
+    let mut first = Simulation::new(&s).unwrap();
+    first.cap_pending(usize::MAX, alive);
+    assert!(first.run().check_work().is_ok());
+    let mut second = Simulation::new(&s).unwrap();
+    second.cap_pending(usize::MAX, alive);
+    let e = second.run().check_work().unwrap_err();
+    assert!(e.to_string().contains("free()"), "{e}");
+    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::PendingAlive);
+    // What the first leaves of the bound, over the 26,000 a run could hold.
+    assert!(
+        (1.0..2_000.0 * 8_000.0 / 26_000.0 + 1.0).contains(&max),
+        "{max}"
+    );
+    // A third, beside the first and the refused second: refused too, so the second
+    // holds nothing any more.
+    let mut third = Simulation::new(&s).unwrap();
+    third.cap_pending(usize::MAX, alive);
+    assert!(third.run().check_work().is_err());
+    drop(third);
+    drop(first);
+    let mut again = Simulation::new(&s).unwrap();
+    again.cap_pending(usize::MAX, alive);
+    assert!(
+        again.run().check_work().is_ok(),
+        "the first's memory is back"
+    );
+    assert_eq!(again.metrics().total_attempts, 12_000.0);
+    drop(second);
+}
+
+#[test]
+fn a_closed_loop_past_its_bound_stops_and_is_refused() {
+    use crate::sim::{Simulation, run};
+    let s = failing_loop();
+    // Within its bound it runs to its end: ~10 attempts a client every 10 ms round trip.
+    let whole = run(&s).unwrap();
+    assert!(whole.total_attempts > 5_000.0, "{}", whole.total_attempts);
+    // With a bound of 2,000 attempts it stops issuing a fifth of the way in, and says so.
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_attempts(2_000);
+    let e = sim.run().check_work().unwrap_err();
+    assert_eq!((e.field, e.got), (Field::Duration, Got::Number(10_000.0)));
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::ClosedAttempts);
+    let share = 2_000.0 / whole.total_attempts * 10_000.0;
+    assert!(
+        (0.7 * share..1.3 * share).contains(&max),
+        "stopped at {max} ms, expected about {share}"
+    );
+    // What it made stays near the bound: each client finishes the request it has.
+    let m = sim.metrics();
+    assert!((2_000.0..2_000.0 + 10.0 * 100.0).contains(&m.bottom_attempts));
+    // The runs of run_many stop too once they pass one run's attempts together.
+    let per_run = whole.bottom_attempts;
+    let within = |runs, bound| crate::sim::run_many_within(&s, runs, bound);
+    assert!(within(3, 3.0 * per_run).is_ok());
+    let e = within(3, 1.5 * per_run).unwrap_err();
+    assert_eq!((e.field, e.got), (Field::Runs, Got::Number(3.0)));
+    assert!(matches!(
+        e.expected,
+        Expected::Work {
+            max: 2.0,
+            bound: WorkBound::Runs
+        }
+    ));
+    assert_eq!(
+        run_many(&s, 3).unwrap().requests,
+        within(3, f64::INFINITY).unwrap().requests
+    );
+}
+
+#[test]
+fn aws_occ_runs_are_bounded_by_writes() {
+    let occ = |clients| SimSettings {
+        scenario: Scenario::AwsOcc,
+        ..burst(clients, 6)
+    };
+    // The AWS experiment's largest point, 190 clients (18,145 writes at most a run),
+    // keeps its 100 runs with room to spare: 5,511 fit.
+    assert_eq!(refused_runs(&occ(190), 100), None);
+    assert_eq!(refused_runs(&occ(190), 6000), Some(5511.0));
+    // 5,000 clients: 12,502,500 a run, 7 fit.
+    assert_eq!(refused_runs(&occ(5000), 7), None);
+    assert_eq!(refused_runs(&occ(5000), 8), Some(7.0));
+}
