@@ -212,6 +212,13 @@ export function urlError(input) {
   return undefined;
 }
 
+/** The RangeError (`bad_syntax`) of text with an unpaired surrogate, which is no Unicode:
+ *  copied into wasm it would become U+FFFD, and "a\ud800" name the call site "a\ufffd"
+ *  does. Both entries refuse it in these words. */
+export function unpairedError(prefix, field, got) {
+  return settingsError(prefix, field, "bad_syntax", got, 4, NaN, NaN, "", false, undefined, "Unicode text (no unpaired surrogate: \\ud800-\\udfff alone)");
+}
+
 /** The RangeError of a core settings error. `min`/`max` are NaN where they do not apply,
  *  `unit` is "" for a plain number, `allowed` an array for a list of names. */
 export function settingsError(prefix, field, code, got, shape, min, max, unit, whole, allowed, detail) {

@@ -53,6 +53,9 @@ extern "C" {
         allowed: &JsValue,
         detail: &str,
     ) -> JsValue;
+    /// The `RangeError` (`code: "bad_syntax"`) of text with an unpaired surrogate.
+    #[wasm_bindgen(js_name = unpairedError)]
+    pub(crate) fn unpaired_error(prefix: &str, field: &str, got: &JsValue) -> JsValue;
 }
 
 /// A `TypeError` with a message of its own (not a settings error: a call's shape).

@@ -9,7 +9,7 @@ use js_sys::{Object, Reflect};
 use stampede::{Field, MAX_TEXT_CHARS};
 use wasm_bindgen::prelude::*;
 
-use crate::errors::{Shape, settings_error_js};
+use crate::errors::{Shape, settings_error_js, unpaired_error};
 // fetch.rs takes the error builders from here.
 pub(crate) use crate::errors::{config_error, out_of_range, type_error, wrong_type};
 use crate::fields::{Group, js_name, prefix_of};
@@ -28,22 +28,12 @@ pub(crate) struct Opts {
 /// The length is checked before the string is copied into wasm memory, which never
 /// shrinks: a huge string must not grow it for good, or exhaust it. An unpaired surrogate
 /// is no Unicode text: copied into Rust it would become U+FFFD, and `"a\u{d800}"` would name
-/// the same call site as `"a\u{fffd}"` (see `UNPAIRED`).
+/// the same call site as `"a\u{fffd}"`.
 pub(crate) fn text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsValue> {
     match v.dyn_ref::<js_sys::JsString>() {
-        Some(s) if s.length() <= MAX_TEXT_CHARS && !s.is_valid_utf16() => Err(settings_error_js(
-            prefix,
-            field,
-            "bad_syntax",
-            v,
-            Shape::Syntax as u8,
-            f64::NAN,
-            f64::NAN,
-            "",
-            false,
-            &JsValue::UNDEFINED,
-            UNPAIRED,
-        )),
+        Some(s) if s.length() <= MAX_TEXT_CHARS && !s.is_valid_utf16() => {
+            Err(unpaired_error(prefix, field, v))
+        }
         Some(s) if s.length() <= MAX_TEXT_CHARS => Ok(String::from(s)),
         Some(_) => Err(settings_error_js(
             prefix,
@@ -61,9 +51,6 @@ pub(crate) fn text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsV
         None => Err(wrong_type(prefix, field, "a string", v)),
     }
 }
-
-/// What a text with an unpaired surrogate should have been (both entries say it so).
-const UNPAIRED: &str = "Unicode text (no unpaired surrogate: \\ud800-\\udfff alone)";
 
 /// A number argument of a method (`n`, `tMs`, `nowMs`): `None` when `undefined` or
 /// `null`, `TypeError` naming `field` for any other non-number. `NaN` and infinities are

@@ -7,7 +7,7 @@
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
 import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
-import { settingsError, threwError, typeError, rangeError } from "../errors.js";
+import { settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
 
 export { threwError };
 
@@ -69,9 +69,7 @@ export function text(v, prefix, field) {
   table();
   if (typeof v !== "string") throw typeError(prefix, field, "a string", v);
   if (v.length > maxText) throw settingsError(prefix, field, "too_long", v, 5, NaN, maxText, "chars", true, undefined, "");
-  // An unpaired surrogate is no Unicode text (encoded for wasm it would become U+FFFD, and
-  // "a\ud800" name the call site "a\ufffd" does): refused as the full entry refuses it.
-  if (/\p{Cs}/u.test(v)) throw settingsError(prefix, field, "bad_syntax", v, 4, NaN, NaN, "", false, undefined, "Unicode text (no unpaired surrogate: \\ud800-\\udfff alone)");
+  if (/\p{Cs}/u.test(v)) throw unpairedError(prefix, field, v);
   return v;
 }
 

@@ -118,7 +118,6 @@ pub(crate) struct Herd {
     hedged: Hedged,
     /// The bounds on what the run holds pending (see `sim/pending.rs`).
     pending: Pending,
-    clients: u32,
 }
 
 impl Herd {
@@ -162,7 +161,6 @@ impl Herd {
             steps: 0,
             hedged: Hedged::new(c.hedging),
             pending: Pending::new(s.clients, worst_pending),
-            clients: s.clients,
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -630,14 +628,10 @@ impl Herd {
         self.wheel.is_empty() || self.pending.is_cut()
     }
 
-    /// When the run stopped at a bound on what it holds pending: which, and the most
-    /// clients that fit for sure.
-    pub(crate) fn pending_cut(&self) -> Option<(WorkBound, f64)> {
+    /// When the run stopped at a bound on what it holds pending: which, the most clients
+    /// that fit for sure, and its clients.
+    pub(crate) fn pending_cut(&self) -> Option<(WorkBound, f64, u32)> {
         self.pending.cut()
-    }
-
-    pub(crate) fn clients(&self) -> u32 {
-        self.clients
     }
 
     #[cfg(test)]

@@ -389,11 +389,11 @@ impl Simulation {
         let Engine::Herd(h) = &self.engine else {
             return Ok(());
         };
-        if let Some((bound, max)) = h.pending_cut() {
+        if let Some((bound, max, clients)) = h.pending_cut() {
             return Err(ConfigError::new(
                 Field::Clients,
                 Expected::Work { max, bound },
-                Got::Number(f64::from(h.clients())),
+                Got::Number(f64::from(clients)),
             ));
         }
         match h.cut_at() {

@@ -100,9 +100,10 @@ impl Pending {
         self.cut.is_some()
     }
 
-    /// When the run stopped at a bound: which, and the most clients that fit for sure (the
-    /// clients scaled by what the bound leaves over the most the run could hold).
-    pub(crate) fn cut(&self) -> Option<(WorkBound, f64)> {
+    /// When the run stopped at a bound: which, the most clients that fit for sure (the
+    /// clients scaled by what the bound leaves over the most the run could hold), and the
+    /// run's clients.
+    pub(crate) fn cut(&self) -> Option<(WorkBound, f64, u32)> {
         let bound = self.cut?;
         let room = match bound {
             WorkBound::PendingAlive => self.max_alive.saturating_sub(HELD.get()).min(self.max),
@@ -111,7 +112,7 @@ impl Pending {
         let fits = (f64::from(self.clients) * room as f64 / self.worst)
             .floor()
             .max(1.0);
-        Some((bound, fits))
+        Some((bound, fits, self.clients))
     }
 
     /// Lowers the bounds, so that a test reaches them cheaply.
