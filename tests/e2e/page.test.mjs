@@ -118,6 +118,13 @@ describe("the playground", () => {
       await page.waitForTimeout(100);
       assert.deepEqual(await readMetrics(page), before, `metrics kept for base = ${JSON.stringify(text)}`);
     }
+    // Cleared after a refused value: the field's own word, and nothing about the value it
+    // no longer holds, in the field or in the general line.
+    await page.fill("#base", "");
+    await page.waitForFunction(() => !/Given/.test(document.querySelector('[data-error-for="base"]')?.textContent ?? "Given"), null, { timeout: 5000 });
+    await page.waitForTimeout(100);
+    assert.doesNotMatch((await general.textContent()) ?? "", /Given/);
+    assert.equal(await general.isVisible(), true, "the general line still says the last good picture is kept");
     // Not a number at all: the browser's own word (badInput).
     await page.fill("#base", "");
     await page.locator("#base").pressSequentially("1e");

@@ -401,6 +401,9 @@ export class Controls {
       const own = this.problems.get(id);
       let text = own ? this.problemText(own) : "";
       const theirs = pkg.find((e) => e.control === id);
+      // The field's own problem supersedes the package's word on it: that was about a
+      // value the field no longer holds (typed -1, then cleared), so it shows nowhere.
+      if (own && theirs) placed.add(theirs);
       if (!text && theirs && this.isVisible(id)) {
         text = localizeError(theirs, this.lang);
         placed.add(theirs);
