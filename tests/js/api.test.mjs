@@ -501,6 +501,11 @@ test("text: bad syntax, too long, and the cross-field and work bounds", simOnly,
   // allows 20e6 / 6 requests, a rate of 1/18 per client per second.
   assert.throws(() => new Simulation({ scenario: "steady", clients: 1_000_000, ratePerClient: 1000, durationMs: 60_000 }),
     (e) => is("ratePerClient", "too_much_work", { unit: "per_second", got: 1000 })(e) && Math.abs(e.max - 1 / 18) < 1e-9);
+  // A closed loop of no think, no latency and a nanosecond of service: no duration fits, so
+  // thinkMs is named with the least that does (a min, no max).
+  assert.throws(() => new Simulation({ scenario: "closed", clients: 1_000_000, thinkMs: 0, latencyMs: 0, workers: 1, serviceMs: 1e-6 }),
+    (e) => is("thinkMs", "too_much_work", { min: 1, unit: "ms", got: 0 })(e) && e.max === undefined
+      && /^thinkMs: expected at least 1 ms of think with these clients, latency and service \(/.test(e.message));
   // Within the request bound but past the attempt bound: the attempts are named.
   assert.throws(() => new Simulation({ scenario: "steady", clients: 10_000, ratePerClient: 1, durationMs: 200_000, policy: { maxAttempts: 100 } }),
     is("policy.maxAttempts", "too_much_work", { max: 10, got: 100 }));

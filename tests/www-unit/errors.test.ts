@@ -189,6 +189,17 @@ test("a closed loop past the work bound: the bound is a duration", () => {
   assert.match(localizeError(d, "ru"), /\(не больше [\d\s\u00a0]+ мс\)/);
 });
 
+test("a closed loop no duration fits: think is named, with the least that fits", () => {
+  const d = stateRefusal({ scenario: "closed", clients: 1_000_000, thinkMs: 0, latencyMs: 0, sizing: "workers", workers: 1, serviceMs: 1e-6 });
+  assert.equal(d.code, "too_much_work", d.message);
+  assert.equal(d.field, "thinkMs");
+  assert.equal(locateError(d).control, "think");
+  assert.equal(d.min, 1);
+  assert.equal(d.max, undefined);
+  assert.match(localizeError(d, "en"), /\(at least 1 ms\)\. Given: 0\.$/);
+  assert.match(localizeError(d, "ru"), /\(не меньше 1 мс\)\. Получено: 0\.$/);
+});
+
 test("a huge value is written short, so a message never runs wider than a phone", () => {
   for (const lang of LANGS) {
     const text = localizeError({ ...base, field: "clients", code: "out_of_range", min: 1, max: 1_000_000, unit: "count", got: 1e308 }, lang);

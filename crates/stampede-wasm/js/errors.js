@@ -141,8 +141,8 @@ function expected(shape, min, max, unit, whole, allowed, detail) {
       return detail;
     case 5: // AtMostChars
       return `at most ${max} characters`;
-    case 6: // Work: detail says what max counts, and why
-      return `at most ${max} ${detail}`;
+    case 6: // Work (WorkAtLeast: a min, no max): detail says what the bound counts, and why
+      return Number.isNaN(max) ? `at least ${min} ${detail}` : `at most ${max} ${detail}`;
     default: // RegistryFull
       return `one of at most ${max} call sites per registry (name a place in the code, not a URL)`;
   }

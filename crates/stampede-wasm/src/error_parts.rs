@@ -70,6 +70,10 @@ pub(crate) fn parts(e: &ConfigError) -> Parts {
             detail = work(bound);
             (Shape::Work, none, max, bound.unit(), false)
         }
+        Expected::WorkAtLeast { min, bound } => {
+            detail = work(bound);
+            (Shape::Work, min, none, bound.unit(), false)
+        }
         Expected::RegistryFull { max } => {
             (Shape::RegistryFull, none, f64::from(max), Unit::Count, true)
         }

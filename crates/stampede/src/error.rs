@@ -83,6 +83,15 @@ pub enum Expected {
         /// Which bound.
         bound: WorkBound,
     },
+    /// The same, when only a larger value of the error's field fits: `min` is the least
+    /// value that does, given the others (a closed loop whose cycle is so short that even
+    /// the shortest duration makes too many requests: `think` at least `min`).
+    WorkAtLeast {
+        /// The least value that fits.
+        min: f64,
+        /// Which bound.
+        bound: WorkBound,
+    },
     /// A new name for a registry that already holds `max` names.
     RegistryFull {
         /// The most names a registry holds.
@@ -109,6 +118,10 @@ pub enum WorkBound {
     /// `closed` requests: clients × duration / (think + latency + service); `max` is the
     /// longest duration that fits.
     ClosedRequests,
+    /// The same when no duration fits (the cycle is almost nothing: no think, no latency,
+    /// a tiny service time); a [`Expected::WorkAtLeast`] whose `min` is the shortest think
+    /// that fits at the shortest duration.
+    ClosedThink,
     /// Attempts of a run through a chain of layers, counted at every layer; `max` is the
     /// largest `max_attempts` that fits.
     LayerAttempts,
@@ -202,6 +215,11 @@ impl WorkBound {
                  they may have held at most 10000000 events pending, each keeping the memory \
                  of its peak until it is freed: free() the simulations you no longer need)"
             }
+            WorkBound::ClosedThink => {
+                "ms of think with these clients, latency and service (clients × duration / \
+                 (think + latency + service) of at most 5000000 requests: even the shortest \
+                 duration, 1 ms, makes more; fewer clients also help)"
+            }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \
                  (think + latency + service) of at most 5000000 requests; a longer think \
@@ -214,7 +232,9 @@ impl WorkBound {
     /// load's, a count for the rest (clients, attempts, samples, layers, runs).
     pub const fn unit(self) -> Unit {
         match self {
-            WorkBound::ClosedRequests | WorkBound::ClosedAttempts => Unit::Ms,
+            WorkBound::ClosedRequests | WorkBound::ClosedAttempts | WorkBound::ClosedThink => {
+                Unit::Ms
+            }
             WorkBound::SteadyRequests => Unit::PerSecond,
             WorkBound::OccClients
             | WorkBound::SteadyClients
@@ -380,7 +400,7 @@ impl ConfigError {
             Expected::OneOf(_) => Code::UnknownValue,
             Expected::Syntax(_) => Code::BadSyntax,
             Expected::AtMostChars(_) => Code::TooLong,
-            Expected::Work { .. } => Code::TooMuchWork,
+            Expected::Work { .. } | Expected::WorkAtLeast { .. } => Code::TooMuchWork,
             Expected::RegistryFull { .. } => Code::OutOfRange,
             _ if number.is_nan() => Code::NotANumber,
             Expected::Range(l) if l.whole && number.is_finite() && number.fract() != 0.0 => {
@@ -464,6 +484,9 @@ impl fmt::Display for Expected {
             Expected::AtMostChars(n) => write!(f, "at most {n} characters"),
             Expected::Work { max, bound } => {
                 write!(f, "at most {} {}", fmt_num(max), bound.describe())
+            }
+            Expected::WorkAtLeast { min, bound } => {
+                write!(f, "at least {} {}", fmt_num(min), bound.describe())
             }
             Expected::RegistryFull { max } => write!(
                 f,

@@ -113,7 +113,9 @@ function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | 
     case "too_much_work":
       // This max is computed from the other settings (0.0333… requests per client per
       // second), not declared: three significant digits, rounded down so it still fits.
-      return e.max === undefined ? { key: "set.workNoMax", vars: {} } : { key: "set.work", vars: { max: bound(roundDown(e.max), e.unit, lang) } };
+      if (e.max !== undefined) return { key: "set.work", vars: { max: bound(roundDown(e.max), e.unit, lang) } };
+      // Only a larger value fits (a closed loop's think): the least, rounded up by the core.
+      return e.min === undefined ? { key: "set.workNoMax", vars: {} } : { key: "set.workAtLeast", vars: { min: bound(e.min, e.unit, lang) } };
     case undefined:
       return null;
   }

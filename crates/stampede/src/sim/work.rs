@@ -153,14 +153,33 @@ pub(crate) fn closed_requests(c: &Checked) -> f64 {
 
 /// Refuses a `closed` run whose expected requests pass
 /// [`MAX_STEADY_REQUESTS`] (or whose attempts pass
-/// [`MAX_RUN_ATTEMPTS`]), naming `duration` with the longest that fits.
+/// [`MAX_RUN_ATTEMPTS`]), naming `duration` with the longest that fits; or, when not even
+/// the shortest duration fits (a cycle of almost nothing: no think, no latency, a tiny
+/// service time), `think` with the least that fits at that duration. Naming the duration
+/// then would ask for less than it takes, and a front end that falls back to the named
+/// field's default (the page, from a link) would still be refused.
 pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
     if c.s.scenario != Scenario::Closed || closed_requests(c) <= MAX_STEADY_REQUESTS {
         return Ok(());
     }
     let attempts = per_request(&c.s);
     let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
-    let max = (max_requests * closed_cycle_ms(c) / f64::from(c.s.clients)).floor();
+    let clients = f64::from(c.s.clients);
+    let max = (max_requests * closed_cycle_ms(c) / clients).floor();
+    let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);
+    if max < shortest {
+        // clients × shortest / (think + latency + service) ≤ max_requests, rounded up to
+        // a whole ms (at most clients × a day / 5,000,000: 17,280 ms for a million).
+        let least = clients * shortest / max_requests - c.s.latency_ms - c.fleet.service_ms;
+        return Err(ConfigError::new(
+            Field::Think,
+            Expected::WorkAtLeast {
+                min: least.max(0.0).ceil(),
+                bound: WorkBound::ClosedThink,
+            },
+            Got::Number(c.s.think_ms),
+        ));
+    }
     let expected = Expected::Work {
         max,
         bound: WorkBound::ClosedRequests,

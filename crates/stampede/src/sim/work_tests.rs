@@ -122,6 +122,71 @@ fn a_load_too_big_at_any_rate_names_clients() {
     );
 }
 
+/// A closed loop whose cycle is almost nothing (no think, no latency, a nanosecond of
+/// service): not even the shortest duration fits, so the error names `think`, with the
+/// least that fits there; that think (at the shortest duration) runs, a ms less does not.
+#[test]
+fn a_closed_loop_no_duration_fits_names_think_at_least() {
+    let s = SimSettings {
+        scenario: Scenario::Closed,
+        clients: 1_000_000,
+        think_ms: 0.0,
+        latency_ms: 0.0,
+        workers: Some(1),
+        service_ms: 1e-6,
+        ..SimSettings::default()
+    };
+    let e = s.check().map(|_| ()).unwrap_err();
+    assert_eq!(e.field, Field::Think, "{e}");
+    assert_eq!(e.code(), crate::error::Code::TooMuchWork);
+    let Expected::WorkAtLeast { min, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::ClosedThink);
+    // 20,000,000 attempts / 6 per request = 3,333,333 requests: a million clients in 1 ms
+    // need a cycle of 0.3 ms, so a think of 1 ms (whole ms, rounded up).
+    assert_eq!(min, 1.0);
+    assert!(
+        e.to_string()
+            .starts_with("think: expected at least 1 ms of think with these clients"),
+        "{e}"
+    );
+    let shortest = |think_ms| SimSettings {
+        think_ms,
+        duration_ms: 1.0,
+        ..s.clone()
+    };
+    assert!(shortest(min).check().is_ok());
+    // With 100 attempts a request, fewer requests fit: a longer least think.
+    let e = SimSettings {
+        clients: 1_000_000,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        ..s.clone()
+    }
+    .check()
+    .map(|_| ())
+    .unwrap_err();
+    let Expected::WorkAtLeast { min, .. } = e.expected else {
+        panic!("{e}")
+    };
+    // 20,000,000 / 100 = 200,000 requests: 1,000,000 × 1 ms / 200,000 = 5 ms of cycle.
+    assert_eq!(min, 5.0);
+    let with = |think_ms| SimSettings {
+        think_ms,
+        duration_ms: 1.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        ..s.clone()
+    };
+    assert!(with(min).check().is_ok());
+    assert!(with(min - 1.0).check().is_err());
+    // Where a duration fits, the duration is still the one named.
+    let e = SimSettings { think_ms: 1.0, ..s }
+        .check()
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.field, Field::Duration, "{e}");
+}
+
 /// Clients in an outage as long as the run, retrying at once: each attempt fails a
 /// round trip after it left, far faster than the think + latency + service the check
 /// assumed, so the loop makes many more attempts than it foresaw.
