@@ -76,10 +76,16 @@ fn parse_header(s: &str) -> Result<(String, String), String> {
     }
 }
 
+/// The last millisecond of the year 9999 (9999-12-31T23:59:59.999Z): the last instant an
+/// HTTP-date can name, to its millisecond.
+const LAST_MS: f64 = 253_402_300_799_999.0;
+
 fn parse_now(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=253_402_300_799_000.0).contains(&v) => Ok(v),
-        _ => Err("expected milliseconds since the Unix epoch, from 0 to the year 9999".to_owned()),
+        Ok(v) if (0.0..=LAST_MS).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected milliseconds since the Unix epoch, from 0 to {LAST_MS} (the end of the year 9999)"
+        )),
     }
 }
 

@@ -111,6 +111,33 @@ fn classify_json_contract() {
 }
 
 #[test]
+fn classify_now_ms_reaches_the_end_of_the_year_9999() {
+    // A date in the year 9999, a second before its end, is 1 s away from its last ms.
+    let at = |now: &str| {
+        json(&[
+            "classify",
+            "--status",
+            "503",
+            "--header",
+            "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT",
+            "--now-ms",
+            now,
+            "--json",
+        ])
+    };
+    assert_eq!(at("253402300798000")["retry_after_ms"], 1000);
+    // Its last millisecond is accepted (the date is then past: no wait); one more is not.
+    assert_eq!(at("253402300799999")["retryable"], true);
+    let out = stampede(&["classify", "--status", "503", "--now-ms", "253402300800000"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--now-ms") && err.contains("253402300799999 (the end of the year 9999)"),
+        "{err}"
+    );
+}
+
+#[test]
 fn classify_reports_a_huge_retry_after_as_given_and_short() {
     // 1e20 s: past a 64-bit integer, once reported as the saturated 1.845e19 s.
     let v = json(&[
