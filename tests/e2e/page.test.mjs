@@ -148,6 +148,41 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("content growing taller redraws no figure; a change of width redraws them", T, async () => {
+    const { page, problems } = await open();
+    await waitIdle(page);
+    const herdDraws = () =>
+      page.evaluate(async () => {
+        // Two frames for the resize observer and the redraw it schedules.
+        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+        return window.__herdDraws;
+      });
+    await page.evaluate(() => {
+      window.__herdDraws = 0;
+      new PerformanceObserver((l) => {
+        window.__herdDraws += l.getEntries().filter((e) => e.name === "stampede:draw-herd").length;
+      }).observe({ type: "measure" });
+    });
+    assert.equal(await herdDraws(), 0);
+    // What a panel's first draw or an error line does: the playground and a sweep panel grow
+    // taller, no wider (it used to redraw every figure: 50 ms at 100,000 clients).
+    await page.evaluate(() => {
+      for (const id of ["herd", "panel-nets"]) {
+        const tall = document.createElement("div");
+        tall.style.height = "300px";
+        document.getElementById(id)?.append(tall);
+      }
+    });
+    assert.equal(await herdDraws(), 0, "taller, not wider: nothing redrawn");
+    // Narrower: the figures fit the new width.
+    await page.evaluate(() => {
+      document.body.style.maxWidth = "900px";
+    });
+    assert.ok((await herdDraws()) >= 1, "narrower: the herd is redrawn");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a slider moves its typed field and re-simulates while it moves", T, async () => {
     const { page, problems } = await open();
     const before = await page.textContent('[data-metric="totalAttempts"]');
