@@ -42,11 +42,14 @@ use layers::Frames;
 // drives the same engine (the same wheel, servers and sends) through the hooks below.
 #[path = "hedged.rs"]
 mod hedged;
-use hedged::{HEDGED, Hedged};
+use hedged::Hedged;
 // The event every part of the engine moves: `sim/event.rs`.
 #[path = "event.rs"]
 mod event;
 use event::{ARMED, DEPTH_SHIFT, Ev, Kind, LOGGED};
+// The clients' timeouts: request slots, tickets, timers armed and settled: `sim/timers.rs`.
+#[path = "timers.rs"]
+mod timers;
 // What the engine counts, and the run's metrics from it: `sim/counts.rs`.
 #[path = "counts.rs"]
 mod counts;
@@ -238,21 +241,6 @@ impl Herd {
         client % self.log_stride == 0 && client / self.log_stride < self.log_rows
     }
 
-    /// A slot for a new request of `client`: the client's own when a client has one
-    /// request at a time, else a free one. Only with a timeout.
-    fn take_slot(&mut self, client: u32) -> u32 {
-        if !self.timeout.is_finite() || self.load.slot_per_client() {
-            return client;
-        }
-        match self.free_slots.pop() {
-            Some(slot) => slot,
-            None => {
-                self.tickets.push(0);
-                (self.tickets.len() - 1) as u32
-            }
-        }
-    }
-
     /// A new logical request of `client` at `t`: through the budget's gate, then sent.
     fn issue(&mut self, client: u32, t: f64) {
         self.counts.requests += 1;
@@ -309,52 +297,6 @@ impl Herd {
             self.arm(ev);
         }
         self.wheel.push(at, *ev);
-    }
-
-    /// Puts `ev`'s timer in the wheel, at its deadline (not yet passed), and marks `ev`
-    /// armed: from now on its ticket decides which copy settles it.
-    #[inline]
-    fn arm(&mut self, ev: &mut Ev) {
-        if ev.armed() || ev.deadline == f64::INFINITY {
-            return;
-        }
-        ev.flags |= ARMED;
-        if !ev.hedged() {
-            ev.ticket = self.tickets[ev.slot as usize];
-        }
-        let timer = Ev {
-            at: ev.deadline,
-            kind: Kind::Timeout,
-            ..*ev
-        };
-        self.wheel.push(timer.at, timer);
-    }
-
-    /// Whether `ev`'s attempt is still awaited by its client: always, unless its timer
-    /// (or an answer, if its timer fired first) settled it.
-    #[inline]
-    fn is_live(&self, ev: &Ev) -> bool {
-        if ev.flags & (ARMED | HEDGED) == 0 {
-            return true;
-        }
-        if ev.hedged() {
-            return self.hedge_is_live(ev);
-        }
-        self.tickets[ev.slot as usize] == ev.ticket
-    }
-
-    /// `ev`'s attempt is settled (answered in time, or timed out): its other copy is stale.
-    #[inline]
-    fn settle(&mut self, ev: &Ev) {
-        if ev.flags & (ARMED | HEDGED) == 0 {
-            return;
-        }
-        if ev.hedged() {
-            self.hedge_settle(ev);
-        } else {
-            let t = &mut self.tickets[ev.slot as usize];
-            *t = t.wrapping_add(1);
-        }
     }
 
     /// The attempt reaches the load balancer at `ev.at` (of the last layer; an upper one
@@ -472,24 +414,6 @@ impl Herd {
             self.rec.log(t, ev.client, ev.number(), code);
         }
         self.decide(ev, code, now);
-    }
-
-    /// The client's timeout fires at `ev.at`: if the attempt is still awaited, it failed
-    /// with the transport error `timeout`.
-    #[inline]
-    fn timeout(&mut self, mut ev: Ev) {
-        if !self.is_live(&ev) {
-            return;
-        }
-        let t = ev.at;
-        self.settle(&ev);
-        self.events += 1;
-        self.counts.timeouts += 1;
-        self.rec.timed_out(t);
-        if ev.logged() {
-            self.rec.log(t, ev.client, ev.number(), outcome::TIMEOUT);
-        }
-        self.decide(&mut ev, outcome::TIMEOUT, t);
     }
 
     /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
