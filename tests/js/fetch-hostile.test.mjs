@@ -443,6 +443,20 @@ hostile("an input fetch refuses whatever the network does is refused at once, na
     assert.equal(o.error.code, "bad_syntax");
     assert.match(o.error.message, pattern);
   }
+  // A method fetch refuses (TRACE, CONNECT, TRACK: a TypeError from fetch, every time, that
+  // looked like a refused connection and was retried): refused at once, naming the method.
+  for (const [method, input, field] of [
+    ["TRACE", URL_, "init.method"],
+    ["connect", URL_, "init.method"],
+    ["Track", URL_, "init.method"],
+    [undefined, { url: URL_, method: "TRACE", bodyUsed: false, clone() { return this; } }, "input.method"],
+  ]) {
+    const o = await settle(retryFetch(input, method === undefined ? undefined : { method }, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, `${method}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, field);
+    assert.equal(o.error.code, "bad_syntax");
+    assert.match(o.error.message, /: expected a method fetch sends \(not CONNECT, TRACE or TRACK\), got "/);
+  }
   // An input whose string or URL throws names it, with what was thrown as the cause.
   const toString = await settle(retryFetch({ toString() { throw boom; } }, undefined, { policy: fast }), 500);
   assert.match(toString.error.message, /^input: threw an exception: boom$/);

@@ -134,7 +134,7 @@ impl FetchCall {
     /// (`input` for a `Request`'s, else `init.method`): false on a bad one (`lastError`).
     pub fn set_method(&mut self, method: &str, input: bool) -> bool {
         let prefix = if input { "input." } else { "init." };
-        match method.parse::<Method>() {
+        match Method::for_fetch(method) {
             Ok(m) => {
                 self.method = m;
                 true

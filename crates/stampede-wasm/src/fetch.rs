@@ -137,7 +137,7 @@ fn method_of(input: &JsValue, init: &Object) -> Result<Method, JsValue> {
             continue;
         }
         let m = text(&m, prefix, "method")?;
-        return m.parse::<Method>().map_err(|e| config_error(prefix, &e));
+        return Method::for_fetch(&m).map_err(|e| config_error(prefix, &e));
     }
     Ok(Method::Get)
 }

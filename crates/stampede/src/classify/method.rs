@@ -108,6 +108,40 @@ impl FromStr for Method {
     }
 }
 
+/// The methods the Fetch standard forbids (`new Request(url, { method: "TRACE" })`
+/// throws): a fetch of one fails before anything is sent, every time.
+pub const FETCH_FORBIDDEN: [&str; 3] = ["CONNECT", "TRACE", "TRACK"];
+
+impl Method {
+    /// `s` as the method of a request that fetch will send: as [`Method::from_str`], and
+    /// an error naming the method for one of [`FETCH_FORBIDDEN`] (retrying it would only
+    /// repeat fetch's refusal, which looks like a network failure).
+    ///
+    /// ```
+    /// use stampede::classify::Method;
+    /// use stampede::{Code, Field};
+    /// assert_eq!(Method::for_fetch("put"), Ok(Method::Put));
+    /// assert_eq!(Method::for_fetch("PROPFIND"), Ok(Method::Other));
+    /// for forbidden in ["TRACE", "connect", "Track"] {
+    ///     let e = Method::for_fetch(forbidden).unwrap_err();
+    ///     assert_eq!((e.field, e.code()), (Field::Method, Code::BadSyntax));
+    /// }
+    /// // The classifier still knows TRACE (RFC 9110: idempotent).
+    /// assert_eq!("TRACE".parse(), Ok(Method::Trace));
+    /// ```
+    pub fn for_fetch(s: &str) -> Result<Method, ConfigError> {
+        let m = s.parse::<Method>()?;
+        if crate::error::find_name(&FETCH_FORBIDDEN, s).is_some() {
+            return Err(ConfigError::new(
+                Field::Method,
+                Expected::Syntax("a method fetch sends (not CONNECT, TRACE or TRACK)"),
+                Got::Text(s.to_owned()),
+            ));
+        }
+        Ok(m)
+    }
+}
+
 /// What is being retried: its method, and whether the caller vouches that repeating it is
 /// safe (an idempotency key, a conditional write…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -37,7 +37,7 @@ mod status;
 mod transport;
 mod verdict;
 
-pub use method::{Method, Request};
+pub use method::{FETCH_FORBIDDEN, Method, Request};
 pub use outcome::Outcome;
 pub use rules::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_ON, RetryRules};
 pub use status::{HttpStatus, StatusSet};
