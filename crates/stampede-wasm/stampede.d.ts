@@ -598,7 +598,9 @@ export class ThrottledError extends Error {
  *  URL that no parser reads (relative to the page where there is one; in Node only an
  *  absolute URL), whose scheme fetch does not fetch (`ftp:`, `javascript:`; http, https,
  *  data, blob and file are fetched), or that carries credentials (`user:pass@`): a
- *  RangeError, `code: "bad_syntax"`. That is no refused connection to retry.
+ *  RangeError, `code: "bad_syntax"`. That is no refused connection to retry. So is a method
+ *  fetch refuses to send (CONNECT, TRACE, TRACK): a RangeError, `code: "bad_syntax"`, naming
+ *  `init.method` (or `input.method`, a Request's).
  *
  *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
@@ -629,7 +631,9 @@ export interface SettingsErrorInfo {
    *  "budget.capacity", "n", "init.signal". */
   field: string;
   code: SettingsErrorCode;
-  /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value). */
+  /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value;
+   *  for too_much_work without a `max`, the least that fits with the other settings: a closed
+   *  loop's thinkMs when no duration fits). */
   min?: number;
   /** Present (true) when `min` itself is refused: more than min (serviceMs, attemptTimeoutMs). */
   minExclusive?: true;

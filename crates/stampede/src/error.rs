@@ -217,13 +217,16 @@ impl WorkBound {
             }
             WorkBound::ClosedThink => {
                 "ms of think with these clients, latency and service (clients × duration / \
-                 (think + latency + service) of at most 5000000 requests: even the shortest \
-                 duration, 1 ms, makes more; fewer clients also help)"
+                 (think + latency + service) of at most 5000000 requests, and at most \
+                 20000000 attempts, less with a timeout, hedging, layers or safety nets: \
+                 even the shortest duration, 1 ms, makes more; fewer clients or attempts \
+                 also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \
-                 (think + latency + service) of at most 5000000 requests; a longer think \
-                 or fewer clients also help)"
+                 (think + latency + service) of at most 5000000 requests, and at most \
+                 20000000 attempts, less with a timeout, hedging, layers or safety nets; a \
+                 longer think, fewer clients or fewer attempts also help)"
             }
         }
     }

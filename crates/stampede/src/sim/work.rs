@@ -151,25 +151,33 @@ pub(crate) fn closed_requests(c: &Checked) -> f64 {
     f64::from(c.s.clients) * c.s.duration_ms / closed_cycle_ms(c)
 }
 
-/// Refuses a `closed` run whose expected requests pass
-/// [`MAX_STEADY_REQUESTS`] (or whose attempts pass
-/// [`MAX_RUN_ATTEMPTS`]), naming `duration` with the longest that fits; or, when not even
-/// the shortest duration fits (a cycle of almost nothing: no think, no latency, a tiny
-/// service time), `think` with the least that fits at that duration. Naming the duration
-/// then would ask for less than it takes, and a front end that falls back to the named
-/// field's default (the page, from a link) would still be refused.
+/// Refuses a `closed` run whose expected requests pass [`MAX_STEADY_REQUESTS`], or whose
+/// attempts pass the run's bound ([`max_run_attempts`]: less with a timeout, hedging,
+/// safety nets or layers), naming `duration` with the longest that fits. When not even the
+/// shortest duration fits (a cycle of almost nothing: no think, no latency, a tiny service
+/// time), it names `think` with the least that fits there instead: naming the duration
+/// would ask for less than it takes, and a front end that falls back to the named field's
+/// default (the page, from a link) would still be refused. When one request's attempts
+/// alone pass the bound (many layers), the layers' error names them.
 pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
-    if c.s.scenario != Scenario::Closed || closed_requests(c) <= MAX_STEADY_REQUESTS {
+    if c.s.scenario != Scenario::Closed {
         return Ok(());
     }
     let attempts = per_request(&c.s);
-    let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+    let max_requests = MAX_STEADY_REQUESTS.min(max_run_attempts(c) / attempts);
+    if closed_requests(c) <= max_requests {
+        return Ok(());
+    }
+    if max_requests < 1.0 {
+        return Err(too_many_layer_attempts(c, 1.0, max_run_attempts(c)));
+    }
     let clients = f64::from(c.s.clients);
     let max = (max_requests * closed_cycle_ms(c) / clients).floor();
     let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);
     if max < shortest {
         // clients × shortest / (think + latency + service) ≤ max_requests, rounded up to
-        // a whole ms (at most clients × a day / 5,000,000: 17,280 ms for a million).
+        // a whole ms: at most a million clients' 1 ms over one request, 1,000,000 ms,
+        // within think's range.
         let least = clients * shortest / max_requests - c.s.latency_ms - c.fleet.service_ms;
         return Err(ConfigError::new(
             Field::Think,

@@ -179,6 +179,47 @@ fn a_closed_loop_no_duration_fits_names_think_at_least() {
     };
     assert!(with(min).check().is_ok());
     assert!(with(min - 1.0).check().is_err());
+    // With a timeout, or layers, the run's attempts bound is tighter: the least think is
+    // the least that passes it too, and a ms less does not.
+    for (timeout_ms, layers, attempts) in [(Some(10.0), 1, 100), (None, 3, 6), (Some(10.0), 2, 10)]
+    {
+        let with = |think_ms| SimSettings {
+            think_ms,
+            duration_ms: 1.0,
+            timeout_ms,
+            layers,
+            policy: PolicySettings::new(
+                BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
+                attempts,
+            ),
+            ..s.clone()
+        };
+        let e = with(0.0).check().map(|_| ()).unwrap_err();
+        let Expected::WorkAtLeast { min, .. } = e.expected else {
+            panic!("{timeout_ms:?} {layers} {attempts}: {e}")
+        };
+        assert!(
+            with(min).check().is_ok(),
+            "{timeout_ms:?} {layers} {attempts}: {min}"
+        );
+        if min >= 1.0 {
+            assert!(
+                with(min - 1.0).check().is_err(),
+                "{timeout_ms:?} {layers} {attempts}: {min}"
+            );
+        }
+    }
+    // One request's attempts alone past the bound (100 attempts at each of 10 layers): the
+    // layers are named, not a think that no value of would fix.
+    let e = SimSettings {
+        layers: 10,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        ..s.clone()
+    }
+    .check()
+    .map(|_| ())
+    .unwrap_err();
+    assert!(matches!(e.field, Field::Layers | Field::MaxAttempts), "{e}");
     // Where a duration fits, the duration is still the one named.
     let e = SimSettings { think_ms: 1.0, ..s }
         .check()
