@@ -170,6 +170,23 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("a link too big to simulate at the defaults keeps its scenario: the value that fits", T, async () => {
+    // A closed loop of no think: at the page's default duration it would make millions of
+    // requests too many. The duration is already the default, so resetting it fixes nothing:
+    // it takes the longest that fits, and the link's scenario, clients and think stand.
+    const { page, problems } = await open("?scenario=closed&clients=1000&think=0");
+    assert.ok(Number(await page.textContent('[data-metric="totalAttempts"]')) > 0);
+    assert.equal(await page.inputValue("#scenario"), "closed");
+    assert.equal(await page.inputValue("#clients"), "1000");
+    assert.equal(await page.inputValue("#think"), "0");
+    const duration = Number(await page.inputValue("#duration"));
+    assert.ok(duration > 0 && duration < 120_000, `duration ${duration}`);
+    assert.match((await page.textContent('[data-error-for="duration"]')) ?? "", /the value that fits is shown/);
+    assert.equal(await page.isVisible("#sim-error"), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link whose every number is nonsense opens on the defaults", T, async () => {
     const { page, problems } = await open("?base=-1&cap=-1&attempts=NaN&multiplier=0&budget-capacity=-3&b-base=-9&retry-after=-1");
     assert.equal(await page.inputValue("#base"), "2000");

@@ -20,6 +20,14 @@ function quoted(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
+/** The value a too-much-work refusal says fits (its max, or for an "at least" its min),
+ *  whole for a whole field; undefined for any other refusal. */
+function workBound(err: PackageError, integer: boolean): number | undefined {
+  if (err.code !== "too_much_work") return undefined;
+  const v = err.max !== undefined ? (integer ? Math.floor(err.max) : err.max) : err.min !== undefined ? Math.ceil(err.min) : undefined;
+  return v !== undefined && Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
 /** What the link had that the page could not use (see logic/url.ts). */
 export interface LinkProblems {
   ignored: string[];
@@ -79,12 +87,20 @@ export class LinkRepair {
     if (!this.active || this.repairs >= MAX_REPAIRS) return null;
     this.repairs++;
     const f = err.control ? fieldById(err.control) : undefined;
+    const bound = f ? workBound(err, f.integer === true) : undefined;
     let fixed: State;
     if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = quoted(String(f.get(state)));
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
+    } else if (f && bound !== undefined && bound !== f.get(state)) {
+      // At its default and still too much work with the link's other values (a closed
+      // loop of many clients and no think: no default duration fits): the value that fits,
+      // so the link's scenario and clients stand.
+      fixed = cloneState(state);
+      f.set(fixed, bound);
+      this.form.setNotice(f.id, (t, lang) => t("link.bounded", { message: localizeError(err, lang) }));
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };

@@ -170,6 +170,7 @@ export const en = {
   "link.field": "The link had “{value}” here, which cannot be used: the default is shown.",
   "link.refused": "The link had “{value}” here, which the simulator refused ({message}): the default is shown.",
   "link.reset": "The link's settings were refused ({message}): the defaults are shown.",
+  "link.bounded": "The link's settings were refused here ({message}): the value that fits is shown.",
   "link.general": "The link had values the page cannot use ({list}): the defaults are shown.",
 
   "herd.heading": "The herd",
@@ -505,6 +506,7 @@ export const ru: Record<Key, string> = {
   "link.field": "В ссылке здесь было «{value}» — так нельзя; показано значение по умолчанию.",
   "link.refused": "В ссылке здесь было «{value}», симулятор это отверг ({message}); показано значение по умолчанию.",
   "link.reset": "Симулятор отверг настройки из ссылки ({message}); показаны настройки по умолчанию.",
+  "link.bounded": "Симулятор отверг настройки из ссылки ({message}); показано подходящее значение.",
   "link.general": "В ссылке были значения, которые страница не может использовать ({list}); показаны значения по умолчанию.",
 
   "herd.heading": "Стадо",
