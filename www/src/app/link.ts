@@ -87,14 +87,16 @@ export class LinkRepair {
     if (!this.active || this.repairs >= MAX_REPAIRS) return null;
     this.repairs++;
     const f = err.control ? fieldById(err.control) : undefined;
+    // The bound, if the form takes it (the page's envelope for typed values may be narrower).
     const bound = f ? workBound(err, f.integer === true) : undefined;
+    const takes = (v: number): boolean => !f?.limit || (v >= f.limit.min && v <= f.limit.max);
     let fixed: State;
     if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = quoted(String(f.get(state)));
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
-    } else if (f && bound !== undefined && bound !== f.get(state)) {
+    } else if (f && bound !== undefined && bound !== f.get(state) && takes(bound)) {
       // At its default and still too much work with the link's other values (a closed
       // loop of many clients and no think: no default duration fits): the value that fits,
       // so the link's scenario and clients stand.
