@@ -157,63 +157,46 @@ fn a_closed_loop_no_duration_fits_names_think_at_least() {
         ..s.clone()
     };
     assert!(shortest(min).check().is_ok());
-    // With 100 attempts a request, fewer requests fit: a longer least think.
-    let e = SimSettings {
-        clients: 1_000_000,
-        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
-        ..s.clone()
-    }
-    .check()
-    .map(|_| ())
-    .unwrap_err();
-    let Expected::WorkAtLeast { min, .. } = e.expected else {
-        panic!("{e}")
+    // Fewer requests fit with more attempts (100: 20,000,000 / 100 = 200,000 requests, so
+    // 1,000,000 × 1 ms / 200,000 = 5 ms of think), and fewer still with a timeout or layers
+    // (the run's attempts bound is tighter): each time the least think passes every check,
+    // and a ms less does not.
+    let policy = |attempts| {
+        PolicySettings::new(
+            BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
+            attempts,
+        )
     };
-    // 20,000,000 / 100 = 200,000 requests: 1,000,000 × 1 ms / 200,000 = 5 ms of cycle.
-    assert_eq!(min, 5.0);
-    let with = |think_ms| SimSettings {
-        think_ms,
-        duration_ms: 1.0,
-        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
-        ..s.clone()
-    };
-    assert!(with(min).check().is_ok());
-    assert!(with(min - 1.0).check().is_err());
-    // With a timeout, or layers, the run's attempts bound is tighter: the least think is
-    // the least that passes it too, and a ms less does not.
-    for (timeout_ms, layers, attempts) in [(Some(10.0), 1, 100), (None, 3, 6), (Some(10.0), 2, 10)]
-    {
+    for (timeout_ms, layers, attempts) in [
+        (None, 1, 100),
+        (Some(10.0), 1, 100),
+        (None, 3, 6),
+        (Some(10.0), 2, 10),
+    ] {
+        let case = format!("timeout {timeout_ms:?}, {layers} layers, {attempts} attempts");
         let with = |think_ms| SimSettings {
             think_ms,
             duration_ms: 1.0,
             timeout_ms,
             layers,
-            policy: PolicySettings::new(
-                BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
-                attempts,
-            ),
+            policy: policy(attempts),
             ..s.clone()
         };
         let e = with(0.0).check().map(|_| ()).unwrap_err();
         let Expected::WorkAtLeast { min, .. } = e.expected else {
-            panic!("{timeout_ms:?} {layers} {attempts}: {e}")
+            panic!("{case}: {e}")
         };
-        assert!(
-            with(min).check().is_ok(),
-            "{timeout_ms:?} {layers} {attempts}: {min}"
-        );
-        if min >= 1.0 {
-            assert!(
-                with(min - 1.0).check().is_err(),
-                "{timeout_ms:?} {layers} {attempts}: {min}"
-            );
+        if (timeout_ms, layers) == (None, 1) {
+            assert_eq!(min, 5.0, "{case}");
         }
+        assert!(with(min).check().is_ok(), "{case}: {min}");
+        assert!(with(min - 1.0).check().is_err(), "{case}: {min}");
     }
     // One request's attempts alone past the bound (100 attempts at each of 10 layers): the
     // layers are named, not a think that no value of would fix.
     let e = SimSettings {
         layers: 10,
-        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        policy: policy(100),
         ..s.clone()
     }
     .check()
