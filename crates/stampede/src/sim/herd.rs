@@ -13,7 +13,8 @@
 //! the server and the timer; the first to resolve it (the answer, if it reaches the client
 //! before the deadline, else the timeout) moves the request's ticket on, and the other then
 //! finds its ticket stale and does nothing (a late answer to an attempt its client gave up
-//! is wasted work). In a healthy run almost no timer is armed.
+//! is wasted work). In a healthy run almost no timer is armed. (The slots, tickets and
+//! timers: `timers.rs`, a child module.)
 //!
 //! Layers (see `layers.rs`, a child module so that it works on the engine's own state): a
 //! call to an upper layer is parked there while that layer's own call goes down, and the
