@@ -257,6 +257,9 @@ describe("the page's contract", () => {
     });
     await page.waitForFunction(() => /^Clients 5,00\d–/.test(document.getElementById("timeline-rows").textContent ?? ""));
     assert.notEqual(await canvasHash(page, "timeline"), top, "scrolling draws other clients");
+    // A new run draws where the reader scrolled to (the position kept from the scroll events).
+    await afterRun(page, () => page.fill("#base", "700"));
+    assert.match((await page.textContent("#timeline-rows")) ?? "", /^Clients 5,00\d–/);
     // The overview: everyone folded into the view, nothing to scroll.
     await page.selectOption("#herd-rows", "fit");
     await page.waitForFunction(() => /^All 10,000 clients/.test(document.getElementById("timeline-rows").textContent ?? ""));

@@ -160,10 +160,20 @@ export class RateChart {
     this.playhead.style.transform = `translateX(${this.plot.valToPos(this.playheadS, "x").toFixed(1)}px)`;
   }
 
-  /** The plot area's distance from the chart's left and right edges (CSS px). */
+  /** The plot area's distance from the chart's left and right edges (CSS px, whole, as the
+   *  layout rounds them). Read from the sizes uPlot wrote into the plot area's style, not
+   *  from its layout box: asking the box (offsetLeft) forced a layout of the whole page in
+   *  the middle of every update, 0.7 ms of the 100,000-client one. */
   plotInset(): { left: number; right: number } {
-    const left = this.plot.over.offsetLeft;
-    return { left, right: Math.max(0, this.plot.width - left - this.plot.over.clientWidth) };
+    const { over } = this.plot;
+    // The layout box only if uPlot wrote no size (it always does): asked for lazily.
+    const px = (v: string, box: () => number): number => {
+      const n = Number.parseFloat(v);
+      return Number.isFinite(n) ? Math.round(n) : box();
+    };
+    const left = px(over.style.left, () => over.offsetLeft);
+    const width = px(over.style.width, () => over.clientWidth);
+    return { left, right: Math.max(0, this.plot.width - left - width) };
   }
 
   resize(): void {
