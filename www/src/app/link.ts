@@ -44,6 +44,8 @@ export class LinkRepair {
   /** Until the reader acts, a refused value came from the link. */
   private active = true;
   private repairs = 0;
+  /** The link's own value of each field a repair replaced, for a later repair's note. */
+  private readonly given = new Map<string, string>();
   /** Notes about the link that belong to no single field, re-worded on a language switch. */
   private notes: ((t: T, lang: Lang) => string)[] = [];
 
@@ -91,18 +93,24 @@ export class LinkRepair {
     const bound = f ? workBound(err, f.integer === true) : undefined;
     const takes = (v: number): boolean => !f?.limit || (v >= f.limit.min && v <= f.limit.max);
     let fixed: State;
-    if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
+    if (f && bound !== undefined && bound !== f.get(state) && takes(bound)) {
+      // Too much work with the link's other values (a closed loop of many clients and no
+      // think: no duration near the default fits): the value the refusal says fits, so the
+      // link's scenario and clients stand. The note quotes the link's own value, when the
+      // field had one (an earlier repair may have put the default there).
+      fixed = cloneState(state);
+      f.set(fixed, bound);
+      const given = this.given.get(f.id) ?? (f.get(state) !== f.get(DEFAULT_STATE) ? String(f.get(state)) : undefined);
+      const message = (lang: Lang) => localizeError(err, lang);
+      this.form.setNotice(f.id, (t, lang) =>
+        given === undefined ? t("link.bounded", { message: message(lang) }) : t("link.boundedValue", { value: quoted(given), message: message(lang) }),
+      );
+    } else if (f && f.get(state) !== f.get(DEFAULT_STATE)) {
       fixed = cloneState(state);
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = quoted(String(f.get(state)));
+      this.given.set(f.id, String(f.get(state)));
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
-    } else if (f && bound !== undefined && bound !== f.get(state) && takes(bound)) {
-      // At its default and still too much work with the link's other values (a closed
-      // loop of many clients and no think: no default duration fits): the value that fits,
-      // so the link's scenario and clients stand.
-      fixed = cloneState(state);
-      f.set(fixed, bound);
-      this.form.setNotice(f.id, (t, lang) => t("link.bounded", { message: localizeError(err, lang) }));
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };

@@ -171,6 +171,7 @@ export const en = {
   "link.refused": "The link had “{value}” here, which the simulator refused ({message}): the default is shown.",
   "link.reset": "The link's settings were refused ({message}): the defaults are shown.",
   "link.bounded": "The link's settings were refused here ({message}): the value that fits is shown.",
+  "link.boundedValue": "The link had “{value}” here, which the simulator refused ({message}): the value that fits is shown.",
   "link.general": "The link had values the page cannot use ({list}): the defaults are shown.",
 
   "herd.heading": "The herd",
@@ -507,6 +508,7 @@ export const ru: Record<Key, string> = {
   "link.refused": "В ссылке здесь было «{value}», симулятор это отверг ({message}); показано значение по умолчанию.",
   "link.reset": "Симулятор отверг настройки из ссылки ({message}); показаны настройки по умолчанию.",
   "link.bounded": "Симулятор отверг настройки из ссылки ({message}); показано подходящее значение.",
+  "link.boundedValue": "В ссылке здесь было «{value}», симулятор это отверг ({message}); показано подходящее значение.",
   "link.general": "В ссылке были значения, которые страница не может использовать ({list}); показаны значения по умолчанию.",
 
   "herd.heading": "Стадо",

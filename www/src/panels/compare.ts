@@ -71,6 +71,9 @@ export class ComparePanel {
     const key = JSON.stringify(opts);
     if (key === this.key && this.result && !this.runner.busy("b")) {
       this.state = s;
+      // Back to settings the kept run was made from: a refusal of others in between is
+      // over (its "Given: 20" would stay beside a field that holds 6 again).
+      this.report(s, null);
       this.draw(s, this.ctx.resultA(), this.result);
       measure("stampede:compare", started);
       return;

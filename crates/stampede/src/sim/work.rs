@@ -144,11 +144,12 @@ pub(crate) fn closed_cycle_ms(c: &Checked) -> f64 {
     c.s.think_ms + c.s.latency_ms + c.fleet.service_ms
 }
 
-/// The expected requests of a `closed` run: clients × duration / cycle. The engine also
-/// stops issuing at [`MAX_STEADY_REQUESTS`] × 2, so a run of
-/// unlucky draws cannot go on.
+/// The expected requests of a `closed` run: clients × duration / cycle, and at least one
+/// a client (every client sends its first at once, however short the run). The engine
+/// also stops issuing at [`MAX_STEADY_REQUESTS`] × 2, so a run of unlucky draws cannot go
+/// on.
 pub(crate) fn closed_requests(c: &Checked) -> f64 {
-    f64::from(c.s.clients) * c.s.duration_ms / closed_cycle_ms(c)
+    f64::from(c.s.clients) * (c.s.duration_ms / closed_cycle_ms(c)).max(1.0)
 }
 
 /// Refuses a `closed` run whose expected requests pass [`MAX_STEADY_REQUESTS`], or whose
@@ -158,7 +159,8 @@ pub(crate) fn closed_requests(c: &Checked) -> f64 {
 /// time), it names `think` with the least that fits there instead: naming the duration
 /// would ask for less than it takes, and a front end that falls back to the named field's
 /// default (the page, from a link) would still be refused. When one request's attempts
-/// alone pass the bound (many layers), the layers' error names them.
+/// alone pass the bound (many layers), the layers' error names them; when the clients'
+/// first requests alone do, the attempts' check after this one names the attempts.
 pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
     if c.s.scenario != Scenario::Closed {
         return Ok(());
@@ -172,6 +174,11 @@ pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
         return Err(too_many_layer_attempts(c, 1.0, max_run_attempts(c)));
     }
     let clients = f64::from(c.s.clients);
+    if clients > max_requests {
+        // Each client's first request alone is too many at these attempts: no duration or
+        // think fixes that; the attempts (or layers) do, for one request a client.
+        return Err(too_many_attempts(c, clients, max_run_attempts(c)));
+    }
     let max = (max_requests * closed_cycle_ms(c) / clients).floor();
     let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);
     if max < shortest {
@@ -211,19 +218,24 @@ pub(crate) fn check(c: &Checked) -> Result<(), ConfigError> {
     if bound <= max {
         return Ok(());
     }
-    let requests = bound / per_request(&c.s);
+    Err(too_many_attempts(c, bound / per_request(&c.s), max))
+}
+
+/// The error for `requests` whose attempts pass `max`: the attempts (per layer, or the
+/// layers) with the most that fit.
+fn too_many_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError {
     if c.s.layers > 1 {
-        return Err(too_many_layer_attempts(c, requests, max));
+        return too_many_layer_attempts(c, requests, max);
     }
     let (field, attempts) = attempts_of_one(c);
-    Err(ConfigError::new(
+    ConfigError::new(
         field,
         Expected::Work {
             max: (max / requests).floor(),
             bound: WorkBound::RunAttempts,
         },
         Got::Number(f64::from(attempts)),
-    ))
+    )
 }
 
 /// The error for a chain of layers whose attempts pass `max` for `requests`: `max_attempts`

@@ -157,40 +157,54 @@ fn a_closed_loop_no_duration_fits_names_think_at_least() {
         ..s.clone()
     };
     assert!(shortest(min).check().is_ok());
-    // Fewer requests fit with more attempts (100: 20,000,000 / 100 = 200,000 requests, so
-    // 1,000,000 × 1 ms / 200,000 = 5 ms of think), and fewer still with a timeout or layers
-    // (the run's attempts bound is tighter): each time the least think passes every check,
-    // and a ms less does not.
+    // With more attempts, a timeout or layers, fewer requests fit. A million clients then
+    // send too many first requests alone, at any duration or think: the attempts (or
+    // layers) are named, and the most named fits (the run is then refused, if at all, for
+    // its think). Fewer clients: the least think passes every check, a ms less does not.
     let policy = |attempts| {
         PolicySettings::new(
             BackoffSettings::new(Strategy::Full, 100.0, 30_000.0),
             attempts,
         )
     };
-    for (timeout_ms, layers, attempts) in [
-        (None, 1, 100),
-        (Some(10.0), 1, 100),
-        (None, 3, 6),
-        (Some(10.0), 2, 10),
-    ] {
-        let case = format!("timeout {timeout_ms:?}, {layers} layers, {attempts} attempts");
-        let with = |think_ms| SimSettings {
-            think_ms,
-            duration_ms: 1.0,
-            timeout_ms,
-            layers,
-            policy: policy(attempts),
-            ..s.clone()
-        };
-        let e = with(0.0).check().map(|_| ()).unwrap_err();
-        let Expected::WorkAtLeast { min, .. } = e.expected else {
-            panic!("{case}: {e}")
-        };
-        if (timeout_ms, layers) == (None, 1) {
-            assert_eq!(min, 5.0, "{case}");
+    for clients in [1_000_000, 10_000] {
+        for (timeout_ms, layers, attempts) in [
+            (None, 1, 100),
+            (Some(10.0), 1, 100),
+            (None, 3, 6),
+            (Some(10.0), 2, 10),
+        ] {
+            let case = format!(
+                "{clients} clients, timeout {timeout_ms:?}, {layers} layers, {attempts} attempts"
+            );
+            let with = |think_ms, attempts, layers| SimSettings {
+                clients,
+                think_ms,
+                duration_ms: 1.0,
+                timeout_ms,
+                layers,
+                policy: policy(attempts),
+                ..s.clone()
+            };
+            let e = with(0.0, attempts, layers).check().map(|_| ()).unwrap_err();
+            match e.expected {
+                Expected::WorkAtLeast { min, .. } => {
+                    assert!(clients < 1_000_000, "{case}: {e}");
+                    assert!(with(min, attempts, layers).check().is_ok(), "{case}: {min}");
+                    assert!(with(min - 1.0, attempts, layers).check().is_err(), "{case}");
+                }
+                Expected::Work { max, .. } => {
+                    assert_eq!(clients, 1_000_000, "{case}: {e}");
+                    let fixed = match e.field {
+                        Field::MaxAttempts => with(1.0, max as u32, layers),
+                        Field::Layers => with(1.0, attempts.min(1), max as u32),
+                        _ => panic!("{case}: {e}"),
+                    };
+                    assert!(fixed.check().is_ok(), "{case}: {e}");
+                }
+                _ => panic!("{case}: {e}"),
+            }
         }
-        assert!(with(min).check().is_ok(), "{case}: {min}");
-        assert!(with(min - 1.0).check().is_err(), "{case}: {min}");
     }
     // One request's attempts alone past the bound (100 attempts at each of 10 layers): the
     // layers are named, not a think that no value of would fix.
@@ -203,6 +217,24 @@ fn a_closed_loop_no_duration_fits_names_think_at_least() {
     .map(|_| ())
     .unwrap_err();
     assert!(matches!(e.field, Field::Layers | Field::MaxAttempts), "{e}");
+    // Every client sends a first request, however short the run: a million clients with a
+    // timeout and 20 attempts are 20,000,000 attempts at any duration (the estimate of
+    // clients × duration / cycle said 300,000 requests at 6 ms, and let a 7 s run through).
+    // The attempts are named, with the most that fit a million requests.
+    let e = SimSettings {
+        duration_ms: 6.0,
+        timeout_ms: Some(1.0),
+        policy: policy(20),
+        ..s.clone()
+    }
+    .check()
+    .map(|_| ())
+    .unwrap_err();
+    assert_eq!(e.field, Field::MaxAttempts, "{e}");
+    let Expected::Work { max, .. } = e.expected else {
+        panic!("{e}")
+    };
+    assert_eq!(max, 6.0, "{e}");
     // Where a duration fits, the duration is still the one named.
     let e = SimSettings { think_ms: 1.0, ..s }
         .check()
