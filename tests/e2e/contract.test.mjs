@@ -187,6 +187,24 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("policy B's refusal goes when B's field is back to what its kept run was made from", T, async () => {
+    // 20 attempts with a timeout are too many for a million clients; 6 is what the kept B
+    // run was made from, so B is not run again, and its refusal must not stay on screen.
+    const { page, problems } = await open("?clients=1000000&timeout=100");
+    await page.locator("#compare").scrollIntoViewIfNeeded();
+    const error = page.locator('[data-error-for="b-attempts"]');
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…", null, { timeout: 30_000 });
+    await page.fill("#b-attempts", "20");
+    await page.locator("#b-attempts").blur();
+    await page.waitForFunction(() => /Given: 20/.test(document.querySelector('[data-error-for="b-attempts"]')?.textContent ?? ""), null, { timeout: 30_000 });
+    await page.fill("#b-attempts", "6");
+    await page.locator("#b-attempts").blur();
+    await error.waitFor({ state: "hidden", timeout: 10_000 });
+    assert.doesNotMatch((await page.textContent("#sim-error")) ?? "", /Given: 20/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link whose every number is nonsense opens on the defaults", T, async () => {
     const { page, problems } = await open("?base=-1&cap=-1&attempts=NaN&multiplier=0&budget-capacity=-3&b-base=-9&retry-after=-1");
     assert.equal(await page.inputValue("#base"), "2000");
