@@ -158,26 +158,23 @@ pub(crate) fn closed_requests(c: &Checked) -> f64 {
 /// shortest duration fits (a cycle of almost nothing: no think, no latency, a tiny service
 /// time), it names `think` with the least that fits there instead: naming the duration
 /// would ask for less than it takes, and a front end that falls back to the named field's
-/// default (the page, from a link) would still be refused. When one request's attempts
-/// alone pass the bound (many layers), the layers' error names them; when the clients'
-/// first requests alone do, the attempts' check after this one names the attempts.
+/// default (the page, from a link) would still be refused. When the clients' first
+/// requests alone pass the bound (many attempts, or many layers), it names the attempts
+/// or the layers instead, with the most that fit one request a client.
 pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
     if c.s.scenario != Scenario::Closed {
         return Ok(());
     }
-    let attempts = per_request(&c.s);
-    let max_requests = MAX_STEADY_REQUESTS.min(max_run_attempts(c) / attempts);
+    let run_max = max_run_attempts(c);
+    let max_requests = MAX_STEADY_REQUESTS.min(run_max / per_request(&c.s));
     if closed_requests(c) <= max_requests {
         return Ok(());
-    }
-    if max_requests < 1.0 {
-        return Err(too_many_layer_attempts(c, 1.0, max_run_attempts(c)));
     }
     let clients = f64::from(c.s.clients);
     if clients > max_requests {
         // Each client's first request alone is too many at these attempts: no duration or
-        // think fixes that; the attempts (or layers) do, for one request a client.
-        return Err(too_many_attempts(c, clients, max_run_attempts(c)));
+        // think fixes that (one request at all may be too many, at ten layers).
+        return Err(too_many_attempts(c, clients, run_max));
     }
     let max = (max_requests * closed_cycle_ms(c) / clients).floor();
     let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);

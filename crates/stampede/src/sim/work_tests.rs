@@ -217,6 +217,28 @@ fn a_closed_loop_no_duration_fits_names_think_at_least() {
     .map(|_| ())
     .unwrap_err();
     assert!(matches!(e.field, Field::Layers | Field::MaxAttempts), "{e}");
+    // What it names fits the clients' first requests (a million of them, not one): at that
+    // value, a refusal, if any, is for the duration or think.
+    let Expected::Work { max, .. } = e.expected else {
+        panic!("{e}")
+    };
+    let (layers, attempts) = match e.field {
+        Field::Layers => (max as u32, 1),
+        _ => (10, max as u32),
+    };
+    let next = SimSettings {
+        layers,
+        policy: policy(attempts),
+        ..s.clone()
+    }
+    .check()
+    .map(|_| ())
+    .err();
+    assert!(
+        next.as_ref()
+            .is_none_or(|n| !matches!(n.field, Field::Layers | Field::MaxAttempts)),
+        "{e} -> {next:?}"
+    );
     // Every client sends a first request, however short the run: a million clients with a
     // timeout and 20 attempts are 20,000,000 attempts at any duration (the estimate of
     // clients × duration / cycle said 300,000 requests at 6 ms, and let a 7 s run through).
