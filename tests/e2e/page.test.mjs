@@ -148,6 +148,39 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("the delay histograms draw a panel a frame, and follow a change of attempts made meanwhile", T, async () => {
+    const { page, problems } = await open();
+    await waitIdle(page);
+    const captions = () => page.$$eval(".delay-panel figcaption", (cs) => cs.map((c) => c.textContent.split(" · ")[0]));
+    await page.locator("#distributions").scrollIntoViewIfNeeded();
+    // Six attempts: five retries, five panels, in order.
+    await page.waitForFunction(() => document.querySelectorAll(".delay-panel").length === 5);
+    assert.deepEqual(await captions(), ["Retry 1", "Retry 2", "Retry 3", "Retry 4", "Retry 5"]);
+    // Each panel in a frame of its own: no deferred draw held two of them.
+    const draws = await page.evaluate(() => performance.getEntriesByName("stampede:later-delay-panels").length);
+    assert.ok(draws >= 5, `${draws} frames drew the five panels`);
+    // Nine attempts, then three before the panels for nine are all drawn: two panels stay.
+    // Typed in place (page.fill would scroll the form into view, and off screen the
+    // histograms wait).
+    const type = (v) =>
+      page.evaluate((v) => {
+        const input = document.getElementById("attempts");
+        input.value = v;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }, v);
+    await afterRun(page, async () => {
+      await type("9");
+      await page.waitForFunction(() => document.querySelectorAll(".delay-panel").length > 5);
+      await type("3");
+    });
+    await page.waitForFunction(() => document.querySelectorAll(".delay-panel").length === 2);
+    // A dozen frames more: no panel drawn late for nine attempts comes back.
+    await page.evaluate(() => new Promise((r) => { let n = 12; const f = () => (--n ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); }));
+    assert.deepEqual(await captions(), ["Retry 1", "Retry 2"]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("content growing taller redraws no figure; a change of width redraws them", T, async () => {
     const { page, problems } = await open();
     await waitIdle(page);

@@ -9,6 +9,8 @@
 // No DOM here: the frame source is passed in (requestAnimationFrame on the page), so the
 // cadence is unit-tested in Node with a hand-cranked clock.
 
+import { measure } from "../timing.js";
+
 /** requestAnimationFrame, or a stand-in. */
 export type RequestFrame = (callback: () => void) => number;
 
@@ -107,7 +109,10 @@ export class Scheduler implements Frames {
     if (next.done) return;
     const [key, draw] = next.value;
     this.waiting.delete(key);
+    const started = performance.now();
     draw();
+    // Each deferred draw under its key: a long task shows which figure made it.
+    measure(`stampede:later-${key}`, started);
     if (this.waiting.size > 0) this.laterFrame = this.requestFrame(() => this.drainLater());
   }
 

@@ -31,12 +31,20 @@ export class DelayFigure {
   private readonly host: HTMLElement;
   private panels: Panel[] = [];
   private styleKey = "";
+  /** The histograms taken, and the next of their panels to draw. */
+  private shown: { h: Histograms; style: DelayStyle; want: number; yMax: number; next: number } | null = null;
 
   constructor(host: HTMLElement) {
     this.host = host;
   }
 
-  draw(h: Histograms, style: DelayStyle): void {
+  /**
+   * Takes new histograms. Their panels are drawn by `drawNext`, one a call: the page calls it
+   * once a frame, since a panel's draw (uPlot's build the first time, a layout, the axis text)
+   * takes 2–5 ms, and all of them in one frame made a 25–44 ms task when the section came
+   * into view.
+   */
+  set(h: Histograms, style: DelayStyle): void {
     const want = Math.min(MAX_PANELS, h.shares.length);
     const key = `${style.fill}|${style.grid}|${style.lang}`;
     if (key !== this.styleKey) {
@@ -46,17 +54,25 @@ export class DelayFigure {
     while (this.panels.length > want) this.panels.pop()?.root.remove();
     let maxShare = 0;
     for (let i = 0; i < want; i++) for (const v of h.shares[i] ?? []) maxShare = Math.max(maxShare, v);
-    const yMax = Math.max(0.01, maxShare * 1.1);
-    for (let i = 0; i < want; i++) {
-      const panel = this.panels[i] ?? this.addPanel(style);
-      panel.caption.textContent = `${style.title(i + 1)} · ${style.median(formatDuration(h.medians[i] ?? 0, style.lang))}`;
-      panel.plot.batch(() => {
-        panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
-        panel.plot.setData([h.centers, h.shares[i] ?? new Float64Array(h.centers.length)], false);
-        panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
-        panel.plot.setScale("y", { min: 0, max: yMax });
-      });
-    }
+    this.shown = { h, style, want, yMax: Math.max(0.01, maxShare * 1.1), next: 0 };
+  }
+
+  /** Draws the next panel of the histograms `set` took; says whether another waits. */
+  drawNext(): boolean {
+    const s = this.shown;
+    if (!s || s.next >= s.want) return false;
+    const i = s.next++;
+    const { h, style } = s;
+    // Panels are added in order, so panel `i` is either there or the next one.
+    const panel = this.panels[i] ?? this.addPanel(style);
+    panel.caption.textContent = `${style.title(i + 1)} · ${style.median(formatDuration(h.medians[i] ?? 0, style.lang))}`;
+    panel.plot.batch(() => {
+      panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
+      panel.plot.setData([h.centers, h.shares[i] ?? new Float64Array(h.centers.length)], false);
+      panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
+      panel.plot.setScale("y", { min: 0, max: s.yMax });
+    });
+    return s.next < s.want;
   }
 
   private addPanel(style: DelayStyle): Panel {
@@ -117,5 +133,6 @@ export class DelayFigure {
       p.root.remove();
     }
     this.panels = [];
+    this.shown = null;
   }
 }

@@ -74,7 +74,7 @@ export class DelaysPanel {
       return;
     }
     const h = delayHistograms(samples, retries);
-    this.figure.draw(h, {
+    this.figure.set(h, {
       fill: palette.histogram,
       stroke: palette.histogram,
       grid: palette.grid,
@@ -82,6 +82,14 @@ export class DelaysPanel {
       lang,
       title: (n) => t("delays.retry", { n }),
       median: (v) => t("delays.median", { v }),
+    });
+    this.drawPanels();
+  }
+
+  /** The histograms' panels, one a frame (see `DelayFigure.set`). */
+  private drawPanels(): void {
+    this.ctx.frames.later("delay-panels", () => {
+      if (this.figure.drawNext()) this.drawPanels();
     });
   }
 }
