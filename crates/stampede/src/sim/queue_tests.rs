@@ -297,3 +297,75 @@ fn pop_with_shows_each_bucket_as_it_will_come_out() {
     assert_eq!(shown, vec![vec![2, 3, 1], vec![4, 5]]);
     assert_eq!(popped, vec![2, 6, 3, 1, 4, 5]);
 }
+
+/// Items of 64, 32 and 16 bytes (a time, two ids, padding), for [`wheel_item_sizes`].
+macro_rules! item {
+    ($name:ident, $pad:expr) => {
+        #[derive(Debug, Clone, Copy)]
+        struct $name(f64, u32, u32, #[allow(dead_code)] [u64; $pad]);
+        impl Timed for $name {
+            fn time(&self) -> f64 {
+                self.0
+            }
+        }
+    };
+}
+item!(I64, 6);
+item!(I32, 2);
+item!(I16, 0);
+
+/// The wheel alone under the page's own schedule: `n` clients start within 1 ms, and each
+/// goes back in 6 times, a full-jitter delay later (2 s base, doubling, 30 s cap). Returns
+/// the time taken (ms) and the items handed out.
+fn herd_schedule<T: Copy + Timed>(
+    n: u32,
+    make: impl Fn(f64, u32, u32) -> T,
+    ids: impl Fn(&T) -> (u32, u32),
+) -> (f64, u64) {
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(1);
+    let mut w: Wheel<T> = Wheel::new();
+    w.reserve(n as usize);
+    let t0 = std::time::Instant::now();
+    for c in 0..n {
+        let t = 5.0 + crate::backoff::uniform(&mut rng, 0.0, 1.0);
+        w.push(t, make(t, c, 0));
+    }
+    let mut pops = 0u64;
+    while let Some(e) = w.pop(u64::MAX) {
+        pops += 1;
+        let (c, k) = ids(&e);
+        if k + 1 < 6 {
+            let window = (2000.0 * f64::from(1u32 << k)).min(30000.0);
+            let t = e.time() + 10.0 + crate::backoff::uniform(&mut rng, 0.0, window);
+            w.push(t, make(t, c, k + 1));
+        }
+    }
+    (t0.elapsed().as_secs_f64() * 1e3, pops)
+}
+
+/// A measurement, run by hand: how much of a run is the wheel's, and what a smaller event
+/// would save (`cargo test --release -p stampede --lib wheel_item_sizes -- --ignored
+/// --nocapture`; figures in the README). It checks only that every item comes out. The
+/// biggest goes first: once it has freed its pool, the allocator keeps such blocks rather
+/// than mapping fresh pages each time (as in a program that simulates again and again),
+/// and a first small run is not timed mostly on page faults.
+#[test]
+#[ignore]
+fn wheel_item_sizes() {
+    for n in [1_000_000u32, 100_000, 10_000] {
+        let best = |f: &dyn Fn() -> (f64, u64)| {
+            (0..5).fold(f64::INFINITY, |b, _| {
+                let (ms, pops) = f();
+                assert_eq!(pops, 6 * u64::from(n));
+                b.min(ms)
+            })
+        };
+        let a = best(&|| herd_schedule(n, |t, c, k| I64(t, c, k, [7; 6]), |e| (e.1, e.2)));
+        let b = best(&|| herd_schedule(n, |t, c, k| I32(t, c, k, [7; 2]), |e| (e.1, e.2)));
+        let d = best(&|| herd_schedule(n, |t, c, k| I16(t, c, k, []), |e| (e.1, e.2)));
+        println!(
+            "{n} clients, 6 visits each, best of 5: 64-byte items {a:.2} ms, 32-byte {b:.2} ms, 16-byte {d:.2} ms"
+        );
+    }
+}
