@@ -419,7 +419,7 @@ hostile("a URL no parser reads is refused at once, naming input: not retried lik
   assert.equal((await settle(retryFetch({ toString: () => URL_ }, undefined, { policy: fast }))).value.status, 200);
 });
 
-hostile("an input fetch refuses whatever the network does is refused at once, naming input", ok200, async (calls) => {
+hostile("an input or init fetch refuses whatever the network does is refused at once, naming it", ok200, async (calls) => {
   // Not a URL at all: a TypeError (before, `undefined` was retried as "connect" 4 times).
   for (const bad of [undefined, null, 42, true, Symbol("s"), 10n]) {
     const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
@@ -457,6 +457,30 @@ hostile("an input fetch refuses whatever the network does is refused at once, na
     assert.equal(o.error.code, "bad_syntax");
     assert.match(o.error.message, /: expected a method fetch sends \(not CONNECT, TRACE or TRACK\), got "/);
   }
+  // An init fetch refuses whatever the network does (a TypeError from fetch, every time, that
+  // looked like a refused connection and was retried): refused at once, naming init, with
+  // the environment's own refusal as the cause. POST with a body is fine, as is a Request
+  // input (its body would be used up by asking).
+  for (const init of [
+    { headers: { "bad name": "v" } },
+    { headers: { x: "a\nb" } },
+    { body: "on a GET" },
+    { method: "HEAD", body: "x" },
+    { mode: "navigate" },
+    { redirect: "nope" },
+  ]) {
+    const o = await settle(retryFetch(URL_, init, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, `${JSON.stringify(init)}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, "init");
+    assert.equal(o.error.code, "bad_syntax");
+    assert.match(o.error.message, /^init: fetch refuses this request: /);
+    assert.ok(o.error.cause instanceof TypeError);
+  }
+  // Headers whose Proxy throws while fetch reads them: the caller's code, named as such.
+  const trap = await settle(retryFetch(URL_, { headers: new Proxy({}, { ownKeys() { throw boom; } }) }, { policy: fast }), 500);
+  assert.ok(trap.error instanceof TypeError, String(trap.error));
+  assert.match(trap.error.message, /^init: threw an exception: boom$/);
+  assert.equal(trap.error.cause, boom);
   // An input whose string or URL throws names it, with what was thrown as the cause.
   const toString = await settle(retryFetch({ toString() { throw boom; } }, undefined, { policy: fast }), 500);
   assert.match(toString.error.message, /^input: threw an exception: boom$/);

@@ -212,6 +212,22 @@ export function urlError(input) {
   return undefined;
 }
 
+/** What fetch refuses in `init` whatever the network does (a header name or value HTTP
+ *  cannot carry, a body on GET or HEAD, an unknown mode or redirect), asked of the
+ *  environment's own `Request`: fetch rejects it with the TypeError of a refused
+ *  connection, so it used to be retried as one. A RangeError naming `init` (code
+ *  bad_syntax, the refusal as its cause); undefined when fetch takes it, or where there is
+ *  no `Request`. Only for a URL input: a Request input's body would be used up. */
+export function initError(input, init) {
+  if (typeof Request !== "function") return undefined;
+  try {
+    new Request(input, init);
+  } catch (e) {
+    if (!(e instanceof TypeError)) return threwError("", "init", e);
+    return settings(new RangeError(`init: fetch refuses this request: ${e.message}`, { cause: e }), { field: "init", code: "bad_syntax" });
+  }
+}
+
 /** The RangeError (`bad_syntax`) of text with an unpaired surrogate, which is no Unicode:
  *  copied into wasm it would become U+FFFD, and "a\ud800" name the call site "a\ufffd"
  *  does. Both entries refuse it in these words. */

@@ -26,6 +26,10 @@ extern "C" {
     /// otherwise (see js/errors.js: the check is the environment's URL parser).
     #[wasm_bindgen(js_name = urlError)]
     pub(crate) fn url_error_js(input: &JsValue) -> JsValue;
+    /// A RangeError naming `init` when fetch would refuse it whatever the network does
+    /// (see js/errors.js: the environment's `Request` is asked); undefined otherwise.
+    #[wasm_bindgen(js_name = initError)]
+    pub(crate) fn init_error_js(input: &JsValue, init: &JsValue) -> JsValue;
 }
 
 /// The error a call rejects with when `reason` stopped it and its last attempt (if any)

@@ -13,7 +13,7 @@
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall } from "./wasm.js";
-import { blockedError, budgetExhaustedError, retryError, typeError, urlError } from "../errors.js";
+import { blockedError, budgetExhaustedError, initError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 
 const RETRY = 0;
@@ -403,6 +403,8 @@ export async function retryFetch(input, init, options) {
     req = new Outgoing(input, init, signal);
     const method = req.method();
     if (method && !fc.setMethod(text(method[0], method[1], "method"), method[1] === "input.")) throw fail();
+    const refused = req.clone ? undefined : initError(input, req.init);
+    if (refused) throw refused;
     // Aborted before the call: nothing is sent, and the nets are not touched.
     req.check();
     const admitted = decided(fc.admit(now()));

@@ -28,7 +28,7 @@ pub(super) struct Call {
     input: JsValue,
     /// A `Request` input's `clone`: each attempt sends a clone, so its body is read once
     /// per send and the original is never consumed.
-    clone: Option<Function>,
+    pub(super) clone: Option<Function>,
     /// A copy of the caller's `init` (its getters ran once, here); its `signal` is replaced
     /// per attempt. Made without a prototype, so no inherited setter sees that.
     pub(super) init: Object,
