@@ -125,6 +125,9 @@ pub enum WorkBound {
     /// Attempts of a run through a chain of layers, counted at every layer; `max` is the
     /// largest `max_attempts` that fits.
     LayerAttempts,
+    /// Attempts of a run whose requests pass the bound even at the fewest attempts a
+    /// request may make (1, or 2 hedged); `max` is the most clients that fit.
+    RunClients,
     /// The same when not even one attempt per layer fits; `max` is the most layers that
     /// fit at one attempt each.
     Layers,
@@ -171,8 +174,18 @@ impl WorkBound {
             WorkBound::RunAttempts => {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; a third of that with a client timeout, a \
-                 sixth with hedging, an eighth with both, and half or a fifth of that with \
-                 safety nets beyond a token bucket; fewer requests also help)"
+                 sixth with hedging, an eighth with both, half or a fifth of that with \
+                 safety nets beyond a token bucket, and a third again when a request can \
+                 wait more than 32768 ms before an attempt; fewer requests or a shorter cap \
+                 also help)"
+            }
+            WorkBound::RunClients => {
+                "clients with these settings (a run makes at most 20000000 attempts, \
+                 requests × attempts; a third of that with a client timeout, a sixth with \
+                 hedging, an eighth with both, half or a fifth of that with safety nets \
+                 beyond a token bucket, and a third again when a request can wait more than \
+                 32768 ms before an attempt: even the fewest attempts a request makes, 1, or \
+                 2 with hedging, pass it for this many)"
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \
@@ -206,9 +219,10 @@ impl WorkBound {
             }
             WorkBound::Pending => {
                 "clients with these settings (a run holds at most 4000000 events pending at \
-                 once, and attempts their clients gave up on were piling up at the servers: \
-                 a longer timeout, fewer workers, a shorter service or latency, or fewer \
-                 attempts also help)"
+                 once: requests in flight or waiting at the servers, and attempts their \
+                 clients gave up on that the servers still hold; a shorter latency or \
+                 service, fewer workers or fewer attempts also help, and with a client \
+                 timeout a longer one)"
             }
             WorkBound::PendingAlive => {
                 "clients with these settings beside the other simulations alive (together \
@@ -243,6 +257,7 @@ impl WorkBound {
             | WorkBound::SteadyClients
             | WorkBound::Delays
             | WorkBound::RunAttempts
+            | WorkBound::RunClients
             | WorkBound::LayerAttempts
             | WorkBound::Layers
             | WorkBound::NetsClients

@@ -565,6 +565,26 @@ pub fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> 
 /// [`Simulation::check_work`]), so once the runs so far have made a run's most attempts,
 /// the rest are refused, naming `runs` with how many fit.
 pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigError> {
+    run_many_seeing(settings, runs, None)
+}
+
+/// [`run_many`], with its first run a whole [`Simulation`] (series and attempt log kept)
+/// that `first` sees before the other runs go: `stampede simulate --series` writes that
+/// run's series without simulating it a second time. The metrics are [`run_many`]'s, to
+/// the bit (a run's metrics do not depend on what it records: see [`run`]).
+pub fn run_many_seeing_first(
+    settings: &SimSettings,
+    runs: u32,
+    first: &mut dyn FnMut(&Simulation),
+) -> Result<Metrics, ConfigError> {
+    run_many_seeing(settings, runs, Some(first))
+}
+
+fn run_many_seeing(
+    settings: &SimSettings,
+    runs: u32,
+    first: Option<&mut dyn FnMut(&Simulation)>,
+) -> Result<Metrics, ConfigError> {
     check_runs(settings, runs)?;
     // Only a closed loop's attempts can pass what its settings foretell.
     let bound = if settings.scenario == Scenario::Closed {
@@ -572,7 +592,7 @@ pub fn run_many(settings: &SimSettings, runs: u32) -> Result<Metrics, ConfigErro
     } else {
         f64::INFINITY
     };
-    run_many_within(settings, runs, bound)
+    run_many_within(settings, runs, bound, first)
 }
 
 /// [`run_many`]'s runs, refused once those so far have made `bound` attempts together.
@@ -580,6 +600,7 @@ pub(crate) fn run_many_within(
     settings: &SimSettings,
     runs: u32,
     bound: f64,
+    mut first: Option<&mut dyn FnMut(&Simulation)>,
 ) -> Result<Metrics, ConfigError> {
     let mut all: Vec<Metrics> = Vec::with_capacity(runs as usize);
     let mut s = settings.clone();
@@ -597,7 +618,15 @@ pub(crate) fn run_many_within(
             ));
         }
         s.seed = run_seed(settings.seed, i);
-        let m = run(&s)?;
+        let m = match first.take() {
+            Some(see) => {
+                let mut sim = Simulation::new(&s)?;
+                sim.run().check_work()?;
+                see(&sim);
+                sim.metrics()
+            }
+            None => run(&s)?,
+        };
         made += m.bottom_attempts;
         all.push(m);
     }

@@ -255,6 +255,20 @@ impl SimSettings {
         self.check_servers()?;
         Field::Latency.check(s.latency_ms)?;
         let latency_sd = match s.latency_sd_ms {
+            // An exponential leg's spread is its mean: a standard deviation beside it would
+            // be ignored (aws-occ's messages are normal whatever the law says).
+            Some(sd)
+                if s.latency_dist == LatencyDist::Exponential && s.scenario != Scenario::AwsOcc =>
+            {
+                return Err(ConfigError::new(
+                    Field::LatencySd,
+                    Expected::Syntax(
+                        "none with the exponential latency_dist, whose legs' standard \
+                         deviation is their mean",
+                    ),
+                    Got::Number(sd),
+                ));
+            }
             Some(sd) => Field::LatencySd.check(sd)?,
             None => s.latency_ms / 5.0,
         };

@@ -529,8 +529,9 @@ fn work_is_bounded_up_front_with_what_to_lower() {
         e.to_string(),
         "max_attempts: expected at most 99 attempts per request for this many requests (a run \
          makes at most 20000000 attempts, requests × attempts; a third of that with a client \
-         timeout, a sixth with hedging, an eighth with both, and half or a fifth of that with \
-         safety nets beyond a token bucket; fewer requests also help), got 100"
+         timeout, a sixth with hedging, an eighth with both, half or a fifth of that with \
+         safety nets beyond a token bucket, and a third again when a request can wait more \
+         than 32768 ms before an attempt; fewer requests or a shorter cap also help), got 100"
     );
     // With a client timeout a third as many: an attempt then makes a third event, and many
     // stay pending at once (an unlimited fleet still serving what timed out).
@@ -633,4 +634,74 @@ proptest! {
             prop_assert_eq!(m.requests, f64::from(clients));
         }
     }
+}
+
+#[test]
+fn the_first_run_seen_whole_gives_the_same_mean() {
+    // A closed loop with a timeout and a steady load with a spike: the mean of three runs
+    // is run_many's to the bit, and `first` sees one whole run, the first seed's (the same
+    // events as a Simulation of the settings), with its series.
+    for s in [
+        SimSettings {
+            scenario: Scenario::Closed,
+            clients: 300,
+            duration_ms: 5_000.0,
+            timeout_ms: Some(200.0),
+            ..SimSettings::default()
+        },
+        SimSettings {
+            scenario: Scenario::Spike,
+            clients: 200,
+            duration_ms: 4_000.0,
+            ..SimSettings::default()
+        },
+    ] {
+        let mut seen = vec![];
+        let m = run_many_seeing_first(&s, 3, &mut |sim| {
+            seen.push((sim.events(), sim.series().offered.iter().sum::<u32>()));
+        })
+        .unwrap();
+        assert_eq!(m, run_many(&s, 3).unwrap());
+        assert_eq!(seen.len(), 1);
+        let mut alone = Simulation::new(&s).unwrap();
+        alone.run();
+        assert_eq!(
+            seen[0].0,
+            alone.events(),
+            "the first run is the first seed's"
+        );
+        assert!(seen[0].1 > 0, "with its series");
+    }
+}
+
+#[test]
+fn a_latency_sd_beside_the_exponential_latency_is_refused() {
+    let s = SimSettings {
+        latency_dist: LatencyDist::Exponential,
+        latency_sd_ms: Some(5.0),
+        ..SimSettings::default()
+    };
+    let e = s.validate().unwrap_err();
+    assert_eq!((e.field, &e.got), (Field::LatencySd, &Got::Number(5.0)));
+    assert!(
+        e.to_string()
+            .contains("none with the exponential latency_dist"),
+        "{e}"
+    );
+    assert!(
+        SimSettings {
+            latency_sd_ms: None,
+            ..s.clone()
+        }
+        .validate()
+        .is_ok()
+    );
+    assert!(
+        SimSettings {
+            latency_dist: LatencyDist::Normal,
+            ..s
+        }
+        .validate()
+        .is_ok()
+    );
 }

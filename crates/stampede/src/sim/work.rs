@@ -40,8 +40,9 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 
 /// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout, a
-/// sixth with hedging, an eighth with both; and half or a fifth of that with safety nets
-/// beyond a token bucket ([`nets_divisor`]). A hedged attempt costs more than a timed one:
+/// sixth with hedging, an eighth with both; half or a fifth of that with safety nets
+/// beyond a token bucket ([`nets_divisor`]), a quarter through layers ([`layers_divisor`]),
+/// and a third when a request can wait past the wheel's span ([`far_divisor`]). A hedged attempt costs more than a timed one:
 /// its hedge timer is an event too, and its request keeps a slot of its own (measured
 /// natively with another build sharing the 2 cores: a million clients with `0ms:5`,
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
@@ -54,7 +55,40 @@ pub(crate) fn max_run_attempts(c: &Checked) -> f64 {
         (false, true) => 6.0,
         (true, true) => 8.0,
     };
-    (MAX_RUN_ATTEMPTS / (divisor * nets_divisor(c) * layers_divisor(c))).floor()
+    (MAX_RUN_ATTEMPTS / (divisor * nets_divisor(c) * layers_divisor(c) * far_divisor(c))).floor()
+}
+
+/// Retry waits past the wheel's span (32.8 s) divide the bound by 3: each such event goes
+/// through the coarse wheel (two more copies) and, spread over minutes to a day, reaches
+/// memory cold every time. Measured in wasm (Node 20), 20,000,000 attempts of a million
+/// failing clients: 3.1–4.9 s with full jitter capped at 30 or 60 s, 5.3–7.4 s capped at 10
+/// minutes to a day, 11.4 s for a fresh module's first run capped at a day (its memory
+/// grown for ~150 MB of coarse wheel); 200,000 clients with 100 attempts capped at 10
+/// minutes, 9.5 s. Natively 1.6 s against 3.4 s.
+fn far_divisor(c: &Checked) -> f64 {
+    if longest_wait_ms(c) > super::queue::SPAN as f64 {
+        3.0
+    } else {
+        1.0
+    }
+}
+
+/// The longest a request can wait before an attempt: its backoff's longest delay (the
+/// ceiling of its last retry, or the cap for the decorrelated strategies), the outage's
+/// Retry-After, or, with hedging, the hedge delay between its attempts.
+fn longest_wait_ms(c: &Checked) -> f64 {
+    use crate::backoff::Strategy;
+    let b = c.policy.backoff();
+    let retries = c.policy.max_attempts().saturating_sub(1);
+    let backoff = match b.strategy() {
+        _ if retries == 0 => 0.0,
+        Strategy::None => 0.0,
+        Strategy::Constant => b.base_ms(),
+        Strategy::Exponential | Strategy::Full | Strategy::Equal => b.ceiling_ms(retries - 1),
+        Strategy::Decorrelated | Strategy::DecorrelatedV2 => b.cap_ms(),
+    };
+    let hedge = c.hedging.map_or(0.0, |h| h.delay_ms());
+    backoff.max(hedge).max(c.s.retry_after_ms.unwrap_or(0.0))
 }
 
 /// A chain of layers divides the bound by 4: each layer's call is a trip down and an
@@ -225,13 +259,41 @@ fn too_many_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError {
         return too_many_layer_attempts(c, requests, max);
     }
     let (field, attempts) = attempts_of_one(c);
+    let fit = (max / requests).floor();
+    let fewest = field.limit().map_or(1.0, |l| l.min.max(1.0));
+    if fit < fewest {
+        // Not even the fewest attempts a request may make fit: the requests are too many,
+        // and naming the attempts would ask for fewer than the field takes.
+        return too_many_requests(c, requests, max / fewest);
+    }
     ConfigError::new(
         field,
         Expected::Work {
-            max: (max / requests).floor(),
+            max: fit,
             bound: WorkBound::RunAttempts,
         },
         Got::Number(f64::from(attempts)),
+    )
+}
+
+/// The error for `requests` that pass a run's bound even at the fewest attempts each, when
+/// `max_requests` fit: a steady load's rate (or its clients, when no rate fits), else the
+/// clients, with the most that fit.
+#[cold]
+#[inline(never)]
+fn too_many_requests(c: &Checked, requests: f64, max_requests: f64) -> ConfigError {
+    if matches!(c.s.scenario, Scenario::Steady | Scenario::Spike) {
+        return steady_refusal(&c.s, max_requests);
+    }
+    let clients = f64::from(c.s.clients);
+    let per_client = requests / clients;
+    ConfigError::new(
+        Field::Clients,
+        Expected::Work {
+            max: (max_requests / per_client).floor().max(1.0),
+            bound: WorkBound::RunClients,
+        },
+        Got::Number(clients),
     )
 }
 
@@ -336,7 +398,15 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
         return Ok(());
     }
     let attempts = per_request(s);
-    let max_requests = MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts);
+    Err(steady_refusal(
+        s,
+        MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts),
+    ))
+}
+
+/// The error for a steady load of more than `max_requests`: `rate` with the largest rate
+/// that fits, or, when no rate the field takes fits, `clients` with the most that fit.
+fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
     let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * effective_duration(s));
     let least_rate = Field::Rate.limit().map_or(0.0, |l| l.min);
     if max_rate >= least_rate {
@@ -344,24 +414,20 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
             max: max_rate,
             bound: WorkBound::SteadyRequests,
         };
-        return Err(ConfigError::new(
-            Field::Rate,
-            expected,
-            Got::Number(s.rate_per_client),
-        ));
+        return ConfigError::new(Field::Rate, expected, Got::Number(s.rate_per_client));
     }
     // No rate the flag takes fits (a million clients over a day with a long spike): the
     // most clients that fit at this rate, since a rate below the flag's minimum would be
     // refused too.
     let max_clients = (max_requests * 1000.0 / (s.rate_per_client * effective_duration(s))).floor();
-    Err(ConfigError::new(
+    ConfigError::new(
         Field::Clients,
         Expected::Work {
             max: max_clients.max(1.0),
             bound: WorkBound::SteadyClients,
         },
         Got::Number(f64::from(s.clients)),
-    ))
+    )
 }
 
 #[cfg(test)]

@@ -395,7 +395,7 @@ fn a_closed_loop_past_its_bound_stops_and_is_refused() {
     assert!((2_000.0..2_000.0 + 10.0 * 100.0).contains(&m.bottom_attempts));
     // The runs of run_many stop too once they pass one run's attempts together.
     let per_run = whole.bottom_attempts;
-    let within = |runs, bound| crate::sim::run_many_within(&s, runs, bound);
+    let within = |runs, bound| crate::sim::run_many_within(&s, runs, bound, None);
     assert!(within(3, 3.0 * per_run).is_ok());
     let e = within(3, 1.5 * per_run).unwrap_err();
     assert_eq!((e.field, e.got), (Field::Runs, Got::Number(3.0)));
@@ -425,4 +425,111 @@ fn aws_occ_runs_are_bounded_by_writes() {
     // 5,000 clients: 12,502,500 a run, 7 fit.
     assert_eq!(refused_runs(&occ(5000), 7), None);
     assert_eq!(refused_runs(&occ(5000), 8), Some(7.0));
+}
+
+/// The bound's error for `s`: its field and the most it takes.
+fn refusal(s: &SimSettings) -> (Field, f64, WorkBound) {
+    let e = s.validate().unwrap_err();
+    match e.expected {
+        Expected::Work { max, bound } => (e.field, max, bound),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn requests_too_many_at_the_fewest_attempts_name_the_clients_or_the_rate() {
+    use crate::hedge::HedgingSettings;
+    use crate::nets::{BreakerSettings, GuardSettings};
+    let breaker = GuardSettings {
+        breaker: Some(BreakerSettings::default()),
+        ..GuardSettings::default()
+    };
+    // A million hedged clients with a breaker: 20 M / (6 × 2) attempts, fewer than 2 a
+    // client. This named the hedged attempts with "at most 1", which they cannot be.
+    let hedged = |clients| SimSettings {
+        hedging: Some(HedgingSettings::new(10.0, 2)),
+        nets: breaker,
+        budget_scope: crate::sim::BudgetScope::Shared,
+        ..burst(clients, 6)
+    };
+    let (field, max, bound) = refusal(&hedged(1_000_000));
+    assert_eq!((field, bound), (Field::Clients, WorkBound::RunClients));
+    // The most that fit do fit, and one more does not.
+    assert_eq!(max, (20_000_000.0_f64 / 12.0 / 2.0).floor());
+    assert!(hedged(max as u32).validate().is_ok());
+    assert_eq!(refusal(&hedged(max as u32 + 1)).0, Field::Clients);
+    // A steady load that passes the bound at one attempt a request (5 M requests against
+    // 4 M with a breaker) names the rate, with the largest that fits: "--attempts: at most
+    // 0" before.
+    let steady = |rate| SimSettings {
+        scenario: Scenario::Steady,
+        rate_per_client: rate,
+        duration_ms: 1000.0,
+        nets: breaker,
+        ..burst(100_000, 1)
+    };
+    let (field, max, bound) = refusal(&steady(50.0));
+    assert_eq!((field, bound), (Field::Rate, WorkBound::SteadyRequests));
+    assert!(max < 50.0 && max > 0.0, "{max}");
+    assert!(
+        steady(max).validate().is_ok(),
+        "the largest rate named fits"
+    );
+    assert_eq!(refusal(&steady(max * 1.01)).0, Field::Rate);
+    // With room for some attempts, the attempts are named as before.
+    let (field, max, bound) = refusal(&SimSettings {
+        nets: breaker,
+        budget_scope: crate::sim::BudgetScope::Shared,
+        ..burst(1_000_000, 20)
+    });
+    assert_eq!(
+        (field, max, bound),
+        (Field::MaxAttempts, 10.0, WorkBound::RunAttempts)
+    );
+}
+
+#[test]
+fn waits_past_the_wheel_take_a_third_of_the_bound() {
+    let run = |strategy, base: f64, cap: f64, attempts| SimSettings {
+        policy: PolicySettings::new(BackoffSettings::new(strategy, base, cap), attempts),
+        ..burst(1_000_000, attempts)
+    };
+    // The hostile pass's case: a million clients, 20 attempts, waits of up to a day (11 s
+    // in wasm). A third of 20 M is 6,666,666 attempts: 6 a client.
+    let (field, max, bound) = refusal(&run(Strategy::Full, 86_400_000.0, 86_400_000.0, 20));
+    assert_eq!(
+        (field, max, bound),
+        (Field::MaxAttempts, 6.0, WorkBound::RunAttempts)
+    );
+    assert!(
+        run(Strategy::Full, 86_400_000.0, 86_400_000.0, 6)
+            .validate()
+            .is_ok()
+    );
+    // Capped at 30 s, within the wheel: the whole bound.
+    assert!(run(Strategy::Full, 1000.0, 30_000.0, 20).validate().is_ok());
+    // What counts is the longest wait the policy can make, not the cap: from 200 ms,
+    // doubling, the fifth retry waits at most 3.2 s however far the cap is...
+    assert!(
+        run(Strategy::Exponential, 200.0, 86_400_000.0, 6)
+            .validate()
+            .is_ok()
+    );
+    // ...and the decorrelated strategies can reach theirs.
+    assert_eq!(
+        refusal(&run(Strategy::Decorrelated, 200.0, 86_400_000.0, 20)).1,
+        6.0
+    );
+    // A Retry-After past the wheel counts too, and so does a hedge delay.
+    let retry_after = SimSettings {
+        retry_after_ms: Some(60_000.0),
+        ..run(Strategy::Full, 1000.0, 30_000.0, 20)
+    };
+    assert_eq!(refusal(&retry_after).1, 6.0);
+    let hedged = |delay| SimSettings {
+        hedging: Some(crate::hedge::HedgingSettings::new(delay, 3)),
+        ..burst(1_000_000, 6)
+    };
+    assert!(hedged(10.0).validate().is_ok());
+    assert_eq!(refusal(&hedged(60_000.0)).0, Field::Clients);
 }
