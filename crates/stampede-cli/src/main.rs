@@ -34,17 +34,25 @@ struct Cli {
     command: Command,
 }
 
+// Every subcommand takes a value that looks like a negative number (`--strategy -1`,
+// `--max-connections -1`) as the flag's value, so the flag's own check refuses it, naming
+// the flag; otherwise clap read it as an unknown flag, "unexpected argument '-1' found".
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the delays a backoff strategy draws, one sequence per sample.
+    #[command(allow_negative_numbers = true)]
     Delays(delays_cmd::Args),
     /// Say whether an outcome (a status with headers, or a transport error) is retried, and why.
+    #[command(allow_negative_numbers = true)]
     Classify(classify_cmd::Args),
     /// Simulate thousands of clients against a server that fails and recovers.
+    #[command(allow_negative_numbers = true)]
     Simulate(simulate_cmd::SimulateArgs),
     /// Run the simulator over a grid of strategies and client counts, in parallel; CSV out.
+    #[command(allow_negative_numbers = true)]
     Sweep(simulate_cmd::SweepArgs),
     /// Serve the playground page and the flaky demo API.
+    #[command(allow_negative_numbers = true)]
     Serve(serve_cmd::Args),
 }
 

@@ -136,6 +136,11 @@ impl Model {
         }
     }
 
+    /// The network delay's law, if `--latency-dist` was given.
+    pub fn latency_dist(&self) -> Option<LatencyDist> {
+        self.latency_dist
+    }
+
     /// The first flag given, in the order `--help` lists them; `None` if none was.
     pub fn first_given(&self) -> Option<&'static str> {
         let given = [

@@ -6,7 +6,6 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 
 use serde_json::{Map, Value, json};
 use stampede::sim::{Metrics, Scenario, Simulation};
@@ -88,9 +87,9 @@ pub fn csv_cell(v: &Value) -> String {
     }
 }
 
-/// The run's per-slot series as CSV, streamed to `path`: the slot's start (ms), then one
+/// The run's per-slot series as CSV, streamed to `file`: the slot's start (ms), then one
 /// count per column.
-pub fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
+pub fn write_series(file: &File, sim: &Simulation) -> std::io::Result<()> {
     let s = sim.series();
     let columns: [(&str, &[u32]); 9] = [
         ("offered", s.offered),
@@ -107,7 +106,7 @@ pub fn write_series(path: &Path, sim: &Simulation) -> std::io::Result<()> {
     // The core keeps every column the same length; the shortest bounds the rows, so a
     // broken promise there shows as a short file, not a panic.
     let slots = columns.iter().map(|(_, c)| c.len()).min().unwrap_or(0);
-    let mut csv = BufWriter::new(File::create(path)?);
+    let mut csv = BufWriter::new(file);
     write!(csv, "t_ms")?;
     for (name, _) in &columns {
         write!(csv, ",{name}")?;

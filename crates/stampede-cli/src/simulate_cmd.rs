@@ -10,7 +10,8 @@ use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::budget::BudgetSettings;
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
 use stampede::sim::{
-    BudgetScope, MAX_CLIENTS, Scenario, SimSettings, Simulation, check_runs, run_many,
+    BudgetScope, LatencyDist, MAX_CLIENTS, Scenario, SimSettings, check_runs, run_many,
+    run_many_seeing_first,
 };
 use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
 
@@ -263,6 +264,15 @@ impl Common {
                  all; drop --attempts or {hedge}"
             )));
         }
+        // An exponential leg's spread is its mean: a --latency-sd beside it was ignored.
+        if self.latency_sd.is_some() && self.model.latency_dist() == Some(LatencyDist::Exponential)
+        {
+            return Err(UsageError(
+                "--latency-sd: not used with --latency-dist exponential, whose legs' standard \
+                 deviation is their mean; drop --latency-sd or use --latency-dist normal"
+                    .to_owned(),
+            ));
+        }
         if self.scenario != Scenario::AwsOcc {
             return Ok(());
         }
@@ -376,13 +386,24 @@ fn usage(e: stampede::ConfigError) -> UsageError {
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
     let settings = a.common.settings(a.clients, a.strategy);
-    let metrics = run_many(&settings, a.common.runs).map_err(usage)?;
-    if let Some(path) = &a.series {
-        let mut sim = Simulation::new(&settings).map_err(usage)?;
-        sim.run().check_work().map_err(usage)?;
-        write_series(path, &sim)
-            .map_err(|e| UsageError(format!("--series {}: {e}", path.display())))?;
-    }
+    let metrics = match &a.series {
+        None => run_many(&settings, a.common.runs).map_err(usage)?,
+        Some(path) => {
+            // The path is written as Rust quotes it: a newline in it stays on the line.
+            let named = |e: std::io::Error| format!("--series {path:?}: {e}");
+            // A path that cannot be opened is the flag's fault: found before anything runs.
+            // The first run's series is written from that run (it is not simulated again).
+            let file = std::fs::File::create(path).map_err(|e| UsageError(named(e)))?;
+            let mut written = Ok(());
+            let metrics = run_many_seeing_first(&settings, a.common.runs, &mut |sim| {
+                written = write_series(&file, sim);
+            })
+            .map_err(usage)?;
+            // Writing that fails (a full disk) is an output error: exit 1, as for stdout.
+            written.map_err(|e| std::io::Error::new(e.kind(), named(e)))?;
+            metrics
+        }
+    };
     let map = metrics_json(a.common.scenario, a.clients, &metrics);
     let (base, cap) = a.common.base_cap();
     if a.json {

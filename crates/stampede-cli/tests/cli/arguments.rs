@@ -211,3 +211,131 @@ fn samples_out_of_range_at_either_end_get_the_same_range() {
         rejected(&stampede(&args), &want, &args);
     }
 }
+
+#[test]
+fn a_value_like_a_negative_number_is_named_by_its_flag() {
+    // Flags whose values are names or lists took "-1" for an unknown flag: "unexpected
+    // argument '-1' found", naming none.
+    for (args, flag) in [
+        (
+            &["serve", "--max-connections", "-1"][..],
+            "--max-connections <N>",
+        ),
+        (
+            &["serve", "--header-timeout", "-1"],
+            "--header-timeout <DURATION>",
+        ),
+        (&["sweep", "--clients", "-1"], "--clients <CLIENTS>"),
+        (&["sweep", "--strategy", "-1"], "--strategy <STRATEGY>"),
+        (&["delays", "--strategy", "-1"], "--strategy <STRATEGY>"),
+        (&["classify", "--error", "-1"], "--error <ERROR>"),
+        (
+            &["classify", "--status", "503", "--retry-on", "-1"],
+            "--retry-on <RETRY_ON>",
+        ),
+        (&["simulate", "--scenario", "-1"], "--scenario <SCENARIO>"),
+        (&["simulate", "--balance", "-1"], "--balance <NAME>"),
+        (
+            &["simulate", "--latency-dist", "-1"],
+            "--latency-dist <DIST>",
+        ),
+        (
+            &["simulate", "--budget-scope", "-1"],
+            "--budget-scope <BUDGET_SCOPE>",
+        ),
+    ] {
+        let out = stampede(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("stampede: invalid value '-1' for '{flag}'")),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn series_errors_are_one_line_and_a_failed_write_exits_1() {
+    // A path that cannot be opened is the flag's: exit 2, the path quoted, so that a
+    // newline in it stays on the line.
+    let out = stampede(&[
+        "simulate",
+        "--clients",
+        "50",
+        "--series",
+        "/nonexistent-dir/a\nb",
+    ]);
+    rejected(
+        &out,
+        r#"stampede: --series "/nonexistent-dir/a\nb": No such file or directory (os error 2)"#,
+        &"a missing directory",
+    );
+    // A write that fails (a full disk) is an output error: exit 1, one line, as for stdout.
+    if std::path::Path::new("/dev/full").exists() {
+        let out = stampede(&[
+            "simulate",
+            "--clients",
+            "50",
+            "--series",
+            "/dev/full",
+            "--json",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(
+            err,
+            "stampede: cannot write output: --series \"/dev/full\": No space left on device (os error 28)\n"
+        );
+    }
+    // With several runs, the metrics are those without --series: its run is the first of
+    // them, not one more.
+    let path =
+        std::env::temp_dir().join(format!("stampede-series-runs-{}.csv", std::process::id()));
+    let args = [
+        "simulate",
+        "--clients",
+        "300",
+        "--timeout",
+        "300ms",
+        "--runs",
+        "3",
+        "--json",
+    ];
+    let plain = stampede(&args);
+    let mut with = args.to_vec();
+    with.extend(["--series", path.to_str().unwrap()]);
+    let series = stampede(&with);
+    let csv = std::fs::read_to_string(&path);
+    let _ = std::fs::remove_file(&path);
+    assert!(plain.status.success() && series.status.success());
+    assert_eq!(plain.stdout, series.stdout);
+    assert!(csv.expect("the series").lines().count() > 10);
+}
+
+#[test]
+fn latency_sd_beside_an_exponential_latency_is_refused_not_ignored() {
+    for cmd in ["simulate", "sweep"] {
+        let out = stampede(&[cmd, "--latency-dist", "exponential", "--latency-sd", "5ms"]);
+        rejected(
+            &out,
+            "stampede: --latency-sd: not used with --latency-dist exponential, whose legs' \
+             standard deviation is their mean; drop --latency-sd or use --latency-dist normal",
+            &cmd,
+        );
+    }
+    // With the normal law it is read as before.
+    assert!(
+        stampede(&[
+            "simulate",
+            "--clients",
+            "20",
+            "--latency-sd",
+            "5ms",
+            "--json"
+        ])
+        .status
+        .success()
+    );
+}
