@@ -345,7 +345,7 @@ test("onAttempt throwing ends the call: a TypeError naming it, and the server se
   assert.equal((await server.log(k)).length, 1);
 });
 
-test("the error classes keep their names in both entries (the slim one is minified)", async () => {
+test("the classes keep their names in both entries (the slim one is minified)", async () => {
   const { inspect } = await import("node:util");
   for (const name of ["RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"]) {
     const C = stampede[name];
@@ -354,4 +354,10 @@ test("the error classes keep their names in both entries (the slim one is minifi
     assert.equal(e.constructor.name, name);
     assert.ok(inspect(e).startsWith(`${name}: boom`), inspect(e).slice(0, 40));
   }
+  // And so do the objects' classes: `util.inspect` of a budget printed `e {}`.
+  assert.equal(stampede.RetryPolicy.name, "RetryPolicy");
+  assert.equal(stampede.Budget.name, "Budget");
+  const budget = stampede.Budget.forCallSite("names-kept");
+  assert.ok(inspect(budget).startsWith("Budget"), inspect(budget));
+  budget.free?.();
 });

@@ -247,13 +247,16 @@ export function settingsError(prefix, field, code, got, shape, min, max, unit, w
   return settings(error, info, got);
 }
 
-// The classes' own names are part of the API (`err.constructor.name`, stack traces,
-// `util.inspect`): kept here, since the slim entry's minifier renames its classes.
-for (const [c, name] of [
+/** Gives each class its own name back. The names are part of the API
+ *  (`err.constructor.name`, stack traces, `util.inspect`), and the slim entry's minifier
+ *  renames its classes. */
+export function keepNames(classes) {
+  for (const [c, name] of classes) Object.defineProperty(c, "name", { value: name });
+}
+
+keepNames([
   [RetryError, "RetryError"],
   [BudgetExhaustedError, "BudgetExhaustedError"],
   [CircuitOpenError, "CircuitOpenError"],
   [ThrottledError, "ThrottledError"],
-]) {
-  Object.defineProperty(c, "name", { value: name });
-}
+]);

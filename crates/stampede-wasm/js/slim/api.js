@@ -2,7 +2,7 @@
 // and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
 // the values and the errors are the full entry's (stampede.d.ts).
 import { Backoff, Site, classifyStaged, parseRetryAfter as parse } from "./wasm.js";
-import { typeError } from "../errors.js";
+import { keepNames, typeError } from "../errors.js";
 import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
@@ -176,3 +176,7 @@ export class Budget {
 if (Symbol.dispose) {
   for (const C of [RetryPolicy, Budget]) C.prototype[Symbol.dispose] = C.prototype.free;
 }
+keepNames([
+  [RetryPolicy, "RetryPolicy"],
+  [Budget, "Budget"],
+]);
