@@ -69,6 +69,13 @@ pub fn whole_in(s: &str, field: Field) -> Result<u32, String> {
 /// What `field` accepts, as the core words it.
 fn expected(field: Field) -> String {
     match field.limit() {
+        // In the words of the field's own check: "more than 0 ms" where 0 is refused.
+        Some(l) if field.min_exclusive() => stampede::Expected::Above {
+            min: l.min,
+            max: l.max,
+            unit: l.unit,
+        }
+        .to_string(),
         Some(l) => stampede::Expected::Range(l).to_string(),
         None => "a value".to_owned(),
     }
@@ -198,6 +205,15 @@ mod tests {
         assert_eq!(
             base("1441m").unwrap_err(),
             "expected a duration from 0 ms to 86400000 ms, such as 200ms, 1.5s or 2m"
+        );
+        // A field that refuses 0 says so for text that is no duration too, as for 0 itself
+        // (it said "from 0 ms" for "1h", then "more than 0 ms" for "0").
+        let service = duration(Field::Service);
+        assert_eq!(service("1h").unwrap_err(), service("0").unwrap_err());
+        assert!(
+            service("1h")
+                .unwrap_err()
+                .starts_with("expected more than 0 ms")
         );
     }
 
