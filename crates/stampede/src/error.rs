@@ -176,7 +176,7 @@ impl WorkBound {
                  attempts, requests × attempts; a third of that with a client timeout, a \
                  sixth with hedging, an eighth with both, half or a fifth of that with \
                  safety nets beyond a token bucket, and a third again when a request can \
-                 wait more than 32768 ms before an attempt; fewer requests or a shorter cap \
+                 wait more than 600000 ms before an attempt; fewer requests or a shorter cap \
                  also help)"
             }
             WorkBound::RunClients => {
@@ -184,7 +184,7 @@ impl WorkBound {
                  requests × attempts; a third of that with a client timeout, a sixth with \
                  hedging, an eighth with both, half or a fifth of that with safety nets \
                  beyond a token bucket, and a third again when a request can wait more than \
-                 32768 ms before an attempt: even the fewest attempts a request makes, 1, or \
+                 600000 ms before an attempt: even the fewest attempts a request makes, 1, or \
                  2 with hedging, pass it for this many)"
             }
             WorkBound::LayerAttempts => {

@@ -42,7 +42,7 @@ pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 /// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout, a
 /// sixth with hedging, an eighth with both; half or a fifth of that with safety nets
 /// beyond a token bucket ([`nets_divisor`]), a quarter through layers ([`layers_divisor`]),
-/// and a third when a request can wait past the wheel's span ([`far_divisor`]). A hedged attempt costs more than a timed one:
+/// and a third when a request can wait more than 10 minutes ([`far_divisor`]). A hedged attempt costs more than a timed one:
 /// its hedge timer is an event too, and its request keeps a slot of its own (measured
 /// natively with another build sharing the 2 cores: a million clients with `0ms:5`,
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
@@ -58,15 +58,20 @@ pub(crate) fn max_run_attempts(c: &Checked) -> f64 {
     (MAX_RUN_ATTEMPTS / (divisor * nets_divisor(c) * layers_divisor(c) * far_divisor(c))).floor()
 }
 
-/// Retry waits past the wheel's span (32.8 s) divide the bound by 3: each such event goes
-/// through the coarse wheel (two more copies) and, spread over minutes to a day, reaches
-/// memory cold every time. Measured in wasm (Node 20), 20,000,000 attempts of a million
-/// failing clients: 3.1–4.9 s with full jitter capped at 30 or 60 s, 5.3–7.4 s capped at 10
-/// minutes to a day, 11.4 s for a fresh module's first run capped at a day (its memory
-/// grown for ~150 MB of coarse wheel); 200,000 clients with 100 attempts capped at 10
-/// minutes, 9.5 s. Natively 1.6 s against 3.4 s.
+/// Waits longer than this (10 minutes) before an attempt divide a run's bound by 3 (see
+/// [`far_divisor`]).
+const FAR_WAIT_MS: f64 = 600_000.0;
+
+/// Waits of more than [`FAR_WAIT_MS`] divide the bound by 3: such events go through the
+/// coarse wheel (past the fine wheel's 32.8 s: two more copies) and, spread over minutes to
+/// a day, reach memory cold every time. Measured in wasm (Node 20), 20,000,000 attempts of a
+/// million failing clients: 3.1–4.9 s with full jitter capped at 30 s, 60 s or 2 minutes,
+/// 5.1 s at 5 minutes, 5.3–7.4 s capped at 10 minutes to a day, and 11.4 s for a fresh
+/// module's first run capped at a day (its memory grown for ~150 MB of coarse wheel);
+/// 200,000 clients with 100 attempts capped at 10 minutes, 9.5 s. Natively 1.6 s against
+/// 3.4 s.
 fn far_divisor(c: &Checked) -> f64 {
-    if longest_wait_ms(c) > super::queue::SPAN as f64 {
+    if longest_wait_ms(c) > FAR_WAIT_MS {
         3.0
     } else {
         1.0

@@ -489,7 +489,7 @@ fn requests_too_many_at_the_fewest_attempts_name_the_clients_or_the_rate() {
 }
 
 #[test]
-fn waits_past_the_wheel_take_a_third_of_the_bound() {
+fn waits_of_more_than_ten_minutes_take_a_third_of_the_bound() {
     let run = |strategy, base: f64, cap: f64, attempts| SimSettings {
         policy: PolicySettings::new(BackoffSettings::new(strategy, base, cap), attempts),
         ..burst(1_000_000, attempts)
@@ -520,9 +520,21 @@ fn waits_past_the_wheel_take_a_third_of_the_bound() {
         refusal(&run(Strategy::Decorrelated, 200.0, 86_400_000.0, 20)).1,
         6.0
     );
-    // A Retry-After past the wheel counts too, and so does a hedge delay.
+    // Up to 10 minutes, no: capped at 2 minutes the run takes as long as at 30 s.
+    assert!(
+        run(Strategy::Full, 1000.0, 120_000.0, 20)
+            .validate()
+            .is_ok()
+    );
+    assert!(
+        run(Strategy::Full, 1000.0, 600_000.0, 20)
+            .validate()
+            .is_ok()
+    );
+    assert_eq!(refusal(&run(Strategy::Full, 1000.0, 600_001.0, 20)).1, 6.0);
+    // A long Retry-After counts too, and so does a long hedge delay.
     let retry_after = SimSettings {
-        retry_after_ms: Some(60_000.0),
+        retry_after_ms: Some(900_000.0),
         ..run(Strategy::Full, 1000.0, 30_000.0, 20)
     };
     assert_eq!(refusal(&retry_after).1, 6.0);
@@ -531,5 +543,6 @@ fn waits_past_the_wheel_take_a_third_of_the_bound() {
         ..burst(1_000_000, 6)
     };
     assert!(hedged(10.0).validate().is_ok());
-    assert_eq!(refusal(&hedged(60_000.0)).0, Field::Clients);
+    assert!(hedged(600_000.0).validate().is_ok());
+    assert_eq!(refusal(&hedged(900_000.0)).0, Field::Clients);
 }
