@@ -66,8 +66,27 @@ mod abi;
 
 /// The allocator: Talc instead of std's default dlmalloc: about 7 KB less wasm (measured
 /// after wasm-opt), and no slower in the simulator benchmark. Single-threaded wasm (no
-/// `atomics`), as this package is built.
-#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+/// `atomics`), as this package is built. With the simulator, its memory grows a quarter at
+/// a time (`alloc.rs`); the slim entry, which allocates little, keeps Talc's own growth.
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    feature = "sim"
+))]
+#[global_allocator]
+static ALLOCATOR: talc::cell::TalcSyncCell<alloc::GrowByQuarter, talc::wasm::WasmBinning> =
+    talc::cell::TalcSyncCell::new_wasm(alloc::GrowByQuarter::new());
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    feature = "sim"
+))]
+mod alloc;
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    not(feature = "sim")
+))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
