@@ -388,3 +388,39 @@ impl SimSettings {
         Fleet::of(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn a_latency_sd_beside_the_exponential_latency_is_refused() {
+        let s = SimSettings {
+            latency_dist: LatencyDist::Exponential,
+            latency_sd_ms: Some(5.0),
+            ..SimSettings::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!((e.field, &e.got), (Field::LatencySd, &Got::Number(5.0)));
+        assert!(
+            e.to_string()
+                .contains("none with the exponential latency_dist"),
+            "{e}"
+        );
+        assert!(
+            SimSettings {
+                latency_sd_ms: None,
+                ..s.clone()
+            }
+            .validate()
+            .is_ok()
+        );
+        assert!(
+            SimSettings {
+                latency_dist: LatencyDist::Normal,
+                ..s
+            }
+            .validate()
+            .is_ok()
+        );
+    }
+}

@@ -546,3 +546,41 @@ fn waits_of_more_than_ten_minutes_take_a_third_of_the_bound() {
     assert!(hedged(600_000.0).validate().is_ok());
     assert_eq!(refusal(&hedged(900_000.0)).0, Field::Clients);
 }
+
+#[test]
+fn the_first_run_seen_whole_gives_the_same_mean() {
+    // A closed loop with a timeout and a steady load with a spike: the mean of three runs
+    // is run_many's to the bit, and `first` sees one whole run, the first seed's (the same
+    // events as a Simulation of the settings), with its series.
+    for s in [
+        SimSettings {
+            scenario: Scenario::Closed,
+            clients: 300,
+            duration_ms: 5_000.0,
+            timeout_ms: Some(200.0),
+            ..SimSettings::default()
+        },
+        SimSettings {
+            scenario: Scenario::Spike,
+            clients: 200,
+            duration_ms: 4_000.0,
+            ..SimSettings::default()
+        },
+    ] {
+        let mut seen = vec![];
+        let m = crate::sim::run_many_seeing_first(&s, 3, &mut |sim| {
+            seen.push((sim.events(), sim.series().offered.iter().sum::<u32>()));
+        })
+        .unwrap();
+        assert_eq!(m, run_many(&s, 3).unwrap());
+        assert_eq!(seen.len(), 1);
+        let mut alone = crate::sim::Simulation::new(&s).unwrap();
+        alone.run();
+        assert_eq!(
+            seen[0].0,
+            alone.events(),
+            "the first run is the first seed's"
+        );
+        assert!(seen[0].1 > 0, "with its series");
+    }
+}
