@@ -264,16 +264,17 @@ impl Common {
                  all; drop --attempts or {hedge}"
             )));
         }
-        // An exponential leg's spread is its mean: a --latency-sd beside it was ignored.
-        if self.latency_sd.is_some() && self.model.latency_dist() == Some(LatencyDist::Exponential)
-        {
-            return Err(UsageError(
-                "--latency-sd: not used with --latency-dist exponential, whose legs' standard \
-                 deviation is their mean; drop --latency-sd or use --latency-dist normal"
-                    .to_owned(),
-            ));
-        }
         if self.scenario != Scenario::AwsOcc {
+            // An exponential leg's spread is its mean: a --latency-sd beside it was ignored.
+            if self.latency_sd.is_some()
+                && self.model.latency_dist() == Some(LatencyDist::Exponential)
+            {
+                return Err(UsageError(
+                    "--latency-sd: not used with --latency-dist exponential, whose legs' standard \
+                     deviation is their mean; drop --latency-sd or use --latency-dist normal"
+                        .to_owned(),
+                ));
+            }
             return Ok(());
         }
         let (flag, why) = if self.attempts.is_some() {
@@ -391,8 +392,10 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         Some(path) => {
             // The path is written as Rust quotes it: a newline in it stays on the line.
             let named = |e: std::io::Error| format!("--series {path:?}: {e}");
-            // A path that cannot be opened is the flag's fault: found before anything runs.
-            // The first run's series is written from that run (it is not simulated again).
+            // Settings refused up front leave the file as it was; a path that cannot be
+            // opened is the flag's fault, found before anything runs. The first run's series
+            // is written from that run (it is not simulated again).
+            check_runs(&settings, a.common.runs).map_err(usage)?;
             let file = std::fs::File::create(path).map_err(|e| UsageError(named(e)))?;
             let mut written = Ok(());
             let metrics = run_many_seeing_first(&settings, a.common.runs, &mut |sim| {

@@ -161,12 +161,14 @@ impl WorkBound {
             WorkBound::SteadyRequests => {
                 "per client per second with these clients, duration and attempts \
                  (clients × rate × duration of at most 5000000 requests, and at most \
-                 20000000 attempts: requests × max_attempts)"
+                 20000000 attempts: requests × max_attempts, less with a timeout, hedging, \
+                 nets, layers or long waits)"
             }
             WorkBound::SteadyClients => {
                 "clients at this rate, duration and attempts (clients × rate × duration of at \
                  most 5000000 requests, and at most 20000000 attempts: requests × \
-                 max_attempts; a shorter duration or spike also helps)"
+                 max_attempts, less with a timeout, hedging, nets, layers or long waits; a \
+                 shorter duration or spike also helps)"
             }
             WorkBound::Delays => {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"
@@ -175,28 +177,25 @@ impl WorkBound {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; a third of that with a client timeout, a \
                  sixth with hedging, an eighth with both, half or a fifth of that with \
-                 safety nets beyond a token bucket, and a third again when a request can \
-                 wait more than 600000 ms before an attempt; fewer requests or a shorter cap \
-                 also help)"
+                 safety nets beyond a token bucket, a third again with waits over 600000 ms; \
+                 fewer requests also help)"
             }
             WorkBound::RunClients => {
-                "clients with these settings (a run makes at most 20000000 attempts, \
-                 requests × attempts; a third of that with a client timeout, a sixth with \
-                 hedging, an eighth with both, half or a fifth of that with safety nets \
-                 beyond a token bucket, and a third again when a request can wait more than \
-                 600000 ms before an attempt: even the fewest attempts a request makes, 1, or \
-                 2 with hedging, pass it for this many)"
+                "clients with these settings (a run makes at most 20000000 attempts, less \
+                 with a timeout, hedging, nets, layers or long waits, and even the fewest \
+                 attempts a request makes, 1, or 2 hedged, pass that for this many)"
             }
             WorkBound::LayerAttempts => {
                 "attempts per request at each layer for this many requests and layers (a run \
                  makes at most 5000000 attempts counted at every layer, a quarter of 20000000: \
-                 a layer's call costs about four plain attempts; a third of that with a client \
-                 timeout; fewer layers also help)"
+                 a layer's call costs about four plain attempts; less with a timeout, nets or \
+                 long waits; fewer layers also help)"
             }
             WorkBound::Layers => {
                 "layers for this many requests at one attempt each (a run makes at most \
                  5000000 attempts counted at every layer, a quarter of 20000000: a layer's \
-                 call costs about four plain attempts; a third of that with a client timeout)"
+                 call costs about four plain attempts; less with a timeout, nets or long \
+                 waits)"
             }
             WorkBound::NetsClients => {
                 "clients with these safety nets per client (each client's guard, breaker and \
@@ -205,8 +204,9 @@ impl WorkBound {
             }
             WorkBound::Runs => {
                 "runs of these settings (the runs of one call together make at most the \
-                 attempts of the largest single run, 20000000, a third of that with a client \
-                 timeout, a run's setup counted as 110 attempts and 0.2 a server; for aws-occ \
+                 attempts of the largest single run, 20000000, less with a timeout, hedging, \
+                 nets, layers or long waits, a run's setup counted as 110 attempts and 0.2 a \
+                 server; for aws-occ \
                  at most 100000000 writes, clients × (clients + 1) / 2 a run; fewer clients, \
                  servers or attempts also help)"
             }
@@ -232,14 +232,14 @@ impl WorkBound {
             WorkBound::ClosedThink => {
                 "ms of think with these clients, latency and service (clients × duration / \
                  (think + latency + service) of at most 5000000 requests, and at most \
-                 20000000 attempts, less with a timeout, hedging, layers or safety nets: \
+                 20000000 attempts, less with a timeout, hedging, layers, nets or long waits: \
                  even the shortest duration, 1 ms, makes more; fewer clients or attempts \
                  also help)"
             }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \
                  (think + latency + service) of at most 5000000 requests, and at most \
-                 20000000 attempts, less with a timeout, hedging, layers or safety nets; a \
+                 20000000 attempts, less with a timeout, hedging, layers, nets or long waits; a \
                  longer think, fewer clients or fewer attempts also help)"
             }
         }
@@ -500,11 +500,23 @@ impl fmt::Display for Expected {
             }
             Expected::Syntax(what) => f.write_str(what),
             Expected::AtMostChars(n) => write!(f, "at most {n} characters"),
+            // Written to the thousandth toward the side that fits (26.666 of 26.6666…, not
+            // 26.667, which is then refused): the value read is the value to type.
             Expected::Work { max, bound } => {
-                write!(f, "at most {} {}", fmt_num(max), bound.describe())
+                let shown = if max >= 0.001 {
+                    (max * 1000.0).floor() / 1000.0
+                } else {
+                    max
+                };
+                write!(f, "at most {} {}", fmt_num(shown), bound.describe())
             }
             Expected::WorkAtLeast { min, bound } => {
-                write!(f, "at least {} {}", fmt_num(min), bound.describe())
+                let shown = if min >= 0.001 {
+                    (min * 1000.0).ceil() / 1000.0
+                } else {
+                    min
+                };
+                write!(f, "at least {} {}", fmt_num(shown), bound.describe())
             }
             Expected::RegistryFull { max } => write!(
                 f,

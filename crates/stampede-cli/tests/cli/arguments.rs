@@ -272,6 +272,23 @@ fn series_errors_are_one_line_and_a_failed_write_exits_1() {
         r#"stampede: --series "/nonexistent-dir/a\nb": No such file or directory (os error 2)"#,
         &"a missing directory",
     );
+    // Settings refused up front leave an existing file as it was.
+    let kept =
+        std::env::temp_dir().join(format!("stampede-series-kept-{}.csv", std::process::id()));
+    std::fs::write(&kept, "precious\n").unwrap();
+    let out = stampede(&[
+        "simulate",
+        "--clients",
+        "1000000",
+        "--attempts",
+        "100",
+        "--series",
+        kept.to_str().unwrap(),
+    ]);
+    let left = std::fs::read_to_string(&kept);
+    let _ = std::fs::remove_file(&kept);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(left.unwrap(), "precious\n");
     // A write that fails (a full disk) is an output error: exit 1, one line, as for stdout.
     if std::path::Path::new("/dev/full").exists() {
         let out = stampede(&[

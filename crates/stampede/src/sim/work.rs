@@ -78,22 +78,36 @@ fn far_divisor(c: &Checked) -> f64 {
     }
 }
 
-/// The longest a request can wait before an attempt: its backoff's longest delay (the
-/// ceiling of its last retry, or the cap for the decorrelated strategies), the outage's
-/// Retry-After, or, with hedging, the hedge delay between its attempts.
+/// The longest a request can wait before an attempt: with hedging (which replaces the
+/// policy's retries), the hedge delay; otherwise, when it retries at all, its backoff's
+/// longest delay (the ceiling of its last retry, or the cap for the decorrelated
+/// strategies) or the outage's Retry-After (sent in whole seconds), unless that is longer
+/// than the policy waits (it then stops instead).
 fn longest_wait_ms(c: &Checked) -> f64 {
     use crate::backoff::Strategy;
+    if let Some(h) = c.hedging {
+        return h.delay_ms();
+    }
     let b = c.policy.backoff();
     let retries = c.policy.max_attempts().saturating_sub(1);
+    if retries == 0 {
+        return 0.0;
+    }
     let backoff = match b.strategy() {
-        _ if retries == 0 => 0.0,
         Strategy::None => 0.0,
         Strategy::Constant => b.base_ms(),
         Strategy::Exponential | Strategy::Full | Strategy::Equal => b.ceiling_ms(retries - 1),
         Strategy::Decorrelated | Strategy::DecorrelatedV2 => b.cap_ms(),
     };
-    let hedge = c.hedging.map_or(0.0, |h| h.delay_ms());
-    backoff.max(hedge).max(c.s.retry_after_ms.unwrap_or(0.0))
+    let hint =
+        c.s.retry_after_ms
+            .map_or(0.0, |ra| (ra / 1000.0).ceil() * 1000.0);
+    let honoured = if hint <= c.policy.rules().max_retry_after_ms() {
+        hint
+    } else {
+        0.0
+    };
+    backoff.max(honoured)
 }
 
 /// A chain of layers divides the bound by 4: each layer's call is a trip down and an

@@ -476,6 +476,19 @@ fn requests_too_many_at_the_fewest_attempts_name_the_clients_or_the_rate() {
         "the largest rate named fits"
     );
     assert_eq!(refusal(&steady(max * 1.01)).0, Field::Rate);
+    // Written to the thousandth toward the side that fits: 150,000 clients' largest rate is
+    // 26.6666…, written 26.667 when rounded, which was then refused.
+    let wide = |rate| SimSettings {
+        clients: 150_000,
+        ..steady(rate)
+    };
+    let e = wide(30.0).validate().unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("rate: expected at most 26.666 per client"),
+        "{e}"
+    );
+    assert!(wide(26.666).validate().is_ok());
     // With room for some attempts, the attempts are named as before.
     let (field, max, bound) = refusal(&SimSettings {
         nets: breaker,
@@ -532,18 +545,38 @@ fn waits_of_more_than_ten_minutes_take_a_third_of_the_bound() {
             .is_ok()
     );
     assert_eq!(refusal(&run(Strategy::Full, 1000.0, 600_001.0, 20)).1, 6.0);
-    // A long Retry-After counts too, and so does a long hedge delay.
-    let retry_after = SimSettings {
-        retry_after_ms: Some(900_000.0),
-        ..run(Strategy::Full, 1000.0, 30_000.0, 20)
+    // A long Retry-After counts too, when the policy waits that long (by default it stops
+    // past 60 s instead)...
+    let retry_after = |max_retry_after| {
+        let mut s = SimSettings {
+            retry_after_ms: Some(900_000.0),
+            ..run(Strategy::Full, 1000.0, 30_000.0, 20)
+        };
+        s.policy = s.policy.with_rules(
+            crate::classify::RetryRules::default()
+                .with_max_retry_after_ms(max_retry_after)
+                .unwrap(),
+        );
+        s
     };
-    assert_eq!(refusal(&retry_after).1, 6.0);
+    assert_eq!(refusal(&retry_after(3_600_000.0)).1, 6.0);
+    assert!(retry_after(60_000.0).validate().is_ok());
+    // ...and so does a long hedge delay, which then alone counts (hedging replaces the
+    // backoff: a constant 15 minutes beside it waits nowhere).
     let hedged = |delay| SimSettings {
         hedging: Some(crate::hedge::HedgingSettings::new(delay, 3)),
         ..burst(1_000_000, 6)
     };
     assert!(hedged(10.0).validate().is_ok());
     assert!(hedged(600_000.0).validate().is_ok());
+    let far_backoff = SimSettings {
+        policy: PolicySettings::new(
+            BackoffSettings::new(Strategy::Constant, 900_000.0, 900_000.0),
+            6,
+        ),
+        ..hedged(10.0)
+    };
+    assert!(far_backoff.validate().is_ok());
     assert_eq!(refusal(&hedged(900_000.0)).0, Field::Clients);
 }
 
