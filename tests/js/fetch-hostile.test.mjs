@@ -419,6 +419,16 @@ hostile("a URL no parser reads is refused at once, naming input: not retried lik
   assert.equal((await settle(retryFetch({ toString: () => URL_ }, undefined, { policy: fast }))).value.status, 200);
 });
 
+hostile("asking whether fetch takes init leaves no listener on the caller's signal", ok200, async (calls) => {
+  const ctrl = new AbortController();
+  for (let i = 0; i < 20; i++) {
+    const o = await settle(retryFetch(URL_, { signal: ctrl.signal, headers: { x: "1" } }, { policy: fast }), 2000);
+    assert.equal(o.value?.status, 200, String(o.error));
+  }
+  assert.equal(calls.n, 20);
+  assert.equal(getEventListeners(ctrl.signal, "abort").length, 0);
+});
+
 hostile("an input or init fetch refuses whatever the network does is refused at once, naming it", ok200, async (calls) => {
   // Not a URL at all: a TypeError (before, `undefined` was retried as "connect" 4 times).
   for (const bad of [undefined, null, 42, true, Symbol("s"), 10n]) {

@@ -221,7 +221,9 @@ export function urlError(input) {
 export function initError(input, init) {
   if (typeof Request !== "function") return undefined;
   try {
-    new Request(input, init);
+    // Without the caller's signal: a Request would listen to it, and a browser refuses the
+    // signal-like objects retryFetch takes (it follows them itself).
+    new Request(input, { ...init, signal: null });
   } catch (e) {
     if (!(e instanceof TypeError)) return threwError("", "init", e);
     return settings(new RangeError(`init: fetch refuses this request: ${e.message}`, { cause: e }), { field: "init", code: "bad_syntax" });
