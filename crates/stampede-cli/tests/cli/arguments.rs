@@ -170,9 +170,9 @@ fn simulate_refuses_runs_that_together_pass_a_runs_work() {
     let want = |max: u32, got: u32| {
         format!(
             "stampede: --runs: expected at most {max} runs of these settings (the runs of one \
-             call together make at most the attempts of the largest single run, 20000000, a \
-             third of that with a client timeout, a run's setup counted as 110 attempts and 0.2 \
-             a server; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 a run; \
+             call together make at most the attempts of the largest single run, 20000000, less \
+             with a timeout, hedging, nets, layers or long waits, a run's setup counted as 110 \
+             attempts and 0.2 a server; for aws-occ at most 100000000 writes, clients × (clients + 1) / 2 a run; \
              fewer clients, servers or attempts also help), got {got}"
         )
     };
