@@ -55,9 +55,7 @@ unsafe impl talc::source::Source for GrowByQuarter {
         let base = (prev * PAGE) as *mut u8;
         // Memory grown to exactly 4 GiB ends at an address wasm32 cannot hold: the last one
         // stands for it (as talc's own source does), not 0, which talc would ignore.
-        let end = (prev * PAGE)
-            .checked_add(pages * PAGE)
-            .map_or(usize::MAX, |e| e) as *mut u8;
+        let end = (prev * PAGE).saturating_add(pages * PAGE) as *mut u8;
         if let Some(old_end) = talc.source.end.take()
             && old_end.as_ptr() == base
         {

@@ -503,19 +503,11 @@ impl fmt::Display for Expected {
             // Written to the thousandth toward the side that fits (26.666 of 26.6666…, not
             // 26.667, which is then refused): the value read is the value to type.
             Expected::Work { max, bound } => {
-                let shown = if max >= 0.001 {
-                    (max * 1000.0).floor() / 1000.0
-                } else {
-                    max
-                };
+                let shown = to_thousandth(max, f64::floor);
                 write!(f, "at most {} {}", fmt_num(shown), bound.describe())
             }
             Expected::WorkAtLeast { min, bound } => {
-                let shown = if min >= 0.001 {
-                    (min * 1000.0).ceil() / 1000.0
-                } else {
-                    min
-                };
+                let shown = to_thousandth(min, f64::ceil);
                 write!(f, "at least {} {}", fmt_num(shown), bound.describe())
             }
             Expected::RegistryFull { max } => write!(
@@ -588,6 +580,16 @@ pub(crate) fn find_name(names: &[&str], s: &str) -> Option<usize> {
 /// Integer arithmetic only: this keeps `core`'s float formatting (Grisu/Dragon4 and their
 /// tables, ~20 KB) out of the WebAssembly build. (The build no longer formats messages at
 /// all, but the crate stays light for any other small target.)
+/// `v` to the thousandth `fmt_num` writes, rounded by `round` (toward the side that fits);
+/// as it is below a thousandth, which `fmt_num` writes in full.
+fn to_thousandth(v: f64, round: fn(f64) -> f64) -> f64 {
+    if v >= 0.001 {
+        round(v * 1000.0) / 1000.0
+    } else {
+        v
+    }
+}
+
 pub(crate) fn fmt_num(v: f64) -> String {
     if v.is_nan() {
         return "NaN".to_owned();

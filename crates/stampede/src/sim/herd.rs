@@ -80,6 +80,25 @@ fn look_ahead(servers: &Servers<Ev>, batch: &[Ev]) {
     }
 }
 
+/// The `Retry-After` the servers send during the outage, if any: the setting in whole
+/// seconds (delta-seconds), rounded up.
+pub(super) fn outage_retry_after(s: &super::SimSettings) -> Option<String> {
+    s.retry_after_ms
+        .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64))
+}
+
+/// The core's verdict on the outage's answer (503 with its `Retry-After`), as a client of
+/// `c` classifies it.
+pub(super) fn outage_verdict(c: &Checked) -> Verdict {
+    let retry_after = outage_retry_after(&c.s);
+    let outage = Outcome::Response {
+        status: HttpStatus::SERVICE_UNAVAILABLE,
+        retry_after: retry_after.as_deref(),
+        pushback_ms: None,
+    };
+    c.policy.rules().classify(GET, &outage, 0.0)
+}
+
 /// Outcome codes the classifier's verdicts are kept for, indexed by code.
 const VERDICTS: usize = outcome::TIMEOUT as usize + 1;
 
@@ -188,9 +207,7 @@ impl Herd {
 
     fn verdicts(c: &Checked) -> [Verdict; VERDICTS] {
         let rules = c.policy.rules();
-        let retry_after =
-            c.s.retry_after_ms
-                .map(|ms| format!("{}", (ms / 1000.0).ceil() as u64));
+        let retry_after = outage_retry_after(&c.s);
         let unavailable = Outcome::response(HttpStatus::SERVICE_UNAVAILABLE);
         let outage = Outcome::Response {
             status: HttpStatus::SERVICE_UNAVAILABLE,

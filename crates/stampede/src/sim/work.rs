@@ -42,8 +42,8 @@ pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 /// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout, a
 /// sixth with hedging, an eighth with both; half or a fifth of that with safety nets
 /// beyond a token bucket ([`nets_divisor`]), a quarter through layers ([`layers_divisor`]),
-/// and a third when a request can wait more than 10 minutes ([`far_divisor`]). A hedged attempt costs more than a timed one:
-/// its hedge timer is an event too, and its request keeps a slot of its own (measured
+/// and a third when a request can wait more than 10 minutes ([`far_divisor`]). A hedged
+/// attempt costs more than a timed one: its hedge timer is an event too, and its request keeps a slot of its own (measured
 /// natively with another build sharing the 2 cores: a million clients with `0ms:5`,
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
 /// refused, and a million at `0ms:3`, the most accepted, take about as long as the
@@ -99,11 +99,11 @@ fn longest_wait_ms(c: &Checked) -> f64 {
         Strategy::Exponential | Strategy::Full | Strategy::Equal => b.ceiling_ms(retries - 1),
         Strategy::Decorrelated | Strategy::DecorrelatedV2 => b.cap_ms(),
     };
-    let hint =
-        c.s.retry_after_ms
-            .map_or(0.0, |ra| (ra / 1000.0).ceil() * 1000.0);
-    let honoured = if hint <= c.policy.rules().max_retry_after_ms() {
-        hint
+    // The outage's hint as the policy reads it: a retry waits for it, unless it is longer
+    // than the policy waits (the answer is then not retried).
+    let outage = super::herd::outage_verdict(c);
+    let honoured = if outage.is_retryable() {
+        outage.hint_ms().unwrap_or(0.0)
     } else {
         0.0
     };
