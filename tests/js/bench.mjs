@@ -4,23 +4,25 @@
 //
 // Native: crates/stampede/examples/burst_time.rs (release build), which prints JSON.
 // Wasm: the built package (crates/stampede-wasm/pkg) in this Node.
-// Fails (exit 1) if wasm takes more than 1.5× native or more than 16 ms (one frame), or if
-// the two builds disagree on the total attempts or the events (same seed, same numbers).
-// Each side is also given in the model's events per second (`Simulation.events()`).
-// `make bench-wasm`; BENCH_REPS overrides the number of runs (default 50). BENCH_ROUNDS=5
-// repeats the whole comparison five times over (native and wasm each round) and sums up the
-// ratios' spread against issue #13's bar of 1.3× in every round (reported, not failed on).
+// The two sides take turns: each round runs SLICES short native processes and as many short
+// wasm batches in alternation, and each side's best is over all of them, so that a slow
+// minute of the host (2 shared cores) falls on both sides rather than on whichever ran in it.
+// Fails (exit 1) if wasm takes more than 1.3× native (issue #13's bar) or more than 16 ms
+// (one frame), or if the two builds disagree on the total attempts or the events in any batch
+// (same seed, same numbers). Each side is also given in the model's events per second
+// (`Simulation.events()`).
+// `make bench-wasm`; BENCH_REPS overrides the number of runs a side (default 50). BENCH_ROUNDS=5
+// repeats the whole comparison five times over and sums up the ratios' spread (issue #13 asks
+// for 1.3× in every one of 5 runs).
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stampede } from "./load.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 50);
-const MAX_RATIO = 1.5;
+const MAX_RATIO = 1.3;
 const MAX_MS = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-/** Issue #13's bar, for the summary of several rounds. */
-const GOAL_RATIO = 1.3;
 if (!(Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(ROUNDS) && ROUNDS >= 1)) {
   console.error(`bench: BENCH_REPS and BENCH_ROUNDS must be whole numbers from 1, got ${REPS} and ${ROUNDS}`);
   process.exit(2);
@@ -28,10 +30,12 @@ if (!(Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(ROUNDS) && ROUNDS 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 execFileSync("cargo", ["build", "--release", "--locked", "-q", "-p", "stampede", "--example", "burst_time"], { cwd: root, stdio: "inherit" });
-const timeNative = () => JSON.parse(execFileSync(join(root, "target/release/examples/burst_time"), [String(REPS)], { encoding: "utf8" }));
+const timeNative = (reps) => JSON.parse(execFileSync(join(root, "target/release/examples/burst_time"), [String(reps)], { encoding: "utf8" }));
+/** Turns per round: each side's REPS runs are split into this many alternating batches. */
+const SLICES = Math.min(5, REPS);
 
 const { Simulation } = stampede;
-function wasmBest(strategy) {
+function wasmBest(strategy, reps) {
   const options = {
     scenario: "burst", clients: 10_000, outageMs: 2000, capacityRps: 500, seed: 1,
     policy: { strategy, baseMs: 200, capMs: 30_000, multiplier: 2, maxAttempts: 6 },
@@ -39,7 +43,7 @@ function wasmBest(strategy) {
   let best = Infinity;
   let attempts;
   let events;
-  for (let i = 0; i <= REPS; i++) {
+  for (let i = 0; i <= reps; i++) {
     const t = performance.now();
     const sim = new Simulation(options);
     sim.run();
@@ -56,11 +60,28 @@ let failed = false;
 const ratios = new Map();
 for (let round = 1; round <= ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
-  const native = timeNative();
+  // Each side's best over SLICES alternating batches (see the top of this file).
+  let native;
+  const wasm = new Map();
+  for (let slice = 0; slice < SLICES; slice++) {
+    const reps = Math.ceil(REPS / SLICES);
+    const now = timeNative(reps);
+    native ??= now;
+    for (const n of now.runs) {
+      const kept = native.runs.find((r) => r.strategy === n.strategy);
+      if (n.bestMs < kept.bestMs) Object.assign(kept, n);
+      const w = wasmBest(n.strategy, reps);
+      // Same seed, same numbers, in every batch.
+      w.agrees = w.attempts === n.totalAttempts && w.events === n.events && (wasm.get(n.strategy)?.agrees ?? true);
+      const best = wasm.get(n.strategy);
+      if (!best || w.best < best.best) wasm.set(n.strategy, w);
+      else best.agrees &&= w.agrees;
+    }
+  }
   for (const n of native.runs) {
-    const w = wasmBest(n.strategy);
+    const w = wasm.get(n.strategy);
     const ratio = w.best / n.bestMs;
-    const ok = ratio <= MAX_RATIO && w.best <= MAX_MS && w.attempts === n.totalAttempts && w.events === n.events;
+    const ok = ratio <= MAX_RATIO && w.best <= MAX_MS && w.agrees;
     const perS = (ms) => `${(n.events / ms / 1000).toFixed(1)} M events/s`;
     failed ||= !ok;
     ratios.set(n.strategy, [...(ratios.get(n.strategy) ?? []), ratio]);
@@ -73,12 +94,12 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 if (ROUNDS > 1) {
   for (const [strategy, r] of ratios) {
-    const met = r.filter((x) => x <= GOAL_RATIO).length;
+    const met = r.filter((x) => x <= MAX_RATIO).length;
     console.log(
       `${strategy}: ratios ${r.map((x) => x.toFixed(2)).join(", ")} (${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}); ` +
-        `≤ ${GOAL_RATIO}× in ${met} of ${r.length} rounds (issue #13: every round)`,
+        `≤ ${MAX_RATIO}× in ${met} of ${r.length} rounds (issue #13: every round)`,
     );
   }
 }
-console.log(`best of ${REPS} runs each, Node ${process.version}`);
+console.log(`best of ${REPS} runs each (${SLICES} alternating batches a side), Node ${process.version}`);
 process.exitCode = failed ? 1 : 0;
