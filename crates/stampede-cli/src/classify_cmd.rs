@@ -9,6 +9,7 @@ use stampede::Field;
 use stampede::classify::DEFAULT_MAX_RETRY_AFTER_MS;
 use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
+    is_field_value, is_token,
 };
 use stampede_cli::args::{config_error, duration, whole};
 use stampede_cli::json::num;
@@ -40,7 +41,8 @@ pub struct Args {
     /// The longest server hint honoured; past it the request gives up.
     #[arg(long, default_value_t = DEFAULT_MAX_RETRY_AFTER_MS, value_parser = duration(Field::MaxRetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     max_retry_after: f64,
-    /// The statuses retried, e.g. "5xx,408,429" (the default) or "502-504".
+    /// The statuses retried, e.g. "5xx,408,429" (the default), "502-504", or "" for none
+    /// (transport errors only).
     #[arg(long, value_parser = parse_statuses)]
     retry_on: Option<StatusSet>,
     /// Print JSON: {"retryable","reason","retry_after_ms",…}.
@@ -67,13 +69,29 @@ fn parse_statuses(s: &str) -> Result<StatusSet, String> {
     StatusSet::parse(s).map_err(|e| format!("expected {}, got {}", e.expected, e.got))
 }
 
+/// Parses `--header`: `Name: value`, the name a token and the value free of control
+/// characters (HTTP's syntax, from the core), so that nothing a server could not send is
+/// read as if it had been.
 fn parse_header(s: &str) -> Result<(String, String), String> {
-    match s.split_once(':') {
-        Some((name, value)) if !name.trim().is_empty() => {
-            Ok((name.trim().to_owned(), value.trim().to_owned()))
-        }
-        _ => Err("expected 'Name: value', such as 'Retry-After: 120'".to_owned()),
+    const EXPECTED: &str = "expected 'Name: value', such as 'Retry-After: 120'";
+    let Some((name, value)) = s.split_once(':') else {
+        return Err(EXPECTED.to_owned());
+    };
+    let (name, value) = (
+        name.trim_matches([' ', '\t']),
+        value.trim_matches([' ', '\t']),
+    );
+    if !is_token(name) {
+        return Err(format!(
+            "{EXPECTED}; the name must be letters, digits and !#$%&'*+-.^_`|~, got {name:?}"
+        ));
     }
+    if !is_field_value(value) {
+        return Err(format!(
+            "{EXPECTED}; the value cannot hold a line break or other control character, got {value:?}"
+        ));
+    }
+    Ok((name.to_owned(), value.to_owned()))
 }
 
 /// The last millisecond of the year 9999 (9999-12-31T23:59:59.999Z): the last instant an

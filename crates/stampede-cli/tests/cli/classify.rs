@@ -168,3 +168,27 @@ fn classify_reports_a_huge_retry_after_as_given_and_short() {
         "{text}"
     );
 }
+
+#[test]
+fn classify_header_takes_http_whitespace_around_name_and_value() {
+    // Spaces and tabs around the name and the value are trimmed, as HTTP's optional
+    // whitespace; the hint is read.
+    let v = json(&[
+        "classify",
+        "--status",
+        "503",
+        "--header",
+        " Retry-After :\t7 ",
+        "--json",
+    ]);
+    assert_eq!(v["retry_after_ms"], 7000);
+}
+
+#[test]
+fn classify_retry_on_empty_retries_no_status() {
+    // "" is the empty set: no status is retried, transport errors still are.
+    let v = json(&["classify", "--status", "503", "--retry-on", "", "--json"]);
+    assert_eq!(v["retryable"], false);
+    let v = json(&["classify", "--error", "timeout", "--retry-on", "", "--json"]);
+    assert_eq!(v["retryable"], true);
+}

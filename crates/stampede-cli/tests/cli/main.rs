@@ -168,6 +168,36 @@ fn bad_input_exits_2_with_one_line_naming_the_flag() {
             &["classify", "--status", "503", "--header", "no colon"],
             "--header",
         ),
+        // A name that is not a token, or a value with a control character, is not a header
+        // any server could send (it was read as Retry-After, trimmed).
+        (
+            &[
+                "classify",
+                "--status",
+                "503",
+                "--header",
+                "Retry-After\n: 5",
+            ],
+            "--header",
+        ),
+        (
+            &["classify", "--status", "503", "--header", "Retry After: 5"],
+            "--header",
+        ),
+        (
+            &[
+                "classify",
+                "--status",
+                "503",
+                "--header",
+                "Retry-After: 5\r\n6",
+            ],
+            "--header",
+        ),
+        (
+            &["classify", "--status", "503", "--header", ": 5"],
+            "--header",
+        ),
         (
             &["classify", "--status", "503", "--max-retry-after", "-5s"],
             "--max-retry-after",

@@ -93,10 +93,7 @@ impl FromStr for Method {
         if let Some(i) = crate::error::find_name(&names, s) {
             return Ok(known[i]);
         }
-        let is_token = !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-        if is_token {
+        if super::is_token(s) {
             Ok(Method::Other)
         } else {
             Err(ConfigError::new(

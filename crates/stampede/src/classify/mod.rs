@@ -34,6 +34,7 @@ mod method;
 mod outcome;
 mod rules;
 mod status;
+mod syntax;
 mod transport;
 mod verdict;
 
@@ -41,6 +42,7 @@ pub use method::{FETCH_FORBIDDEN, Method, Request};
 pub use outcome::Outcome;
 pub use rules::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_ON, RetryRules};
 pub use status::{HttpStatus, StatusSet};
+pub use syntax::{is_field_value, is_token};
 pub use transport::{TransportError, TransportSet};
 pub use verdict::{Action, Reason, ServerHint, Verdict};
 
