@@ -40,7 +40,7 @@ const MAX_WASM_BYTES = 240_000;
 // as numbers and strings, src/slim/) and the core reads HTTP-dates itself (no SystemTime):
 // wasm 38.0, JS 7.6; 44.4 KB without wasm-bindgen (plain exports over numbers, src/slim/abi.rs,
 // and a loader of its own, js/slim/wasm.js): wasm 37.9, JS 6.5. What is left is mostly the
-// core's rules and texts, the readers, std's formatting and panics (README, "Figures"). This
+// core's rules and texts, the readers, std's formatting and panics (docs/performance.md). This
 // bar stops growth nobody decided on. Measured against 25 KB: the JavaScript is 5.5 KB without
 // its loader, so the wasm would have to be <= ~19 KB. From 37.9 KB, nightly's immediate-abort
 // panics with -Zlocation-detail=none -Zfmt-debug=none take 2.0 KB off, stubbing std's panic

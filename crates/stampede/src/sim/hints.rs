@@ -17,7 +17,7 @@
 //!   cache (`stream`): a whole aligned line, written without reading it first and without
 //!   holding up the stores behind it. The event would have left the cache before the
 //!   wheel reaches it anyway. (Before streaming, the wheel asked for the line its next
-//!   push would write; streaming does better: see README.md, "Figures".)
+//!   push would write; streaming does better: see docs/performance.md.)
 //!
 //! In a storm every server's queue is full, and the request a worker takes next was
 //! queued seconds before, so it is no longer cached: the event loop, when the wheel

@@ -8,7 +8,7 @@
 //! # Speed
 //!
 //! A grid of this experiment (five strategies, 10 to 190 clients, 100 runs each) is 15
-//! million writes, so the loop is tuned (figures in the README):
+//! million writes, so the loop is tuned (figures in docs/performance.md):
 //! - One queue step per write, not four. Of a write cycle's four messages (read, its
 //!   answer, write, its answer) only the write needs to be an event: the answers touch
 //!   nothing shared, and what the read does, read the version, the write can tell for

@@ -346,7 +346,7 @@ fn herd_schedule<T: Copy + Timed>(
 
 /// A measurement, run by hand: how much of a run is the wheel's, and what a smaller event
 /// would save (`cargo test --release -p stampede --lib wheel_item_sizes -- --ignored
-/// --nocapture`; figures in the README). It checks only that every item comes out. The
+/// --nocapture`; figures in docs/performance.md). It checks only that every item comes out. The
 /// biggest goes first: once it has freed its pool, the allocator keeps such blocks rather
 /// than mapping fresh pages each time (as in a program that simulates again and again),
 /// and a first small run is not timed mostly on page faults.
