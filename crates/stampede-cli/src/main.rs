@@ -104,7 +104,10 @@ fn clap_error(e: clap::Error) -> ExitCode {
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
         .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
         .collect::<Vec<_>>()
-        .join(" ");
+        .join(" ")
+        // clap quotes the value as it was given: a carriage return in it would send the
+        // terminal's cursor back over the start of the line.
+        .replace('\r', "\\r");
     output::exit(Err(Failure::Usage(
         line.trim_start_matches("error: ").to_owned(),
     )))

@@ -192,3 +192,20 @@ fn classify_retry_on_empty_retries_no_status() {
     let v = json(&["classify", "--error", "timeout", "--retry-on", "", "--json"]);
     assert_eq!(v["retryable"], true);
 }
+
+#[test]
+fn classify_header_errors_name_the_culprit_cut_short() {
+    let long = format!("{} x: 5", "R".repeat(5000));
+    let out = stampede(&["classify", "--status", "503", "--header", &long]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    // The culprit is quoted to its first 40 characters, then an ellipsis.
+    assert!(
+        err.contains(&format!("got \"{}\"…", "R".repeat(40))),
+        "{}",
+        &err[err.len().saturating_sub(300)..]
+    );
+    let out = stampede(&["classify", "--status", "503", "--header", " : 5"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("the name is empty"), "{err}");
+}

@@ -198,6 +198,8 @@ fn bad_input_exits_2_with_one_line_naming_the_flag() {
             &["classify", "--status", "503", "--header", ": 5"],
             "--header",
         ),
+        // A carriage return in a refused value is escaped in the message.
+        (&["classify", "--status", "50\r3"], "--status"),
         (
             &["classify", "--status", "503", "--max-retry-after", "-5s"],
             "--max-retry-after",
@@ -217,6 +219,7 @@ fn bad_input_exits_2_with_one_line_naming_the_flag() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains('\r'), "{args:?}: {err:?}");
         assert!(err.contains(flag), "{args:?}: {err}");
         assert!(
             !err.contains("panicked") && !err.contains("backtrace"),
@@ -519,6 +522,7 @@ fn simulate_bad_input_exits_2_naming_the_flag() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains('\r'), "{args:?}: {err:?}");
         assert!(err.contains(flag), "{args:?}: {err}");
     }
 }
