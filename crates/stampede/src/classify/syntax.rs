@@ -1,7 +1,7 @@
 //! HTTP's syntax for names and values (RFC 9110 §5.6.2 and §5.5): what a method or a header
 //! name may be (a token), and what a header value may hold.
 
-/// Whether `s` is a token: a method, or a header's name. One or more of the letters,
+/// Whether `s` is a token: a method, or a header's name. One or more of the ASCII letters,
 /// digits and `` !#$%&'*+-.^_`|~ ``; no space, separator or control character.
 #[inline]
 pub fn is_token(s: &str) -> bool {
@@ -13,7 +13,7 @@ pub fn is_token(s: &str) -> bool {
 /// Whether `s` may be a header's value: no control character but the tab (a line break
 /// would end the header, and a NUL is refused by every parser).
 pub fn is_field_value(s: &str) -> bool {
-    s.bytes().all(|b| b == b'\t' || !(b.is_ascii_control()))
+    s.bytes().all(|b| b == b'\t' || !b.is_ascii_control())
 }
 
 #[cfg(test)]
