@@ -175,6 +175,16 @@ pub fn config_error(e: &ConfigError) -> String {
     )
 }
 
+/// `value` quoted for an error message (control characters escaped, so the message stays on
+/// one line), cut to its first 40 characters if longer.
+pub fn shown(value: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    match value.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}…", &value[..cut]),
+        None => format!("{value:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +260,14 @@ mod tests {
             config_error(&e),
             "--attempts: expected a whole number from 1 to 100, got 0"
         );
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let long = "é".repeat(100);
+        let cut = shown(&long);
+        assert!(cut.chars().count() < 50, "{cut}");
+        assert_eq!(shown("x"), r#""x""#);
+        assert_eq!(shown("a\nb"), r#""a\nb""#);
     }
 }

@@ -11,7 +11,7 @@ use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
     is_field_value, is_token,
 };
-use stampede_cli::args::{config_error, duration, whole};
+use stampede_cli::args::{config_error, duration, shown, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -87,26 +87,16 @@ fn parse_header(s: &str) -> Result<(String, String), String> {
     if !is_token(name) {
         return Err(format!(
             "{EXPECTED}; the name must be ASCII letters, digits and !#$%&'*+-.^_`|~, got {}",
-            culprit(name)
+            shown(name)
         ));
     }
     if !is_field_value(value) {
         return Err(format!(
             "{EXPECTED}; the value cannot hold a line break or other control character, got {}",
-            culprit(value)
+            shown(value)
         ));
     }
     Ok((name.to_owned(), value.to_owned()))
-}
-
-/// `s` quoted, with its control characters escaped (so the message stays one line), and cut
-/// to its first 40 characters.
-fn culprit(s: &str) -> String {
-    const MOST: usize = 40;
-    match s.char_indices().nth(MOST) {
-        Some((end, _)) => format!("{:?}…", &s[..end]),
-        None => format!("{s:?}"),
-    }
 }
 
 /// The last millisecond of the year 9999 (9999-12-31T23:59:59.999Z): the last instant an

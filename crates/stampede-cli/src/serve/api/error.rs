@@ -28,24 +28,6 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `value` quoted for an error message, cut short if long.
-pub(super) fn shown(value: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    match value.char_indices().nth(MAX_CHARS) {
-        Some((cut, _)) => format!("{:?}…", &value[..cut]),
-        None => format!("{value:?}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_values_are_cut_in_messages() {
-        let long = "é".repeat(100);
-        let shown = shown(&long);
-        assert!(shown.chars().count() < 50, "{shown}");
-        assert_eq!(super::shown("x"), r#""x""#);
-    }
-}
+// A value quoted for an error message, cut short if long: shared with the command line's
+// own messages.
+pub(super) use crate::args::shown;
