@@ -227,6 +227,26 @@ describe("the playground", () => {
     const base = Number(await page.inputValue("#base"));
     assert.ok(base < 2000 && base > 0, `base ${base}`);
     assert.notEqual(await page.textContent('[data-metric="totalAttempts"]'), before);
+    // The form is synced from the state on every input, but only what changed is written:
+    // of the controls, the base's readout alone (a write of the same value still costs a
+    // style pass, and at 100,000 clients those frames run beside the worker's simulation).
+    const written = await page.evaluate(async () => {
+      const seen = new Set();
+      const mo = new MutationObserver((list) => {
+        for (const m of list) {
+          const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+          if (el?.closest("#controls, #presets")) seen.add(el.id || `${el.tagName.toLowerCase()}.${el.className}`);
+        }
+      });
+      mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      const slider = document.getElementById("base-range");
+      slider.value = String(Number(slider.value) - 20);
+      slider.dispatchEvent(new Event("input", { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      mo.disconnect();
+      return [...seen].sort();
+    });
+    assert.deepEqual(written, ["base-readout"]);
     assert.deepEqual(problems, []);
     await page.close();
   });

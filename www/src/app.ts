@@ -37,6 +37,7 @@ import { NetsPanel } from "./panels/nets.js";
 import type { SweepPanel } from "./panels/sweep-panel.js";
 import { sweepPool } from "./wasm/pool.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
+import { setAttr, setHidden, setText } from "./ui/dom.js";
 
 export type { LinkProblems } from "./app/link.js";
 
@@ -334,8 +335,8 @@ export class App {
     const general = byId("sim-error");
     const messages = unplaced.map((e) => localizeError(e, this.lang));
     if (this.controls.hasProblems() || this.errA) messages.push(this.t("err.kept"));
-    general.textContent = messages.join(" ");
-    general.hidden = messages.length === 0;
+    setText(general, messages.join(" "));
+    setHidden(general, messages.length === 0);
   }
 
   /** Redraws every panel from the kept runs (resize, theme, language, log scale). */
@@ -385,15 +386,15 @@ export class App {
 
   private markPreset(): void {
     for (const b of document.querySelectorAll<HTMLButtonElement>("[data-preset]")) {
-      b.setAttribute("aria-pressed", String(b.dataset["preset"] === this.presetId));
+      setAttr(b, "aria-pressed", String(b.dataset["preset"] === this.presetId));
     }
     // The chosen story's one-line lesson, under the strip (each button carries its own for
     // screen readers; the strip stays one line of titles, so the figure stays near the top).
     const lesson = byId("preset-lesson");
     const p = PRESETS.find((x) => x.id === this.presetId);
     const text = p ? this.t(p.blurb) : "";
-    if (lesson.textContent !== text) lesson.textContent = text;
-    lesson.hidden = text === "";
+    setText(lesson, text);
+    setHidden(lesson, text === "");
   }
 
   private setLang(lang: Lang): void {

@@ -19,6 +19,7 @@ import type { SimResult } from "../wasm/bridge.js";
 import { ResultKeeper } from "../wasm/keep.js";
 import type { SimRunner } from "../wasm/runner.js";
 import { byId, type PanelContext } from "./panel.js";
+import { setAttr, setHidden } from "../ui/dom.js";
 
 interface StoryFig {
   variant: Variant;
@@ -51,8 +52,8 @@ export class StoryPanel {
     if (preset === this.preset && this.figs.length > 0) return;
     this.clear();
     this.preset = variants.length > 0 ? preset : null;
-    this.host.hidden = this.preset === null;
-    this.host.dataset["story"] = this.preset?.id ?? "";
+    setHidden(this.host, this.preset === null);
+    setAttr(this.host, "data-story", this.preset?.id ?? "");
     variants.forEach((variant, i) => this.figs.push(this.build(variant, i)));
     this.relabel();
     for (const fig of this.figs) this.ctx.frames.later(fig.lane, () => this.run(fig));

@@ -46,7 +46,7 @@ import {
 } from "../logic/state.js";
 import { fleetText, type FleetView } from "./fleet.js";
 import type { T } from "./i18n-dom.js";
-import { byId } from "./dom.js";
+import { byId, setHidden, setText } from "./dom.js";
 
 interface FieldEls {
   f: NumberField;
@@ -276,11 +276,10 @@ export class Controls {
 
   /** Shows only the fields the scenario uses; updates readouts. */
   private refreshLayout(s: State): void {
-    for (const { f, wrap } of this.fields.values()) wrap.hidden = !visibleFor(f, s.scenario, s);
+    for (const { f, wrap } of this.fields.values()) setHidden(wrap, !visibleFor(f, s.scenario, s));
     const note = document.getElementById("occ-note");
-    if (note) note.hidden = s.scenario !== "aws-occ";
-    const server = byId("group-server");
-    if (server.hidden === hasServer(s.scenario)) server.hidden = !hasServer(s.scenario);
+    if (note) setHidden(note, s.scenario !== "aws-occ");
+    setHidden(byId("group-server"), !hasServer(s.scenario));
     this.refreshReadouts(s);
   }
 
@@ -308,20 +307,22 @@ export class Controls {
 
   private renderFleet(): void {
     const text = this.fleet ? fleetText(this.fleet, this.sizing, this.t, this.lang) : "";
-    if (this.fleetLine.textContent !== text) this.fleetLine.textContent = text;
+    setText(this.fleetLine, text);
   }
 
   private refreshReadouts(s: State): void {
     for (const { f, readout } of this.fields.values()) {
       const v = f.get(s);
-      readout.textContent =
+      setText(
+        readout,
         v === f.none
           ? this.t("field.none")
           : f.unit === "ms"
             ? `${formatDuration(v, this.lang)}`
             : f.unit === "clients"
               ? formatNumber(v, this.lang)
-              : "";
+              : "",
+      );
     }
   }
 
@@ -411,8 +412,8 @@ export class Controls {
       const invalid = text !== "";
       const note = this.notices.get(id);
       if (!text && note) text = note(this.t, this.lang);
-      if (span.textContent !== text) span.textContent = text;
-      span.hidden = text === "";
+      setText(span, text);
+      setHidden(span, text === "");
       // A message about a folded setting unfolds it: it must be seen to be fixed.
       const folded = text === "" ? null : span.closest("details");
       if (folded && !folded.open) folded.open = true;
