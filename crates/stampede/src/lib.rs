@@ -48,6 +48,7 @@ pub mod nets;
 pub mod policy;
 pub mod retry_after;
 pub mod sim;
+mod work_bound;
 
 pub use error::{
     Code, ConfigError, Expected, Field, Got, Limit, MAX_DURATION_MS, MAX_TEXT_CHARS, Unit,

@@ -1,0 +1,177 @@
+//! The bounds on how much work one call may ask for: which bound a refused setting
+//! passed ([`WorkBound`]), the phrase that says what its `max` counts and why, and its
+//! unit. A [`ConfigError`](crate::ConfigError) carries one in
+//! [`Expected::Work`](crate::Expected::Work) and
+//! [`Expected::WorkAtLeast`](crate::Expected::WorkAtLeast); the bounds themselves are
+//! checked in `sim/work.rs`.
+
+use crate::error::Unit;
+
+/// The bounds on how much work one call may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkBound {
+    /// `aws-occ` clients: every write contends with every other, so work grows with the
+    /// square of the clients.
+    OccClients,
+    /// `steady` requests: clients × rate × duration; `max` is the largest rate that fits.
+    SteadyRequests,
+    /// The same when no rate the settings take fits; `max` is the most clients that fit at
+    /// the rate given.
+    SteadyClients,
+    /// Delays drawn at once: samples × (attempts − 1).
+    Delays,
+    /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
+    /// largest `max_attempts` that fits.
+    RunAttempts,
+    /// `closed` requests: clients × duration / (think + latency + service); `max` is the
+    /// longest duration that fits.
+    ClosedRequests,
+    /// The same when no duration fits (the cycle is almost nothing: no think, no latency,
+    /// a tiny service time); a [`Expected::WorkAtLeast`](crate::Expected::WorkAtLeast) whose `min` is the shortest think
+    /// that fits at the shortest duration.
+    ClosedThink,
+    /// Attempts of a run through a chain of layers, counted at every layer; `max` is the
+    /// largest `max_attempts` that fits.
+    LayerAttempts,
+    /// Attempts of a run whose requests pass the bound even at the fewest attempts a
+    /// request may make (1, or 2 hedged); `max` is the most clients that fit.
+    RunClients,
+    /// The same when not even one attempt per layer fits; `max` is the most layers that
+    /// fit at one attempt each.
+    Layers,
+    /// Clients with per-client safety nets: each holds a guard (and a breaker and a
+    /// throttle on the heap); `max` is the most clients whose nets fit in
+    /// [`MAX_NETS_BYTES`](crate::sim::MAX_NETS_BYTES).
+    NetsClients,
+    /// Runs averaged in one call of [`run_many`](crate::sim::run_many): together they do at
+    /// most the work of the largest single run; `max` is the most runs that fit.
+    Runs,
+    /// A `closed` run that reached a run's most attempts (or requests) before its duration
+    /// ended: its requests ended faster than its settings let the check foresee (failed at
+    /// once, refused by a net); `max` is the duration it had reached.
+    ClosedAttempts,
+    /// A run that held more events pending at once than
+    /// [`MAX_PENDING`](crate::sim::MAX_PENDING) (attempts given up on that stay at the
+    /// server, piling up); `max` is the most clients that fit for sure.
+    Pending,
+    /// A run that, with the other runs alive on its thread (in wasm: in the module), held
+    /// more than [`MAX_PENDING_ALIVE`](crate::sim::MAX_PENDING_ALIVE) events at their
+    /// peaks; `max` is the most clients that fit for sure beside them.
+    PendingAlive,
+}
+
+impl WorkBound {
+    /// What the bound's `max` counts, and why there is a bound: the phrase after
+    /// "at most {max}".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            WorkBound::OccClients => "clients for aws-occ (its work grows with clients squared)",
+            WorkBound::SteadyRequests => {
+                "per client per second with these clients, duration and attempts \
+                 (clients × rate × duration of at most 5000000 requests, and at most \
+                 20000000 attempts: requests × max_attempts, less with a timeout, hedging, \
+                 nets, layers or long waits)"
+            }
+            WorkBound::SteadyClients => {
+                "clients at this rate, duration and attempts (clients × rate × duration of at \
+                 most 5000000 requests, and at most 20000000 attempts: requests × \
+                 max_attempts, less with a timeout, hedging, nets, layers or long waits; a \
+                 shorter duration or spike also helps)"
+            }
+            WorkBound::Delays => {
+                "samples (at most 10000000 delays in all: samples × (attempts − 1))"
+            }
+            WorkBound::RunAttempts => {
+                "attempts per request for this many requests (a run makes at most 20000000 \
+                 attempts, requests × attempts; a third of that with a client timeout, a \
+                 sixth with hedging, an eighth with both, half or a fifth of that with \
+                 safety nets beyond a token bucket, a third again with waits over 600000 ms; \
+                 fewer requests also help)"
+            }
+            WorkBound::RunClients => {
+                "clients with these settings (a run makes at most 20000000 attempts, less \
+                 with a timeout, hedging, nets, layers or long waits, and even the fewest \
+                 attempts a request makes, 1, or 2 hedged, pass that for this many)"
+            }
+            WorkBound::LayerAttempts => {
+                "attempts per request at each layer for this many requests and layers (a run \
+                 makes at most 5000000 attempts counted at every layer, a quarter of 20000000: \
+                 a layer's call costs about four plain attempts; less with a timeout, nets or \
+                 long waits; fewer layers also help)"
+            }
+            WorkBound::Layers => {
+                "layers for this many requests at one attempt each (a run makes at most \
+                 5000000 attempts counted at every layer, a quarter of 20000000: a layer's \
+                 call costs about four plain attempts; less with a timeout, nets or long \
+                 waits)"
+            }
+            WorkBound::NetsClients => {
+                "clients with these safety nets per client (each client's guard, breaker and \
+                 throttle take memory, at most 128 MiB in all; --budget-scope shared, \
+                 budgetScope \"shared\", needs one set)"
+            }
+            WorkBound::Runs => {
+                "runs of these settings (the runs of one call together make at most the \
+                 attempts of the largest single run, 20000000, less with a timeout, hedging, \
+                 nets, layers or long waits, a run's setup counted as 110 attempts and 0.2 a \
+                 server; for aws-occ \
+                 at most 100000000 writes, clients × (clients + 1) / 2 a run; fewer clients, \
+                 servers or attempts also help)"
+            }
+            WorkBound::ClosedAttempts => {
+                "ms of closed loop with these settings (its requests end faster than think + \
+                 latency + service, failed or refused at once, and by then it had made the \
+                 most a run makes: 20000000 attempts, less with a timeout, hedging, layers or \
+                 safety nets, or 10000000 requests; a longer think, fewer clients or fewer \
+                 attempts also help)"
+            }
+            WorkBound::Pending => {
+                "clients with these settings (a run holds at most 4000000 events pending at \
+                 once: requests in flight or waiting at the servers, and attempts their \
+                 clients gave up on that the servers still hold; a shorter latency or \
+                 service, fewer workers or fewer attempts also help, and with a client \
+                 timeout a longer one)"
+            }
+            WorkBound::PendingAlive => {
+                "clients with these settings beside the other simulations alive (together \
+                 they may have held at most 10000000 events pending, each keeping the memory \
+                 of its peak until it is freed: free() the simulations you no longer need)"
+            }
+            WorkBound::ClosedThink => {
+                "ms of think with these clients, latency and service (clients × duration / \
+                 (think + latency + service) of at most 5000000 requests, and at most \
+                 20000000 attempts, less with a timeout, hedging, layers, nets or long waits: \
+                 even the shortest duration, 1 ms, makes more; fewer clients or attempts \
+                 also help)"
+            }
+            WorkBound::ClosedRequests => {
+                "ms of closed loop with these clients and pauses (clients × duration / \
+                 (think + latency + service) of at most 5000000 requests, and at most \
+                 20000000 attempts, less with a timeout, hedging, layers, nets or long waits; a \
+                 longer think, fewer clients or fewer attempts also help)"
+            }
+        }
+    }
+
+    /// The unit of the bound's `max`: a duration for a closed loop's, a rate for a steady
+    /// load's, a count for the rest (clients, attempts, samples, layers, runs).
+    pub const fn unit(self) -> Unit {
+        match self {
+            WorkBound::ClosedRequests | WorkBound::ClosedAttempts | WorkBound::ClosedThink => {
+                Unit::Ms
+            }
+            WorkBound::SteadyRequests => Unit::PerSecond,
+            WorkBound::OccClients
+            | WorkBound::SteadyClients
+            | WorkBound::Delays
+            | WorkBound::RunAttempts
+            | WorkBound::RunClients
+            | WorkBound::LayerAttempts
+            | WorkBound::Layers
+            | WorkBound::NetsClients
+            | WorkBound::Runs
+            | WorkBound::Pending
+            | WorkBound::PendingAlive => Unit::Count,
+        }
+    }
+}
