@@ -42,6 +42,8 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p stampede-wasm --no-default-features --all-targets --locked -- -D warnings
+	RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps --locked --quiet
+	RUSTDOCFLAGS='-D warnings' cargo doc -p stampede-wasm --no-default-features --no-deps --locked --quiet
 
 test-rust:
 	cargo test --workspace --locked

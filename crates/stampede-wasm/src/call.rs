@@ -201,7 +201,7 @@ impl FetchCall {
     }
 
     /// The policy's decision on the attempt that just ended with `status` or `error` (see
-    /// [`outcome`]; `wall` reads a Retry-After date, `now` is the monotonic clock):
+    /// `outcome`; `wall` reads a Retry-After date, `now` is the monotonic clock):
     /// 0 retry (after `delayMs`), 1 success, 2 stop. `reason` says why.
     pub fn decide(
         &mut self,
@@ -342,7 +342,7 @@ impl FetchCall {
         self.nets.call_site().map(str::to_owned)
     }
 
-    /// Which error a call that stopped (or was refused) rejects with (see [`blocked`]).
+    /// Which error a call that stopped (or was refused) rejects with (see `blocked`).
     pub fn stopped_with(&self) -> Vec<f64> {
         match (&self.refused, &self.stop) {
             (Some(b), _) => blocked(b),

@@ -138,8 +138,9 @@ use tokio::net::{TcpListener, TcpSocket};
 use tower_http::compression::CompressionLayer;
 
 pub use self::limits::{
-    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits, MAX_CONNECTIONS,
-    MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER, SHUTDOWN_GRACE, WRITE_STALL,
+    ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits,
+    MAX_CONNECTION_LIFE, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER,
+    SHUTDOWN_GRACE, WRITE_STALL,
 };
 use self::logging::{init_tracing, log_request};
 use self::signals::{count_signals, nth_signal};

@@ -374,9 +374,9 @@ impl Simulation {
     }
 
     /// `Err` when the run stopped early at a bound on its work: a `closed` loop whose
-    /// requests end much faster than the settings let [`SimSettings::check`] foresee
+    /// requests end much faster than the check of its settings foresees
     /// (failed at once in an outage, refused by a net) stops issuing once it has made a
-    /// run's most attempts ([`MAX_RUN_ATTEMPTS`](work::MAX_RUN_ATTEMPTS), less with a
+    /// run's most attempts ([`MAX_RUN_ATTEMPTS`], less with a
     /// timeout, hedging, layers or nets) or requests. Its metrics would then cover only
     /// part of the duration asked for, so front ends refuse it: the error names `duration`,
     /// with the time the loop had reached as the most that fits.
