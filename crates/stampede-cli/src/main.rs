@@ -78,7 +78,7 @@ fn main() -> ExitCode {
 /// Help and version print as clap prints them, through the same exit path as any output;
 /// every other error becomes one line.
 fn clap_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let printed = e.print().and_then(|()| std::io::stdout().flush());
@@ -97,7 +97,15 @@ fn clap_error(e: clap::Error) -> ExitCode {
         }
         _ => {}
     }
-    let rendered = e.render().to_string();
+    let mut rendered = e.render().to_string();
+    // clap echoes a refused value whole, in single quotes: a 5,000-character `--header`
+    // made a 5 KB line. It is cut as the CLI's own messages cut a culprit (`args::shown`).
+    if let Some(ContextValue::String(v)) = e.get(ContextKind::InvalidValue) {
+        let echoed = format!("'{v}'");
+        if v.chars().count() > 40 && rendered.contains(&echoed) {
+            rendered = rendered.replacen(&echoed, &stampede_cli::args::shown(v), 1);
+        }
+    }
     let line = rendered
         .lines()
         .map(str::trim)

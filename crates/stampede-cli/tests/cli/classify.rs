@@ -205,6 +205,10 @@ fn classify_header_errors_name_the_culprit_cut_short() {
         "{}",
         &err[err.len().saturating_sub(300)..]
     );
+    // So is clap's own echo of the refused value: the whole error is one short line.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 400, "{} bytes: {}", err.len(), &err[..300]);
+    assert!(err.contains("'--header <NAME: VALUE>'"), "{err}");
     let out = stampede(&["classify", "--status", "503", "--header", " : 5"]);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("the name is empty"), "{err}");
