@@ -486,6 +486,14 @@ hostile("an input or init fetch refuses whatever the network does is refused at 
     assert.match(o.error.message, /^init: fetch refuses this request: /);
     assert.ok(o.error.cause instanceof TypeError);
   }
+  // Something with a `clone` but no `bodyUsed` is no Request: fetch reads it as the text
+  // "[object Object]" and refuses it, which is the input's fault, not the init's.
+  for (const input of [{ clone() { return this; }, url: 5 }, { clone() { return this; }, url: URL_ }]) {
+    const o = await settle(retryFetch(input, undefined, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, String(o.error ?? o.value));
+    assert.equal(o.error.field, "input");
+    assert.match(o.error.message, /^input: fetch refuses this request: /);
+  }
   // Headers whose Proxy throws while fetch reads them: the caller's code, named as such.
   const trap = await settle(retryFetch(URL_, { headers: new Proxy({}, { ownKeys() { throw boom; } }) }, { policy: fast }), 500);
   assert.ok(trap.error instanceof TypeError, String(trap.error));

@@ -215,18 +215,24 @@ export function urlError(input) {
 /** What fetch refuses in `init` whatever the network does (a header name or value HTTP
  *  cannot carry, a body on GET or HEAD, an unknown mode or redirect), asked of the
  *  environment's own `Request`: fetch rejects it with the TypeError of a refused
- *  connection, so it used to be retried as one. A RangeError naming `init` (code
- *  bad_syntax, the refusal as its cause); undefined when fetch takes it, or where there is
- *  no `Request`. Only for a URL input: a Request input's body would be used up. */
+ *  connection, so it used to be retried as one. A RangeError naming `init` (or `input`,
+ *  when fetch refuses the input alone; code bad_syntax, the refusal as its cause);
+ *  undefined when fetch takes it, or where there is no `Request`. Only for a URL input: a
+ *  Request input's body would be used up. */
 export function initError(input, init) {
   if (typeof Request !== "function") return undefined;
+  // Refused without the init too, it is the input's fault: an object with a `clone` but no
+  // `bodyUsed` is no Request, and fetch reads it as the text "[object Object]".
+  let field = "input";
   try {
+    new Request(input);
+    field = "init";
     // Without the caller's signal: a Request would listen to it, and a browser refuses the
     // signal-like objects retryFetch takes (it follows them itself).
     new Request(input, { ...init, signal: null });
   } catch (e) {
-    if (!(e instanceof TypeError)) return threwError("", "init", e);
-    return settings(new RangeError(`init: fetch refuses this request: ${e.message}`, { cause: e }), { field: "init", code: "bad_syntax" });
+    if (!(e instanceof TypeError)) return threwError("", field, e);
+    return settings(new RangeError(`${field}: fetch refuses this request: ${e.message}`, { cause: e }), { field, code: "bad_syntax" });
   }
 }
 
