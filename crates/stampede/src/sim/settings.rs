@@ -296,22 +296,16 @@ impl SimSettings {
                 Got::Number(f64::from(s.layers)),
             ));
         }
-        match s.scenario {
-            Scenario::Steady | Scenario::Spike => {
-                Field::Rate.check(s.rate_per_client)?;
-                Field::Duration.check(s.duration_ms)?;
-                if s.scenario == Scenario::Spike {
-                    Field::SpikeStart.check(s.spike_start_ms)?;
-                    Field::SpikeLength.check(s.spike_length_ms)?;
-                    Field::SpikeFactor.check(s.spike_factor)?;
-                }
-                work::check_steady_requests(s)?;
-            }
-            Scenario::Closed => {
-                Field::Duration.check(s.duration_ms)?;
-                Field::Think.check(s.think_ms)?;
-            }
-            Scenario::Burst | Scenario::AwsOcc => {}
+        // Every scenario's settings are checked in every scenario, as `burst_window_ms` is:
+        // a NaN `duration_ms` given to a burst is a mistake too, though the burst ignores it.
+        Field::Rate.check(s.rate_per_client)?;
+        Field::Duration.check(s.duration_ms)?;
+        Field::SpikeStart.check(s.spike_start_ms)?;
+        Field::SpikeLength.check(s.spike_length_ms)?;
+        Field::SpikeFactor.check(s.spike_factor)?;
+        Field::Think.check(s.think_ms)?;
+        if matches!(s.scenario, Scenario::Steady | Scenario::Spike) {
+            work::check_steady_requests(s)?;
         }
         debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
         let fleet = Fleet::of(s);

@@ -487,6 +487,71 @@ fn invalid_settings_name_the_field() {
 }
 
 #[test]
+fn every_scenario_checks_the_settings_of_the_others() {
+    // A burst ignores the ongoing scenarios' settings, but a bad one is still a mistake:
+    // NaN, infinite or out of range, it is refused by name in every scenario.
+    let d = SimSettings::default;
+    for scenario in [
+        Scenario::Burst,
+        Scenario::AwsOcc,
+        Scenario::Steady,
+        Scenario::Spike,
+        Scenario::Closed,
+    ] {
+        for bad in [f64::NAN, f64::NEG_INFINITY, -5.0] {
+            for (s, field) in [
+                (
+                    SimSettings {
+                        rate_per_client: bad,
+                        ..d()
+                    },
+                    "rate",
+                ),
+                (
+                    SimSettings {
+                        duration_ms: bad,
+                        ..d()
+                    },
+                    "duration",
+                ),
+                (
+                    SimSettings {
+                        spike_start_ms: bad,
+                        ..d()
+                    },
+                    "spike_start",
+                ),
+                (
+                    SimSettings {
+                        spike_length_ms: bad,
+                        ..d()
+                    },
+                    "spike_length",
+                ),
+                (
+                    SimSettings {
+                        spike_factor: bad,
+                        ..d()
+                    },
+                    "spike_factor",
+                ),
+                (
+                    SimSettings {
+                        think_ms: bad,
+                        ..d()
+                    },
+                    "think",
+                ),
+            ] {
+                let s = SimSettings { scenario, ..s };
+                let e = Simulation::new(&s).unwrap_err();
+                assert_eq!(e.field, field, "{scenario:?} {field} = {bad}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_round_trip_has_the_latency_and_its_spread() {
     // No outage, ample capacity: every request succeeds at once, so its latency is one
     // round trip: two one-way trips of latency/2 plus uniform jitter, sd 20 ms in all.
