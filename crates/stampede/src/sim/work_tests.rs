@@ -369,6 +369,35 @@ fn runs_alive_together_hold_at_most_their_bound() {
     drop(second);
 }
 
+/// A burst's first attempts count against the bound on the runs alive as soon as it is
+/// built, before their memory is reserved: simulations built and not yet run count too (49
+/// million-client bursts alive at once ran a wasm module out of memory in their
+/// constructors). One that does not fit is refused when it is run, holding nothing.
+#[test]
+fn a_burst_counts_its_first_attempts_when_it_is_built() {
+    use crate::sim::pending::{MAX_PENDING_ALIVE, preload};
+    use crate::sim::{Scenario, Simulation};
+    let _held = preload(MAX_PENDING_ALIVE - 1_000);
+    let burst = |clients| SimSettings {
+        scenario: Scenario::Burst,
+        clients,
+        ..SimSettings::default()
+    };
+    let mut big = Simulation::new(&burst(2_000)).unwrap();
+    assert!(big.is_done(), "refused as it was built, before any step");
+    let e = big.run().check_work().unwrap_err();
+    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+    let Expected::Work { bound, .. } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::PendingAlive);
+    // Refused, it holds nothing: a burst that fits in what is left runs.
+    let mut small = Simulation::new(&burst(900)).unwrap();
+    assert!(small.run().check_work().is_ok());
+    assert_eq!(small.metrics().requests, 900.0);
+    drop(big);
+}
+
 #[test]
 fn a_closed_loop_past_its_bound_stops_and_is_refused() {
     use crate::sim::{Simulation, run};
