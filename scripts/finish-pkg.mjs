@@ -101,16 +101,27 @@ function guardClasses(dir, js) {
   if (/^export class /m.test(js)) return idempotentFree(js);
   const bg = js.match(/from "\.\/(\w+_bg\.js)"/)?.[1];
   if (!bg) fail("the glue neither defines its classes nor names the _bg.js that does");
-  const code = readFileSync(join(dir, bg), "utf8");
-  const classes = [...code.matchAll(/^export class (\w+) \{/gm)].map((m) => m[1]);
-  return `import { ${classes.join(", ")} } from "./${bg}";\n${idempotentFree(code)}`;
+  // The guards go into the _bg.js itself: they wrap its classes' finalization registries,
+  // which it does not export.
+  const path = join(dir, bg);
+  const code = readFileSync(path, "utf8");
+  const marker = "// finish-pkg: the class guards";
+  if (!code.includes(marker)) writeFileSync(path, `${code}\n${marker}\n${idempotentFree(code)}`);
+  return "";
 }
 
 /** Two guards on wasm-bindgen's classes, for every exported class:
- *  - A method or getter called on anything but an instance of its class (`Budget.prototype
- *    .tokens.call(policy)`, a plain `{ __wbg_ptr }`) would hand the wasm another object's
- *    memory, or trap and leave the object marked as borrowed for good: it throws a
- *    TypeError first, as the slim entry's #private fields do.
+ *  - A method or getter called on anything but an object its class made, with the wasm
+ *    object it was given, would hand the wasm another object's memory, or trap and leave
+ *    the object marked as borrowed for good: it throws a TypeError first, as the slim
+ *    entry's #private fields do. `instanceof` is not enough (`Budget.prototype.tokens
+ *    .call(policy)` is caught by it, but not a Simulation whose prototype was set to
+ *    RetryPolicy's, nor `Object.create(RetryPolicy.prototype)` given another's public
+ *    `__wbg_ptr`, nor a `__wbg_ptr` overwritten: each ran the wasm on memory of the wrong
+ *    type, trapped, and left the module dead). So each object is branded with its class
+ *    and pointer where wasm-bindgen registers it for finalization (its constructor and
+ *    `__wrap`, the only places that give an object its wasm object), and every call checks
+ *    both.
  *  - free() zeroes the object's pointer, and a second free() then threw ("null pointer
  *    passed to rust"). The slim entry's second free is a no-op, as a dispose should be (a
  *    `finally` after `using`): the full entry's is made one too. Any other use after
@@ -121,12 +132,34 @@ function idempotentFree(js) {
   if (classes.length === 0 || !js.includes("this.__wbg_ptr = 0;")) {
     fail("the glue's classes or their __wbg_ptr were not found: free() cannot be made idempotent");
   }
-  return `for (const C of [${classes.join(", ")}]) {
+  for (const c of classes) {
+    if (!js.includes(`${c}Finalization.register(`) || !js.includes(`${c}Finalization.unregister(`)) {
+      fail(`the glue's ${c}Finalization registry was not found: its objects cannot be branded`);
+    }
+  }
+  return `const brands = new WeakMap();
+for (const [C, registry] of [${classes.map((c) => `[${c}, ${c}Finalization]`).join(", ")}]) {
+  const register = registry.register.bind(registry);
+  const unregister = registry.unregister.bind(registry);
+  registry.register = (obj, ptr, token) => {
+    brands.set(obj, { C, ptr });
+    register(obj, ptr, token);
+  };
+  registry.unregister = (token) => {
+    const brand = brands.get(token);
+    if (brand) brand.ptr = 0;
+    return unregister(token);
+  };
+}
+for (const C of [${classes.join(", ")}]) {
   const mine = (self, name) => {
     if (!(self instanceof C)) throw new TypeError(\`\${C.name}.prototype.\${name} called on something that is not a \${C.name}\`);
-    // undefined on an object made without the constructor (Object.create(C.prototype)):
-    // it has no wasm object to use or to free, as the slim entry's #private fields say.
-    if (self.__wbg_ptr === undefined) throw new TypeError(\`\${C.name}.prototype.\${name} called on a \${C.name} its constructor did not make\`);
+    // None on an object made without the constructor (Object.create(C.prototype)) or by
+    // another class: it has no wasm object of this class to use or to free, as the slim
+    // entry's #private fields say.
+    const brand = brands.get(self);
+    if (brand?.C !== C) throw new TypeError(\`\${C.name}.prototype.\${name} called on a \${C.name} its constructor did not make\`);
+    if (self.__wbg_ptr !== brand.ptr) throw new TypeError(\`\${C.name}.prototype.\${name} called on a \${C.name} whose __wbg_ptr was changed\`);
     if (name !== "free" && self.__wbg_ptr === 0) throw new TypeError(\`\${C.name} used after free()\`);
   };
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(C.prototype))) {

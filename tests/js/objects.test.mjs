@@ -67,3 +67,33 @@ test("An object made without its constructor is refused with a TypeError, not a 
   assert.throws(() => budget.tokens(0), TypeError);
   assert.throws(() => budget.free(), TypeError);
 });
+
+test("a forged object (another's pointer, a swapped prototype, a rewritten pointer) is refused, not a trap", () => {
+  const p = new RetryPolicy({ strategy: "full", baseMs: 100, capMs: 1000, maxAttempts: 3, seed: 1 });
+  const b = Budget.forCallSite("forged", { capacity: 5, refillPerSec: 1 });
+  try {
+    // Made without the constructor, given a live object's pointer (public in wasm-bindgen's
+    // classes): its free() would have freed the other's wasm object under it.
+    const twin = Object.assign(Object.create(RetryPolicy.prototype), { __wbg_ptr: p.__wbg_ptr });
+    assert.throws(() => twin.free(), TypeError);
+    assert.throws(() => twin.delays(), TypeError);
+    // One class's object passed off as another's: the wasm read a Budget as a RetryPolicy.
+    const swapped = Budget.forCallSite("swapped", { capacity: 5, refillPerSec: 1 });
+    Object.setPrototypeOf(swapped, RetryPolicy.prototype);
+    assert.throws(() => swapped.delays(), TypeError);
+    // Its own pointer rewritten (the slim entry's objects have none to rewrite).
+    if ("__wbg_ptr" in p) {
+      const real = p.__wbg_ptr;
+      p.__wbg_ptr = 8;
+      assert.throws(() => p.delays(), TypeError);
+      p.__wbg_ptr = real;
+    }
+    // Nothing was harmed: both answer, and the module works.
+    assert.equal(p.delays().length, 2);
+    assert.equal(b.tokens(0), 5);
+    assert.equal(new RetryPolicy({ maxAttempts: 4 }).maxAttempts, 4);
+  } finally {
+    p.free();
+    b.free();
+  }
+});
