@@ -95,8 +95,9 @@ function exportErrorClasses(dir, glue) {
   }
 }
 
-/** The class guards for `js`, the entry's glue: the classes are in it (the web target) or in
- *  the `_bg.js` it re-exports them from (the bundler target), imported then. */
+/** The class guards for `js`, the entry's glue, to append to it when its classes are in it
+ *  (the web target); when they are in the `_bg.js` it re-exports them from (the bundler
+ *  target), they are written into that file, and nothing is appended. */
 function guardClasses(dir, js) {
   if (/^export class /m.test(js)) return idempotentFree(js);
   const bg = js.match(/from "\.\/(\w+_bg\.js)"/)?.[1];

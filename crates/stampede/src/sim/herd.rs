@@ -195,17 +195,19 @@ impl Herd {
         // count too (49 of a million clients, alive at once, ran a wasm module out of
         // memory in their constructors). Refused, the run holds nothing, and says why when
         // it is run (see `Pending`).
-        if h.load.is_burst() && h.pending.over(s.clients as usize) {
-            h.pending.released();
-        } else if h.load.is_burst() {
-            // Every buffer a burst fills, sized up front: no reallocation while it runs.
-            let attempts = h.policy.max_attempts() as usize;
-            h.rec
-                .reserve(h.log_rows as usize * attempts, s.clients as usize);
-            h.wheel.reserve(s.clients as usize);
-            for client in 0..s.clients {
-                let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
-                h.issue(client, start);
+        if h.load.is_burst() {
+            if h.pending.over(s.clients as usize) {
+                h.pending.released();
+            } else {
+                // Every buffer a burst fills, sized up front: no reallocation while it runs.
+                let attempts = h.policy.max_attempts() as usize;
+                h.rec
+                    .reserve(h.log_rows as usize * attempts, s.clients as usize);
+                h.wheel.reserve(s.clients as usize);
+                for client in 0..s.clients {
+                    let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
+                    h.issue(client, start);
+                }
             }
         }
         h.wheel.fence();

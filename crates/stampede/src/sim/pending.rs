@@ -130,7 +130,7 @@ pub(crate) fn preload(n: usize) -> impl Drop {
     struct Held(usize);
     impl Drop for Held {
         fn drop(&mut self) {
-            HELD.set(HELD.get() - self.0);
+            HELD.set(HELD.get().saturating_sub(self.0));
         }
     }
     HELD.set(HELD.get() + n);
