@@ -216,25 +216,19 @@ impl Herd {
 
     fn verdicts(c: &Checked) -> [Verdict; VERDICTS] {
         let rules = c.policy.rules();
-        let retry_after = outage_retry_after(&c.s);
         let unavailable = Outcome::response(HttpStatus::SERVICE_UNAVAILABLE);
-        let outage = Outcome::Response {
-            status: HttpStatus::SERVICE_UNAVAILABLE,
-            retry_after: retry_after.as_deref(),
-            pushback_ms: None,
-        };
         let error = Outcome::response(HttpStatus::INTERNAL_SERVER_ERROR);
         let timeout = Outcome::Transport(TransportError::Timeout);
         let mut v = [rules.classify(GET, &unavailable, 0.0); VERDICTS];
         for (code, answer) in [
             (outcome::SERVED, Outcome::response(HttpStatus::OK)),
-            (outcome::OUTAGE, outage),
             (outcome::OVERLOAD, unavailable),
             (outcome::ERROR, error),
             (outcome::TIMEOUT, timeout),
         ] {
             v[usize::from(code)] = rules.classify(GET, &answer, 0.0);
         }
+        v[usize::from(outcome::OUTAGE)] = outage_verdict(c);
         v
     }
 

@@ -490,7 +490,15 @@ fn invalid_settings_name_the_field() {
 fn every_scenario_checks_the_settings_of_the_others() {
     // A burst ignores the ongoing scenarios' settings, but a bad one is still a mistake:
     // NaN, infinite or out of range, it is refused by name in every scenario.
-    let d = SimSettings::default;
+    type Set = fn(&mut SimSettings, f64);
+    let fields: [(Set, &str); 6] = [
+        (|s, v| s.rate_per_client = v, "rate"),
+        (|s, v| s.duration_ms = v, "duration"),
+        (|s, v| s.spike_start_ms = v, "spike_start"),
+        (|s, v| s.spike_length_ms = v, "spike_length"),
+        (|s, v| s.spike_factor = v, "spike_factor"),
+        (|s, v| s.think_ms = v, "think"),
+    ];
     for scenario in [
         Scenario::Burst,
         Scenario::AwsOcc,
@@ -499,51 +507,12 @@ fn every_scenario_checks_the_settings_of_the_others() {
         Scenario::Closed,
     ] {
         for bad in [f64::NAN, f64::NEG_INFINITY, -5.0] {
-            for (s, field) in [
-                (
-                    SimSettings {
-                        rate_per_client: bad,
-                        ..d()
-                    },
-                    "rate",
-                ),
-                (
-                    SimSettings {
-                        duration_ms: bad,
-                        ..d()
-                    },
-                    "duration",
-                ),
-                (
-                    SimSettings {
-                        spike_start_ms: bad,
-                        ..d()
-                    },
-                    "spike_start",
-                ),
-                (
-                    SimSettings {
-                        spike_length_ms: bad,
-                        ..d()
-                    },
-                    "spike_length",
-                ),
-                (
-                    SimSettings {
-                        spike_factor: bad,
-                        ..d()
-                    },
-                    "spike_factor",
-                ),
-                (
-                    SimSettings {
-                        think_ms: bad,
-                        ..d()
-                    },
-                    "think",
-                ),
-            ] {
-                let s = SimSettings { scenario, ..s };
+            for (set, field) in fields {
+                let mut s = SimSettings {
+                    scenario,
+                    ..SimSettings::default()
+                };
+                set(&mut s, bad);
                 let e = Simulation::new(&s).unwrap_err();
                 assert_eq!(e.field, field, "{scenario:?} {field} = {bad}");
             }
