@@ -91,8 +91,43 @@ function exportErrorClasses(dir, glue) {
   const marker = "// finish-pkg: the error classes";
   const js = readFileSync(entry, "utf8");
   if (!js.includes(marker)) {
-    writeFileSync(entry, `${js}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${guardClasses(dir, js)}`);
+    writeFileSync(entry, `${guardInit(js)}\n${marker}\nexport { RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } from "./snippets/${found}/js/errors.js";\n${guardClasses(dir, js)}`);
   }
+}
+
+/** The web target's `init`/`initSync` keep the instance they are given before starting it,
+ *  so a wasm module that is not this package's (an empty one, another app's, or one whose
+ *  start traps) left the entry holding it: every later `init()` resolved at once and every
+ *  call threw "wasm.… is not a function". Now the instance is checked first (it must export
+ *  the glue's start, its memory and the classes' constructors), any failure of its start
+ *  leaves the entry unloaded, and the promise rejects with a TypeError saying so: a later
+ *  `init()` with the right module works. (The bundler target has no `init`: its bundler
+ *  links the wasm.) */
+function guardInit(js) {
+  const head = "function __wbg_finalize_init(instance, module) {";
+  if (!js.includes(head)) return js;
+  const start = "    wasm.__wbindgen_start();\n    return wasm;\n}";
+  const at = js.indexOf(start, js.indexOf(head));
+  if (at < 0) fail("the glue's __wbg_finalize_init does not end as expected: init() cannot be guarded");
+  const ctors = [...js.matchAll(/wasm\.(\w+_new)\(/g)].map((m) => m[1]);
+  const needed = JSON.stringify(["__wbindgen_start", ...new Set(ctors)]);
+  return (
+    js.slice(0, js.indexOf(head)) +
+    `${head}
+    const e = instance.exports;
+    const missing = e.memory instanceof WebAssembly.Memory ? ${needed}.find((n) => typeof e[n] !== "function") : "memory";
+    if (missing) throw new TypeError(\`init: the WebAssembly module is not stampede's stampede_bg.wasm (it has no \${missing})\`);
+    try {
+        __wbg_finalize_init_unguarded(instance, module);
+    } catch (err) {
+        wasm = wasmInstance = wasmModule = undefined;
+        throw err;
+    }
+    return wasm;
+}
+function __wbg_finalize_init_unguarded(instance, module) {` +
+    js.slice(js.indexOf(head) + head.length)
+  );
 }
 
 /** The class guards for `js`, the entry's glue, to append to it when its classes are in it

@@ -190,9 +190,12 @@ export const lastErrorNumbers = () => nums(w.last_err_numbers());
 
 const imports = { env: { random: Math.random } };
 
+/** Keeps `instance` if it is this entry's wasm (another module, kept, left every later
+ *  `init()` resolved and every call throwing "… is not a function"). */
 function ready(instance) {
-  w = instance.exports;
-  return w;
+  const e = instance.exports;
+  if (typeof e.call_new != "function") throw new TypeError("init: not stampede_fetch_bg.wasm");
+  return (w = e);
 }
 
 /** What the argument of `init`/`initSync` holds: `{ module_or_path }` / `{ module }`, or

@@ -1,0 +1,46 @@
+// init() and initSync() given a WebAssembly module that is not the entry's own: they refuse
+// it with a TypeError and keep nothing, so the right module still loads afterwards. Before,
+// a valid but foreign module (here the smallest one, with no exports) was kept: every later
+// init() resolved at once and every call threw "… is not a function".
+//
+// Each entry is imported under its own query string: a module instance of its own, not yet
+// initialised (tests/js/load.mjs initialises the shared one on import).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const pkg = new URL("../../crates/stampede-wasm/pkg/", import.meta.url);
+const EMPTY = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]); // "\0asm", version 1, no sections
+
+const entries = [
+  { name: "stampede", js: "stampede.js", wasm: "stampede_bg.wasm", use: (m) => new m.RetryPolicy({ maxAttempts: 4 }).maxAttempts },
+  { name: "stampede/fetch", js: "fetch/stampede_fetch.js", wasm: "fetch/stampede_fetch_bg.wasm", use: (m) => new m.RetryPolicy({ maxAttempts: 4 }).maxAttempts },
+];
+
+for (const entry of entries) {
+  const bytes = readFileSync(fileURLToPath(new URL(entry.wasm, pkg)));
+  const fresh = async (tag) => import(new URL(`${entry.js}?${tag}`, pkg).href);
+  const refused = (e) => e instanceof TypeError && /init: .*not stampede/.test(e.message);
+
+  test(`${entry.name}: init() refuses a foreign module, keeps nothing, then loads its own`, async () => {
+    const m = await fresh("init-async");
+    await assert.rejects(m.default({ module_or_path: EMPTY }), refused);
+    // Refused again, not resolved from what the first call was given.
+    await assert.rejects(m.default({ module_or_path: new WebAssembly.Module(EMPTY) }), refused);
+    assert.throws(() => entry.use(m)); // nothing loaded: the API does not run
+    await m.default({ module_or_path: bytes });
+    assert.equal(entry.use(m), 4);
+    // Loaded: a later init() is a no-op that resolves, whatever it is given.
+    await m.default({ module_or_path: EMPTY });
+    assert.equal(entry.use(m), 4);
+  });
+
+  test(`${entry.name}: initSync() refuses a foreign module, keeps nothing, then loads its own`, async () => {
+    const m = await fresh("init-sync");
+    assert.throws(() => m.initSync({ module: EMPTY }), refused);
+    assert.throws(() => m.initSync({ module: EMPTY }), refused);
+    m.initSync({ module: bytes });
+    assert.equal(entry.use(m), 4);
+  });
+}
