@@ -31,8 +31,10 @@ import { gzipSync } from "node:zlib";
 // 182.3 KB after the queueing model; issue #12 (four budgets, the breaker, the throttle,
 // hedging, a chain of layers, in the simulator and in retryFetch, with their options,
 // defaults and errors) brought it to 229.5 KB, measured at the merge. The bar leaves ~10 KB:
-// it stops growth nobody decided on, not the features.
-const MAX_WASM_BYTES = 240_000;
+// it stops growth nobody decided on, not the features. 243 KB since 2026-12-06: retryFetch
+// waits for a promise onAttempt returns (2.2 KB: its wait is one more await in each of the
+// two drivers' state machines, measured at 239,920 -> 242,135 bytes).
+const MAX_WASM_BYTES = 243_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since
@@ -51,7 +53,8 @@ const MAX_WASM_BYTES = 240_000;
 // (20.6 KB with fmt and panics in a throwaway build), their texts assembled in JavaScript
 // and panics that do not format.
 const SLIM_GOAL_GZIP_BYTES = 25_000;
-const MAX_SLIM_GZIP_BYTES = 46_000;
+// 46.1 KB since 2026-12-06: the wait for a promise onAttempt returns (50 bytes gzipped).
+const MAX_SLIM_GZIP_BYTES = 46_100;
 
 /** What `stampede/fetch` exports (crates/stampede-wasm/npm/fetch/stampede_fetch.d.ts). */
 const SLIM_API = ["default", "initSync", "RetryPolicy", "classify", "parseRetryAfter", "Budget", "retryFetch", "RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"];

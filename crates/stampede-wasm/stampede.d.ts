@@ -505,8 +505,11 @@ export interface RetryFetchOptions {
   signal?: AbortSignal;
   /** Called after each attempt with what happened and what the policy decided. If it throws,
    *  the call ends there: the promise rejects with a TypeError naming `onAttempt` (the thrown
-   *  value as `cause`) and nothing more is sent. */
-  onAttempt?: (attempt: AttemptInfo) => void;
+   *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
+   *  the call waits for it before going on (the next attempt, the backoff, resolving), as
+   *  ky's hooks and p-retry's `onFailedAttempt` are waited for; a rejection ends the call as
+   *  a throw does, and an abort ends the wait. */
+  onAttempt?: (attempt: AttemptInfo) => void | PromiseLike<unknown>;
 }
 
 /** Rejection after giving up on a transport failure (or timeout): `err instanceof RetryError`. */

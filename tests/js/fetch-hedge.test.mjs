@@ -175,6 +175,35 @@ test("onAttempt throwing ends a hedged call: every attempt in flight is aborted"
   assert.ok(sent.slice(1).every((s) => s.signal.aborted), "nothing is left running");
 });
 
+test("an async onAttempt is waited for in a hedged call, the losers' reports included; its rejection ends the call", async () => {
+  const told = [];
+  await scripted((i) => (i === 0 ? [300, 200] : [20, 200]), async () => {
+    const r = await retryFetch(URL_, undefined, {
+      policy,
+      hedging: { delayMs: 40, maxAttempts: 3 },
+      onAttempt: async (a) => {
+        await pause(30);
+        told.push(a.error ?? a.status);
+      },
+    });
+    assert.equal(r.status, 200);
+    assert.deepEqual(told, [200, "abort"], "the winner's and the loser's reports both finished first");
+  });
+  // Rejecting on the loser's report: the call rejects, naming onAttempt, and nothing runs on.
+  const sent = await scripted((i) => (i === 0 ? [300, 200] : [20, 200]), async () => {
+    const p = retryFetch(URL_, undefined, {
+      policy,
+      hedging: { delayMs: 40, maxAttempts: 3 },
+      onAttempt: async (a) => {
+        if (a.error === "abort") throw new Error("dashboard is gone");
+      },
+    });
+    await assert.rejects(p, (e) => e instanceof TypeError && e.message === "onAttempt: threw an exception: dashboard is gone");
+  });
+  assert.equal(sent.length, 2);
+  assert.ok(sent[0].signal.aborted);
+});
+
 test("hedges are charged to the call site's budget when decided: a spent budget sends no more", async () => {
   const cs = site("hedge-budget");
   const budget = { capacity: 1, refillPerSec: 0 };

@@ -345,6 +345,70 @@ test("onAttempt throwing ends the call: a TypeError naming it, and the server se
   assert.equal((await server.log(k)).length, 1);
 });
 
+test("an async onAttempt is waited for before the next attempt and before the call resolves", async () => {
+  const k = key("callback-async");
+  const told = [];
+  const r = await retryFetch(`${server.base}/api/flaky?key=${k}&fail=1&status=503`, undefined, {
+    policy: fast,
+    onAttempt: async (a) => {
+      await pause(150); // longer than any of the policy's waits (≤ 100 ms)
+      told.push([a.number, Date.now()]);
+    },
+  });
+  const resolved = Date.now();
+  assert.equal(r.status, 200);
+  assert.deepEqual(told.map(([n]) => n), [1, 2], "both reports finished before the call resolved");
+  assert.ok(told[1][1] <= resolved);
+  const log = await server.log(k);
+  assert.equal(log.length, 2);
+  assert.ok(log[1].t_ms - log[0].t_ms >= 150, `${log[1].t_ms - log[0].t_ms} ms between attempts`);
+});
+
+test("an async onAttempt that rejects ends the call as a throw does, and nothing is left unhandled", async () => {
+  const k = key("callback-rejects");
+  const broken = new Error("dashboard is gone");
+  const unhandled = [];
+  const onUnhandled = (e) => unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    await assert.rejects(
+      retryFetch(`${server.base}/api/flaky?key=${k}&fail=5&status=503`, undefined, { policy: fast, onAttempt: async () => { throw broken; } }),
+      (e) => e instanceof TypeError && e.message === "onAttempt: threw an exception: dashboard is gone" && e.cause === broken,
+    );
+    // A thenable whose `then` getter throws: the same, naming onAttempt.
+    await assert.rejects(
+      retryFetch(`${server.base}/api/flaky?key=${k}-2&fail=5&status=503`, undefined, {
+        policy: fast,
+        onAttempt: () => ({ get then() { throw broken; } }),
+      }),
+      (e) => e instanceof TypeError && /^onAttempt: threw an exception/.test(e.message) && e.cause === broken,
+    );
+    await pause(300);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+  assert.equal((await server.log(k)).length, 1);
+  assert.equal((await server.log(`${k}-2`)).length, 1);
+});
+
+test("an abort while an async onAttempt is pending rejects at once with the reason", async () => {
+  const k = key("callback-pending");
+  const ctrl = new AbortController();
+  const t0 = Date.now();
+  const call = retryFetch(`${server.base}/api/flaky?key=${k}&fail=5&status=503`, undefined, {
+    policy: fast,
+    signal: ctrl.signal,
+    onAttempt: () => {
+      setTimeout(() => ctrl.abort(new Error("user left")), 50);
+      return new Promise(() => {}); // never settles
+    },
+  });
+  await assert.rejects(call, (e) => e.message === "user left");
+  assert.ok(Date.now() - t0 < 2000);
+  assert.equal((await server.log(k)).length, 1);
+});
+
 test("the classes keep their names in both entries (the slim one is minified)", async () => {
   const { inspect } = await import("node:util");
   for (const name of ["RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"]) {

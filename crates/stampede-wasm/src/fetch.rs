@@ -188,16 +188,33 @@ fn attempt_info(status: Option<u16>, error: Option<TransportError>, r: &Report<'
 }
 
 /// Logs `info` in `attempts` and calls `onAttempt` with it. A broken callback ends the
-/// call, as any of the caller's code that throws.
-fn report(on_attempt: Option<&Function>, attempts: &Array, info: &Object) -> Result<(), JsValue> {
+/// call, as any of the caller's code that throws. What it returned goes to [`waited`].
+fn report(
+    on_attempt: Option<&Function>,
+    attempts: &Array,
+    info: &Object,
+) -> Result<JsValue, JsValue> {
     attempts.push(info);
     match on_attempt {
         Some(f) => f
             .call1(&JsValue::NULL, info)
-            .map(|_| ())
             .map_err(threw("", "onAttempt")),
-        None => Ok(()),
+        None => Ok(JsValue::UNDEFINED),
     }
+}
+
+/// Waits for what `onAttempt` returned when it is a promise (any object, as `await` takes
+/// it), as ky's hooks, p-retry's `onFailedAttempt` and axios-retry's `onRetry` are waited
+/// for; its rejection ends the call as a throw does. Before, such a rejection was nobody's,
+/// and Node ends a process on a rejection nobody handles. `signal` (the call's own, see
+/// `abort.rs`) ends the wait; the caller checks it next.
+async fn waited(told: JsValue, signal: &web_sys::AbortSignal) -> Result<(), JsValue> {
+    if told.is_object() || told.is_function() {
+        abort::settled(&told, signal)
+            .await
+            .map_err(threw("", "onAttempt"))?;
+    }
+    Ok(())
 }
 
 /// `retryFetch(url, init, { policy, callSite, budget, breaker, throttle, hedging,
@@ -316,7 +333,11 @@ async fn retry(
                 won: false,
             },
         );
-        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info) {
+        let told = report(o.on_attempt.as_ref(), &attempts, &info);
+        if let Err(e) = match told {
+            Ok(told) => waited(told, &call.cancel.signal()).await,
+            Err(e) => Err(e),
+        } {
             a.discard_body();
             return Err(e);
         }

@@ -337,10 +337,27 @@ function attemptInfo(a, r) {
   return info;
 }
 
-/** Logs `info` and calls `onAttempt` with it: a callback that throws ends the call. */
-function report(onAttempt, attempts, info) {
+/** Logs `info` and calls `onAttempt` with it: a callback that throws ends the call, and
+ *  one that returns a promise (any object, as `await` takes it) is waited for, its
+ *  rejection ending the call alike (see src/fetch.rs); the signal ends the wait. */
+async function report(onAttempt, attempts, info, signal) {
   attempts.push(info);
-  if (onAttempt) call(onAttempt, null, [info], "", "onAttempt");
+  const r = onAttempt && call(onAttempt, null, [info], "", "onAttempt");
+  if (isObject(r)) {
+    let off;
+    try {
+      await new Promise((resolve, reject) => {
+        off = onAbort(signal, resolve);
+        if (signal.aborted) resolve();
+        // Followed as `await` would (a `then` that throws rejects).
+        new Promise((res) => res(r)).then(resolve, reject);
+      });
+    } catch (e) {
+      throw threwError("", "onAttempt", e);
+    } finally {
+      off();
+    }
+  }
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
@@ -450,7 +467,7 @@ async function retry(fc, req, onAttempt) {
       won: false,
     });
     try {
-      report(onAttempt, attempts, info);
+      await report(onAttempt, attempts, info, req.signal);
       // Aborted during the attempt or from inside onAttempt: stop here, send no more.
       req.check();
     } catch (e) {
@@ -529,7 +546,7 @@ async function hedged(fc, req, onAttempt) {
         won: step === SUCCESS,
       });
       try {
-        report(onAttempt, attempts, info);
+        await report(onAttempt, attempts, info, req.signal);
         req.check();
       } catch (e) {
         discardBody(a);
@@ -541,7 +558,14 @@ async function hedged(fc, req, onAttempt) {
       } else if (step === SUCCESS || step === STOP) {
         discardBody(last);
         last = undefined;
-        cancelLosers(flights, attempts, onAttempt);
+        try {
+          await cancelLosers(flights, attempts, onAttempt, req.signal);
+          // Aborted while onAttempt was told of the losers: the caller's reason.
+          req.check();
+        } catch (e) {
+          discardBody(a);
+          throw e;
+        }
         return finish(fc, a, attempts);
       } else keep(a);
     }
@@ -572,7 +596,7 @@ function race(flights, due, signal) {
 
 /** The request is over: every attempt still in flight is aborted and reported to
  *  `onAttempt` as an `abort`, in the order they were sent. */
-function cancelLosers(flights, attempts, onAttempt) {
+async function cancelLosers(flights, attempts, onAttempt, signal) {
   for (const f of flights) {
     f.sent.abort();
     const info = attemptInfo(
@@ -586,6 +610,6 @@ function cancelLosers(flights, attempts, onAttempt) {
         won: false,
       },
     );
-    report(onAttempt, attempts, info);
+    await report(onAttempt, attempts, info, signal);
   }
 }

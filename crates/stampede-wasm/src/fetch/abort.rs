@@ -180,6 +180,24 @@ pub(super) fn reject_on_abort(signal: &AbortSignal, reject: Function) -> Result<
     )
 }
 
+/// Waits for `value` as `await` does (a thenable is followed, anything else is there at
+/// once): `Err` with what it rejected with; or, as soon as the signal aborts, `Ok` (the
+/// caller checks the signal next).
+pub(super) async fn settled(value: &JsValue, signal: &AbortSignal) -> Result<(), JsValue> {
+    let (aborted, resolve, _) = deferred()?;
+    let _abort = Listener::on_abort(
+        signal,
+        Closure::new(move || {
+            let _ = resolve.call0(&JsValue::NULL);
+        }),
+    )?;
+    if signal.aborted() {
+        return Ok(());
+    }
+    let both = js_sys::Array::of2(&super::js::awaited(value), &aborted);
+    JsFuture::from(Promise::race(&both)).await.map(|_| ())
+}
+
 /// Waits `ms`, or rejects with the signal's reason as soon as it aborts.
 pub(super) async fn sleep(ms: f64, signal: &AbortSignal) -> Result<(), JsValue> {
     let (promise, resolve, reject) = deferred()?;

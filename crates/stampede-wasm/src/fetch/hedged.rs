@@ -28,7 +28,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::abort::{Listener, Timer, deferred, reject_on_abort};
 use super::attempt::{Attempted, Call, Sent};
 use super::js::tagged;
-use super::{FetchOptions, Nets, Report, attempt_info, finish, report};
+use super::{FetchOptions, Nets, Report, attempt_info, finish, report, waited};
 use crate::call_errors::retry_error_js;
 
 /// One attempt in flight.
@@ -152,7 +152,11 @@ pub(super) async fn run(
                 won,
             },
         );
-        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info) {
+        let told = report(o.on_attempt.as_ref(), &attempts, &info);
+        if let Err(e) = match told {
+            Ok(told) => waited(told, &call.cancel.signal()).await,
+            Err(e) => Err(e),
+        } {
             a.discard_body();
             return Err(e);
         }
@@ -170,7 +174,15 @@ pub(super) async fn run(
                 if let Some(prev) = last.take() {
                     prev.discard_body();
                 }
-                cancel_losers(o, &attempts, flights)?;
+                if let Err(e) = cancel_losers(o, call, &attempts, flights).await {
+                    a.discard_body();
+                    return Err(e);
+                }
+                // Aborted while onAttempt was told of the losers: the caller's reason.
+                if let Err(abort_reason) = call.cancel.check() {
+                    a.discard_body();
+                    return Err(abort_reason);
+                }
                 return finish(a.last, nets.call_site(), &r, &reason, &attempts);
             }
         }
@@ -243,7 +255,12 @@ fn race(
 
 /// The request is over: every attempt still in flight is aborted through its own
 /// controller and reported to `onAttempt` as an `abort`, in the order they were sent.
-fn cancel_losers(o: &FetchOptions, attempts: &Array, flights: Flights) -> Result<(), JsValue> {
+async fn cancel_losers(
+    o: &FetchOptions,
+    call: &Call,
+    attempts: &Array,
+    flights: Flights,
+) -> Result<(), JsValue> {
     for f in &flights.0 {
         f.sent.abort();
         let info = attempt_info(
@@ -260,7 +277,8 @@ fn cancel_losers(o: &FetchOptions, attempts: &Array, flights: Flights) -> Result
                 won: false,
             },
         );
-        report(o.on_attempt.as_ref(), attempts, &info)?;
+        let told = report(o.on_attempt.as_ref(), attempts, &info)?;
+        waited(told, &call.cancel.signal()).await?;
     }
     Ok(())
 }

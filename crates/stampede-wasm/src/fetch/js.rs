@@ -114,6 +114,15 @@ export function readResponse(v, maxText) {
     return threwError("response.headers.", "get", e);
   }
 }
+// What the caller's callback returned, as `await` makes a promise of it (a thenable is
+// followed; Promise.resolve may throw, reading a real promise's `constructor`).
+export function awaited(v) {
+  try {
+    return Promise.resolve(v);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
 const ignore = () => {};
 // Our own promise (one attempt's): its rejection is handled even if the attempt fails
 // before anyone awaits it.
@@ -145,6 +154,8 @@ extern "C" {
     /// sent (the caller's `clone`, `fetch` or `then` throws after an abort rejected `p`),
     /// its rejection is not reported as unhandled.
     pub(super) fn handled(p: &js_sys::Promise);
+    /// What the caller's callback returned, as `await` makes a promise of it: never throws.
+    pub(super) fn awaited(v: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = threwError)]
     fn threw_error(prefix: &str, name: &str, thrown: &JsValue) -> JsValue;
     /// `promise.then(resolve, reject)`: `undefined` once done, `false` if `promise` is not a
