@@ -508,8 +508,9 @@ export interface RetryFetchOptions {
    *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
    *  the call waits for it before going on (the next attempt, the backoff, resolving), as
    *  ky's hooks and p-retry's `onFailedAttempt` are waited for; a rejection ends the call as
-   *  a throw does, and an abort ends the wait. */
-  onAttempt?: (attempt: AttemptInfo) => void | PromiseLike<unknown>;
+   *  a throw does, and an abort ends the wait. (`void`, as TypeScript reads it for a
+   *  callback: any function fits, an async one included.) */
+  onAttempt?: (attempt: AttemptInfo) => void;
 }
 
 /** Rejection after giving up on a transport failure (or timeout): `err instanceof RetryError`. */

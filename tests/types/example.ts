@@ -155,6 +155,10 @@ export async function nets(signal: AbortSignal): Promise<number> {
     callSite: "GET /api/orders", budget: ratio, breaker, throttle, hedging, signal,
     onAttempt: (a) => { const h: boolean = a.hedge; const won: true | undefined = a.won; const d: "retry" | "stop" | "success" | "wait" = a.decision; void [h, won, d]; },
   };
+  // Any callback fits onAttempt's `void`: one that returns what it pushed, an async one.
+  const pushed: RetryFetchOptions = { onAttempt: (a) => [a].push(a) };
+  const awaited: RetryFetchOptions = { onAttempt: async (a) => { await Promise.resolve(a.number); } };
+  void [pushed, awaited];
   let waited = 0;
   try {
     await retryFetch("/api/slow?ms=300", undefined, options);
