@@ -360,6 +360,18 @@ async function report(onAttempt, attempts, info, signal) {
   }
 }
 
+/** Waits for `reports` (onAttempt told), then checks the caller's signal: if either
+ *  fails, attempt `a`'s body is thrown away first. */
+async function reported(reports, a, req) {
+  try {
+    await reports;
+    req.check();
+  } catch (e) {
+    discardBody(a);
+    throw e;
+  }
+}
+
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
@@ -466,14 +478,8 @@ async function retry(fc, req, onAttempt) {
       hedge: false,
       won: false,
     });
-    try {
-      await report(onAttempt, attempts, info, req.signal);
-      // Aborted during the attempt or from inside onAttempt: stop here, send no more.
-      req.check();
-    } catch (e) {
-      discardBody(a);
-      throw e;
-    }
+    // Aborted during the attempt or from inside onAttempt: stop here, send no more.
+    await reported(report(onAttempt, attempts, info, req.signal), a, req);
     if (d !== RETRY) return finish(fc, a, attempts);
     discardBody(a);
     await sleep(delayMs, req.signal);
@@ -545,27 +551,15 @@ async function hedged(fc, req, onAttempt) {
         hedge: flight.index > 0,
         won: step === SUCCESS,
       });
-      try {
-        await report(onAttempt, attempts, info, req.signal);
-        req.check();
-      } catch (e) {
-        discardBody(a);
-        throw e;
-      }
+      await reported(report(onAttempt, attempts, info, req.signal), a, req);
       if (step === RETRY) {
         keep(a);
         launch();
       } else if (step === SUCCESS || step === STOP) {
         discardBody(last);
         last = undefined;
-        try {
-          await cancelLosers(flights, attempts, onAttempt, req.signal);
-          // Aborted while onAttempt was told of the losers: the caller's reason.
-          req.check();
-        } catch (e) {
-          discardBody(a);
-          throw e;
-        }
+        // Aborted while onAttempt was told of the losers: the caller's reason.
+        await reported(cancelLosers(flights, attempts, onAttempt, req.signal), a, req);
         return finish(fc, a, attempts);
       } else keep(a);
     }
