@@ -188,27 +188,22 @@ fn attempt_info(status: Option<u16>, error: Option<TransportError>, r: &Report<'
 }
 
 /// Logs `info` in `attempts` and calls `onAttempt` with it. A broken callback ends the
-/// call, as any of the caller's code that throws. What it returned goes to [`waited`].
-fn report(
+/// call, as any of the caller's code that throws. A callback that returns a promise (any
+/// object, as `await` takes it) is waited for, as ky's hooks, p-retry's `onFailedAttempt`
+/// and axios-retry's `onRetry` are, and its rejection ends the call the same way: before,
+/// such a rejection was nobody's, and Node ends a process on a rejection nobody handles.
+/// `signal` (the call's own, see `abort.rs`) ends the wait; the caller checks it next.
+async fn report(
     on_attempt: Option<&Function>,
     attempts: &Array,
     info: &Object,
-) -> Result<JsValue, JsValue> {
+    signal: &web_sys::AbortSignal,
+) -> Result<(), JsValue> {
     attempts.push(info);
-    match on_attempt {
-        Some(f) => f
-            .call1(&JsValue::NULL, info)
-            .map_err(threw("", "onAttempt")),
-        None => Ok(JsValue::UNDEFINED),
-    }
-}
-
-/// Waits for what `onAttempt` returned when it is a promise (any object, as `await` takes
-/// it), as ky's hooks, p-retry's `onFailedAttempt` and axios-retry's `onRetry` are waited
-/// for; its rejection ends the call as a throw does. Before, such a rejection was nobody's,
-/// and Node ends a process on a rejection nobody handles. `signal` (the call's own, see
-/// `abort.rs`) ends the wait; the caller checks it next.
-async fn waited(told: JsValue, signal: &web_sys::AbortSignal) -> Result<(), JsValue> {
+    let Some(f) = on_attempt else { return Ok(()) };
+    let told = f
+        .call1(&JsValue::NULL, info)
+        .map_err(threw("", "onAttempt"))?;
     if told.is_object() || told.is_function() {
         abort::settled(&told, signal)
             .await
@@ -333,11 +328,8 @@ async fn retry(
                 won: false,
             },
         );
-        let told = report(o.on_attempt.as_ref(), &attempts, &info);
-        if let Err(e) = match told {
-            Ok(told) => waited(told, &call.cancel.signal()).await,
-            Err(e) => Err(e),
-        } {
+        let signal = call.cancel.signal();
+        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info, &signal).await {
             a.discard_body();
             return Err(e);
         }

@@ -28,7 +28,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::abort::{Listener, Timer, deferred, reject_on_abort};
 use super::attempt::{Attempted, Call, Sent};
 use super::js::tagged;
-use super::{FetchOptions, Nets, Report, attempt_info, finish, report, waited};
+use super::{FetchOptions, Nets, Report, attempt_info, finish, report};
 use crate::call_errors::retry_error_js;
 
 /// One attempt in flight.
@@ -152,11 +152,8 @@ pub(super) async fn run(
                 won,
             },
         );
-        let told = report(o.on_attempt.as_ref(), &attempts, &info);
-        if let Err(e) = match told {
-            Ok(told) => waited(told, &call.cancel.signal()).await,
-            Err(e) => Err(e),
-        } {
+        let signal = call.cancel.signal();
+        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info, &signal).await {
             a.discard_body();
             return Err(e);
         }
@@ -277,8 +274,13 @@ async fn cancel_losers(
                 won: false,
             },
         );
-        let told = report(o.on_attempt.as_ref(), attempts, &info)?;
-        waited(told, &call.cancel.signal()).await?;
+        report(
+            o.on_attempt.as_ref(),
+            attempts,
+            &info,
+            &call.cancel.signal(),
+        )
+        .await?;
     }
     Ok(())
 }
