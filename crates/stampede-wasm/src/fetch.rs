@@ -341,7 +341,7 @@ async fn retry(
         match decision {
             Decision::Retry { delay_ms, .. } => {
                 a.discard_body();
-                sleep(delay_ms, &call.cancel.signal()).await?;
+                sleep(delay_ms, &signal).await?;
             }
             Decision::Stop(r) => return finish(a.last, nets.call_site(), &r, &reason, &attempts),
         }
