@@ -33,8 +33,10 @@ import { gzipSync } from "node:zlib";
 // defaults and errors) brought it to 229.5 KB, measured at the merge. The bar leaves ~10 KB:
 // it stops growth nobody decided on, not the features. 243 KB since 2026-12-06: retryFetch
 // waits for a promise onAttempt returns (2.2 KB: its wait is one more await in each of the
-// two drivers' state machines, measured at 239,920 -> 242,135 bytes).
-const MAX_WASM_BYTES = 243_000;
+// two drivers' state machines, measured at 239,920 -> 242,135 bytes). 244 KB since the wheel
+// sorts a bucket's events from its chunks where they lie (1.5 KB: 242,014 -> 243,487 bytes,
+// for one copy of each event fewer; see crates/stampede/src/sim/queue.rs, take_bucket).
+const MAX_WASM_BYTES = 244_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since

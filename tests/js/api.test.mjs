@@ -37,13 +37,14 @@ test("every name of the contract is exported", simOnly, () => {
 // hot paths inlined for speed, and `stampede/fetch` is the entry for apps that want only
 // retryFetch. Issue #12's safety nets (four budgets, the breaker, the throttle) add about
 // 16 KB more (182.3 KB before, 198.1 KB after), and hedging, the chain of layers and
-// retryFetch's nets the rest (229.5 KB at the merge): the bar was 240 KB, and is 243 KB since
-// retryFetch waits for an async onAttempt (2.2 KB): scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 243 KB", simOnly, (t) => {
+// retryFetch's nets the rest (229.5 KB at the merge): the bar was 240 KB, 243 KB since
+// retryFetch waits for an async onAttempt (2.2 KB), and is 244 KB since the wheel sorts a
+// bucket from its chunks (1.5 KB): scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 244 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 243_000, `${bytes.length} bytes > 243,000`);
+  assert.ok(bytes.length <= 244_000, `${bytes.length} bytes > 244,000`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is
