@@ -76,32 +76,6 @@ pub(crate) trait Timed {
     fn time(&self) -> f64;
 }
 
-/// An event beyond the wheel's span, ordered by bucket, then by push order.
-#[derive(Debug, Clone, Copy)]
-struct Far<T> {
-    bucket: u64,
-    seq: u64,
-    item: T,
-}
-
-impl<T> PartialEq for Far<T> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.bucket, self.seq) == (other.bucket, other.seq)
-    }
-}
-impl<T> Eq for Far<T> {}
-impl<T> PartialOrd for Far<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<T> Ord for Far<T> {
-    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.bucket, other.seq).cmp(&(self.bucket, self.seq))
-    }
-}
-
 /// A bucket's list of chunks, 8 bytes, so the wheel's 32,768 buckets fit in 256 KiB of
 /// cache: the first chunk, and the last with how many of its events are filled, packed
 /// as `id << FILL_BITS | (filled - 1)` (a push then needs nothing else to find its place).
@@ -272,22 +246,6 @@ impl<T: Copy + Timed> Wheel<T> {
             self.append(bucket, item);
         } else {
             self.push_far(bucket, item);
-        }
-    }
-
-    /// Schedules `item` in a later block: in the coarse wheel, or the heap beyond it.
-    #[inline(never)]
-    fn push_far(&mut self, bucket: u64, item: T) {
-        self.pushes += 1;
-        let far = Far {
-            bucket,
-            seq: self.pushes,
-            item,
-        };
-        if (bucket >> BITS) - (self.cur >> BITS) < BLOCKS {
-            self.coarse_push(far);
-        } else {
-            self.overflow.push(far);
         }
     }
 
@@ -527,62 +485,6 @@ impl<T: Copy + Timed> Wheel<T> {
             bits = *self.occupied.get(word)?;
         }
     }
-
-    /// Puts `far` in its block of the coarse wheel; a block's first event takes the spare
-    /// buffer.
-    fn coarse_push(&mut self, far: Far<T>) {
-        let block = &mut self.coarse[((far.bucket >> BITS) % BLOCKS) as usize];
-        if block.capacity() == 0 {
-            std::mem::swap(block, &mut self.spare);
-        }
-        block.push(far);
-        self.in_coarse += 1;
-    }
-
-    /// The first block after the current one that holds events (coarse or far).
-    fn next_block(&self) -> Option<u64> {
-        let here = self.cur >> BITS;
-        let coarse = if self.in_coarse == 0 {
-            None
-        } else {
-            (1..BLOCKS)
-                .map(|d| here + d)
-                .find(|b| !self.coarse[(b % BLOCKS) as usize].is_empty())
-        };
-        let far = self.overflow.peek().map(|f| f.bucket >> BITS);
-        match (coarse, far) {
-            (Some(c), Some(f)) => Some(c.min(f)),
-            (c, f) => c.or(f),
-        }
-    }
-
-    /// The wheel has entered the block of `cur` (at its start): far events now within the
-    /// coarse wheel's reach move into it, then the block's events into the wheel.
-    fn enter_block(&mut self) {
-        let here = self.cur >> BITS;
-        while let Some(far) = self.overflow.peek() {
-            if (far.bucket >> BITS) - here >= BLOCKS {
-                break;
-            }
-            let Some(far) = self.overflow.pop() else {
-                break;
-            };
-            if far.bucket >> BITS == here {
-                self.append(far.bucket.max(self.cur), far.item);
-            } else {
-                self.coarse_push(far);
-            }
-        }
-        let mut block = std::mem::take(&mut self.coarse[(here % BLOCKS) as usize]);
-        self.in_coarse -= block.len();
-        for far in block.drain(..) {
-            self.append(far.bucket.max(self.cur), far.item);
-        }
-        // The emptied buffer serves the next block to get events (see `spare`).
-        if block.capacity() > self.spare.capacity() {
-            self.spare = block;
-        }
-    }
 }
 
 /// How many events chunk `id` of bucket list `list` holds: all but the last are full.
@@ -605,6 +507,11 @@ fn put<T: Copy>(dst: &mut T, item: &T, stream: bool) {
         *dst = *item;
     }
 }
+
+// The events beyond the current block: `sim/queue_far.rs`.
+#[path = "queue_far.rs"]
+mod far;
+use far::Far;
 
 // How a bucket's batch is put in time order: `sim/queue_sort.rs`.
 #[path = "queue_sort.rs"]
