@@ -26,7 +26,7 @@ use super::load::{Load, Tick};
 use super::model::RetryAt;
 use super::nets::Nets;
 use super::pending::{CHECK_EVERY, Pending};
-use super::queue::Wheel;
+use super::queue::{Line, Wheel};
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
 use super::{Checked, Metrics, log_stride};
@@ -72,7 +72,7 @@ const LOOK_AHEAD_QUEUED: u32 = 4096;
 /// so they have arrived when those events run. Measured on story 2 at 100× (`perf`):
 /// loading that request was 17% of the run, 2.5% with the look-ahead.
 #[inline]
-fn look_ahead(servers: &Servers<Ev>, batch: &[Ev]) {
+fn look_ahead(servers: &Servers<Ev>, batch: &[Line<Ev>]) {
     if servers.queued >= LOOK_AHEAD_QUEUED {
         for e in batch.iter().filter(|e| e.kind == Kind::Finish) {
             servers.prefetch_next(usize::from(e.server));

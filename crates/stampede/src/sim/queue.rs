@@ -70,6 +70,20 @@ struct Chunk<T> {
     items: [T; CHUNK],
 }
 
+/// An event in the batch, aligned to a cache line as in a chunk: in a `Vec` of events
+/// (aligned to 8 bytes, or 16 from the allocator) each 64-byte event straddled two lines,
+/// and placing a big bucket's events writes them all over the batch.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
+pub(crate) struct Line<T>(pub(crate) T);
+
+impl<T> std::ops::Deref for Line<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// An event with a time: the wheel hands out the events of one millisecond in time order.
 pub(crate) trait Timed {
     /// The event's time (ms).
@@ -128,7 +142,7 @@ pub(crate) struct Wheel<T> {
     /// The current bucket's events, sorted by time, in `batch[..end]`, and how many have
     /// been handed out. The buffer only ever lengthens (its tail past `end` is stale), so
     /// that the sort can place events into it without filling it first.
-    batch: Vec<T>,
+    batch: Vec<Line<T>>,
     end: usize,
     taken: usize,
     /// Scratch for the sort: where each sub-bin starts, and (with a big pool) a copy of
@@ -342,7 +356,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// takes it: the caller may look ahead at the events it is about to hand out (events
     /// pushed into the bucket later are not in it).
     #[inline(always)]
-    pub(crate) fn pop_with(&mut self, limit: u64, mut taken: impl FnMut(&[T])) -> Option<T> {
+    pub(crate) fn pop_with(&mut self, limit: u64, mut taken: impl FnMut(&[Line<T>])) -> Option<T> {
         loop {
             if let Some(late) = self.late.peek() {
                 let first_late = match self.batch[..self.end].get(self.taken) {
@@ -356,7 +370,7 @@ impl<T: Copy + Timed> Wheel<T> {
             }
             if self.taken < self.end {
                 self.taken += 1;
-                return Some(self.batch[self.taken - 1]);
+                return Some(self.batch[self.taken - 1].0);
             }
             let slot = (self.cur & MASK) as usize;
             if self.buckets[slot].head != NIL && self.cur < limit {

@@ -1,6 +1,6 @@
 //! How the wheel puts a bucket's events in time order, a child of `queue.rs`.
 
-use super::{Chunk, List, NIL, Timed, filled};
+use super::{Chunk, Line, List, NIL, Timed, filled};
 use crate::float;
 
 /// A bucket's events where they lie, in push order: the chunks of `list`, linked through
@@ -57,10 +57,10 @@ pub(super) fn sort_into<T: Copy + Timed>(
     k: usize,
     cur: u64,
     counts: &mut Vec<u32>,
-    batch: &mut Vec<T>,
+    batch: &mut Vec<Line<T>>,
 ) -> usize {
     if batch.len() < k {
-        batch.resize(k, src.first());
+        batch.resize(k, Line(src.first()));
     }
     let out = &mut batch[..k];
     if k <= SMALL || !place_by_sub_bin(src, cur, counts, out) {
@@ -95,7 +95,7 @@ fn place_by_sub_bin<T: Copy + Timed>(
     src: &Bucket<'_, T>,
     cur: u64,
     counts: &mut Vec<u32>,
-    out: &mut [T],
+    out: &mut [Line<T>],
 ) -> bool {
     let bins = out.len().next_power_of_two();
     let (mut from, mut scale) = (cur as f64, bins as f64);
@@ -110,7 +110,7 @@ fn place_by_sub_bin<T: Copy + Timed>(
     }
     src.each(|e| {
         let at = &mut counts[sub_bin(e.time(), from, scale, bins)];
-        out[*at as usize] = *e;
+        out[*at as usize] = Line(*e);
         *at += 1;
     });
     true
@@ -118,10 +118,10 @@ fn place_by_sub_bin<T: Copy + Timed>(
 
 /// Copies `src`'s events into `out` in push order.
 #[inline(always)]
-fn copy<T: Copy>(src: &Bucket<'_, T>, out: &mut [T]) {
+fn copy<T: Copy>(src: &Bucket<'_, T>, out: &mut [Line<T>]) {
     let mut i = 0;
     src.each(|e| {
-        out[i] = *e;
+        out[i] = Line(*e);
         i += 1;
     });
 }
