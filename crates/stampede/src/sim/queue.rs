@@ -431,6 +431,7 @@ impl<T: Copy + Timed> Wheel<T> {
                     head: 0,
                     tail: (n - 1) << FILL_BITS | list.tail & FILL_MASK,
                 },
+                ahead: false,
             };
             let k = (n as usize - 1) * CHUNK + filled(list.tail >> FILL_BITS, list);
             sort::sort_into(&copy, k, self.cur, &mut self.counts, &mut self.batch)
@@ -445,6 +446,7 @@ impl<T: Copy + Timed> Wheel<T> {
                 pool: &self.pool,
                 next: &self.next,
                 list,
+                ahead: true,
             };
             sort::sort_into(&chunks, k, self.cur, &mut self.counts, &mut self.batch)
         };

