@@ -44,6 +44,10 @@
 //! never what they hold.
 #![allow(unsafe_code)]
 
+/// Whether [`for_read`] asks for anything on this target (x86-64; not wasm, which has no
+/// prefetch): code that would only compute addresses for it can be left out.
+pub(super) const PREFETCH: bool = cfg!(target_arch = "x86_64");
+
 /// Hints that `r`'s cache line will be read soon.
 #[inline(always)]
 pub(super) fn for_read<T>(r: &T) {

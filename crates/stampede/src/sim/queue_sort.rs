@@ -23,16 +23,19 @@ impl<T: Copy> Bucket<'_, T> {
     fn each(&self, mut f: impl FnMut(&T)) {
         let mut id = self.list.head;
         while id != NIL {
-            let next = self.next[id as usize];
-            if self.ahead && next != NIL {
-                for e in &self.pool[next as usize].items {
-                    super::hints::for_read(e);
+            // (wasm has no prefetch: there the walk is left as it was, to the byte.)
+            if super::hints::PREFETCH && self.ahead {
+                let next = self.next[id as usize];
+                if next != NIL {
+                    for e in &self.pool[next as usize].items {
+                        super::hints::for_read(e);
+                    }
                 }
             }
             self.pool[id as usize].items[..filled(id, self.list)]
                 .iter()
                 .for_each(&mut f);
-            id = next;
+            id = self.next[id as usize];
         }
     }
 
