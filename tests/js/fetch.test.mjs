@@ -409,6 +409,40 @@ test("an abort while an async onAttempt is pending rejects at once with the reas
   assert.equal((await server.log(k)).length, 1);
 });
 
+test("deadlineMs bounds an async onAttempt: no retry starts past it while the callback runs", async () => {
+  const k = key("deadline-callback");
+  const seen = [];
+  const t0 = Date.now();
+  // The policy retries within 100 ms, but the callback takes 700 ms of a 400 ms deadline.
+  const r = await retryFetch(`${server.base}/api/flaky?key=${k}&fail=5&status=503`, undefined, {
+    policy: fast,
+    deadlineMs: 400,
+    onAttempt: async (a) => {
+      seen.push(a.decision);
+      await pause(700);
+    },
+  });
+  const took = Date.now() - t0;
+  // Stopped at the deadline as a stop there does: the last answer is handed back.
+  assert.equal(r.status, 503);
+  assert.deepEqual(seen, ["retry"]);
+  assert.equal((await server.log(k)).length, 1, "no second attempt after the deadline");
+  assert.ok(took >= 350 && took < 650, `ended at the deadline, not after the callback: ${took} ms`);
+});
+
+test("deadlineMs ends the wait for an onAttempt whose promise never settles", async () => {
+  const k = key("deadline-never");
+  const t0 = Date.now();
+  const r = await retryFetch(`${server.base}/api/flaky?key=${k}&fail=0`, undefined, {
+    policy: fast,
+    deadlineMs: 300,
+    onAttempt: () => new Promise(() => {}),
+  });
+  assert.equal(r.status, 200);
+  const took = Date.now() - t0;
+  assert.ok(took >= 250 && took < 1500, `took ${took} ms`);
+});
+
 test("the classes keep their names in both entries (the slim one is minified)", async () => {
   const { inspect } = await import("node:util");
   for (const name of ["RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"]) {

@@ -241,6 +241,25 @@ impl FetchCall {
         }
     }
 
+    /// The call's deadline on the monotonic clock (its start and the elapsed-time limit);
+    /// NaN for none.
+    pub fn deadline(&self) -> f64 {
+        or_nan(self.policy.max_elapsed_ms().map(|max| self.started + max))
+    }
+
+    /// Whether the retry [`decide`](Self::decide) chose may still go from `now` (after
+    /// onAttempt was waited for): 0 (retry), or 2 (stop) with the deadline as the reason
+    /// (see `Policy::retry_may_start`).
+    pub fn may_start(&mut self, now: f64) -> u8 {
+        let (Some(state), Some((delay_ms, _))) = (self.state.as_ref(), self.delay) else {
+            return RETRY;
+        };
+        match self.policy.retry_may_start(state, now, delay_ms) {
+            Ok(()) => RETRY,
+            Err(r) => self.stopped(r),
+        }
+    }
+
     /// Hedging: the first attempt is sent at `now`.
     pub fn hedge_start(&mut self, now: f64) {
         let request = self.request();

@@ -192,24 +192,30 @@ fn attempt_info(status: Option<u16>, error: Option<TransportError>, r: &Report<'
 /// object, as `await` takes it) is waited for, as ky's hooks, p-retry's `onFailedAttempt`
 /// and axios-retry's `onRetry` are, and its rejection ends the call the same way: before,
 /// such a rejection was nobody's, and Node ends a process on a rejection nobody handles.
-/// `signal` (the call's own, see `abort.rs`) ends the wait; the caller checks it next.
+/// `signal` (the call's own, see `abort.rs`) ends the wait, and so does the call's
+/// `deadline` (the monotonic clock's ms), if it has one: `Ok(true)` then, and the caller
+/// goes on as if the callback had returned (a retry then starts past the deadline, and so
+/// stops: see `Policy::retry_may_start`).
 async fn report(
     on_attempt: Option<&Function>,
     attempts: &Array,
     info: &Object,
     signal: &web_sys::AbortSignal,
-) -> Result<(), JsValue> {
+    deadline: Option<f64>,
+) -> Result<bool, JsValue> {
     attempts.push(info);
-    let Some(f) = on_attempt else { return Ok(()) };
+    let Some(f) = on_attempt else {
+        return Ok(false);
+    };
     let told = f
         .call1(&JsValue::NULL, info)
         .map_err(threw("", "onAttempt"))?;
     if told.is_object() || told.is_function() {
-        abort::settled(&told, signal)
+        return abort::settled(&told, signal, deadline)
             .await
-            .map_err(threw("", "onAttempt"))?;
+            .map_err(threw("", "onAttempt"));
     }
-    Ok(())
+    Ok(false)
 }
 
 /// `retryFetch(url, init, { policy, callSite, budget, breaker, throttle, hedging,
@@ -329,10 +335,14 @@ async fn retry(
             },
         );
         let signal = call.cancel.signal();
-        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info, &signal).await {
-            a.discard_body();
-            return Err(e);
-        }
+        let deadline = o.policy.max_elapsed_ms().map(|max| started + max);
+        let cut = match report(o.on_attempt.as_ref(), &attempts, &info, &signal, deadline).await {
+            Ok(cut) => cut,
+            Err(e) => {
+                a.discard_body();
+                return Err(e);
+            }
+        };
         // Aborted during the attempt or from inside onAttempt: stop here, send no more.
         if let Err(abort_reason) = call.cancel.check() {
             a.discard_body();
@@ -340,6 +350,12 @@ async fn retry(
         }
         match decision {
             Decision::Retry { delay_ms, .. } => {
+                // A slow onAttempt may have taken the time the retry had: one that would
+                // start past the deadline now stops there, as the decision would have.
+                let now = crate::deadline::now_at_deadline(deadline, cut, crate::clock::mono_ms());
+                if let Err(r) = o.policy.retry_may_start(&state, now, delay_ms) {
+                    return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
+                }
                 a.discard_body();
                 sleep(delay_ms, &signal).await?;
             }

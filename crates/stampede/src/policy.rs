@@ -291,6 +291,42 @@ impl Policy {
     pub const fn max_elapsed_ms(&self) -> Option<f64> {
         self.max_elapsed_ms
     }
+
+    /// Whether a retry decided earlier, after `delay_ms`, may still go from `mono_ms`: a
+    /// caller may run code between the decision and the wait (retryFetch waits for an
+    /// async `onAttempt`), and a retry that would then start past the elapsed-time limit
+    /// stops as the decision itself would have stopped it.
+    ///
+    /// ```
+    /// # use stampede::backoff::{BackoffSettings, Strategy};
+    /// # use stampede::policy::{PolicySettings, StopReason};
+    /// let mut s = PolicySettings::new(BackoffSettings::new(Strategy::Exponential, 100.0, 1000.0), 5);
+    /// s.max_elapsed_ms = Some(500.0);
+    /// let p = s.build()?;
+    /// let a = p.start(0.0);
+    /// assert!(p.retry_may_start(&a, 300.0, 100.0).is_ok());
+    /// assert!(matches!(
+    ///     p.retry_may_start(&a, 450.0, 100.0),
+    ///     Err(StopReason::DeadlineExceeded { at_ms: 550.0, max_elapsed_ms: 500.0 })
+    /// ));
+    /// # Ok::<(), stampede::ConfigError>(())
+    /// ```
+    pub fn retry_may_start(
+        &self,
+        attempt: &Attempt,
+        mono_ms: f64,
+        delay_ms: f64,
+    ) -> Result<(), StopReason> {
+        match self.max_elapsed_ms {
+            Some(max) if mono_ms + delay_ms - attempt.started_ms > max => {
+                Err(StopReason::DeadlineExceeded {
+                    at_ms: mono_ms + delay_ms - attempt.started_ms,
+                    max_elapsed_ms: max,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
     /// The classification rules.
     pub const fn rules(&self) -> &RetryRules {
         &self.rules

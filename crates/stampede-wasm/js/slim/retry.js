@@ -339,33 +339,37 @@ function attemptInfo(a, r) {
 
 /** Logs `info` and calls `onAttempt` with it: a callback that throws ends the call, and
  *  one that returns a promise (any object, as `await` takes it) is waited for, its
- *  rejection ending the call alike (see src/fetch.rs); the signal ends the wait. */
-async function report(onAttempt, attempts, info, signal) {
+ *  rejection ending the call alike (see src/fetch.rs); the signal ends the wait, and so
+ *  does the call's `deadline` (the monotonic clock's ms; NaN for none): true then. */
+async function report(onAttempt, attempts, info, signal, deadline) {
   attempts.push(info);
   const r = onAttempt && call(onAttempt, null, [info], "", "onAttempt");
-  if (isObject(r)) {
-    let off;
-    try {
-      await new Promise((resolve, reject) => {
-        off = onAbort(signal, resolve);
-        if (signal.aborted) resolve();
-        // Followed as `await` would (a `then` that throws rejects).
-        new Promise((res) => res(r)).then(resolve, reject);
-      });
-    } catch (e) {
-      throw threwError("", "onAttempt", e);
-    } finally {
-      off();
-    }
+  if (!isObject(r)) return false;
+  let off;
+  let timer;
+  try {
+    return await new Promise((resolve, reject) => {
+      off = onAbort(signal, () => resolve(false));
+      if (signal.aborted) resolve(false);
+      if (!Number.isNaN(deadline)) timer = setTimeout(() => resolve(true), Math.max(0, deadline - now()));
+      // Followed as `await` would (a `then` that throws rejects).
+      new Promise((res) => res(r)).then(() => resolve(false), reject);
+    });
+  } catch (e) {
+    throw threwError("", "onAttempt", e);
+  } finally {
+    off();
+    clearTimeout(timer);
   }
 }
 
 /** Waits for `reports` (onAttempt told), then checks the caller's signal: if either
- *  fails, attempt `a`'s body is thrown away first. */
+ *  fails, attempt `a`'s body is thrown away first. What `reports` gave, is given back. */
 async function reported(reports, a, req) {
   try {
-    await reports;
+    const got = await reports;
     req.check();
+    return got;
   } catch (e) {
     discardBody(a);
     throw e;
@@ -479,8 +483,12 @@ async function retry(fc, req, onAttempt) {
       won: false,
     });
     // Aborted during the attempt or from inside onAttempt: stop here, send no more.
-    await reported(report(onAttempt, attempts, info, req.signal), a, req);
+    const deadline = fc.deadline;
+    const cut = await reported(report(onAttempt, attempts, info, req.signal, deadline), a, req);
     if (d !== RETRY) return finish(fc, a, attempts);
+    // A slow onAttempt may have taken the time the retry had: one that would start past
+    // the deadline now stops there, as the decision would have (see src/fetch.rs).
+    if (fc.mayStart(cut ? Math.max(now(), deadline) : now()) !== RETRY) return finish(fc, a, attempts);
     discardBody(a);
     await sleep(delayMs, req.signal);
   }
@@ -551,7 +559,7 @@ async function hedged(fc, req, onAttempt) {
         hedge: flight.index > 0,
         won: step === SUCCESS,
       });
-      await reported(report(onAttempt, attempts, info, req.signal), a, req);
+      await reported(report(onAttempt, attempts, info, req.signal, fc.deadline), a, req);
       if (step === RETRY) {
         keep(a);
         launch();
@@ -559,7 +567,7 @@ async function hedged(fc, req, onAttempt) {
         discardBody(last);
         last = undefined;
         // Aborted while onAttempt was told of the losers: the caller's reason.
-        await reported(cancelLosers(flights, attempts, onAttempt, req.signal), a, req);
+        await reported(cancelLosers(flights, attempts, onAttempt, req.signal, fc.deadline), a, req);
         return finish(fc, a, attempts);
       } else keep(a);
     }
@@ -590,7 +598,7 @@ function race(flights, due, signal) {
 
 /** The request is over: every attempt still in flight is aborted and reported to
  *  `onAttempt` as an `abort`, in the order they were sent. */
-async function cancelLosers(flights, attempts, onAttempt, signal) {
+async function cancelLosers(flights, attempts, onAttempt, signal, deadline) {
   for (const f of flights) {
     f.sent.abort();
     const info = attemptInfo(
@@ -604,6 +612,6 @@ async function cancelLosers(flights, attempts, onAttempt, signal) {
         won: false,
       },
     );
-    await report(onAttempt, attempts, info, signal);
+    await report(onAttempt, attempts, info, signal, deadline);
   }
 }

@@ -118,6 +118,12 @@ export class FetchCall extends Handle {
   timeout(now) {
     return w.call_timeout(this.k, now);
   }
+  get deadline() {
+    return w.call_deadline(this.k);
+  }
+  mayStart(now) {
+    return w.call_may_start(this.k, now);
+  }
   decide(status, error, retryAfter, pushback, wall, now) {
     const [a, p] = hints(retryAfter, pushback);
     return w.call_decide(this.k, status, error, a, p, wall, now);

@@ -4,7 +4,7 @@
 //! `addEventListener` method, so they are read only through [`super::js`]'s fallible calls.
 //! Our own controllers' signals are real `AbortSignal`s.
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -181,9 +181,15 @@ pub(super) fn reject_on_abort(signal: &AbortSignal, reject: Function) -> Result<
 }
 
 /// Waits for `value` as `await` does (a thenable is followed, anything else is there at
-/// once): `Err` with what it rejected with; or, as soon as the signal aborts, `Ok` (the
-/// caller checks the signal next).
-pub(super) async fn settled(value: &JsValue, signal: &AbortSignal) -> Result<(), JsValue> {
+/// once): `Err` with what it rejected with; or, as soon as the signal aborts, `Ok(false)`
+/// (the caller checks the signal next); or, at `deadline` (the monotonic clock's ms), if
+/// one is given, `Ok(true)`: the call's deadline bounds the wait too, so a callback whose
+/// promise never settles cannot hold the call past it.
+pub(super) async fn settled(
+    value: &JsValue,
+    signal: &AbortSignal,
+    deadline: Option<f64>,
+) -> Result<bool, JsValue> {
     let (aborted, resolve, _) = deferred()?;
     let _abort = Listener::on_abort(
         signal,
@@ -192,10 +198,29 @@ pub(super) async fn settled(value: &JsValue, signal: &AbortSignal) -> Result<(),
         }),
     )?;
     if signal.aborted() {
-        return Ok(());
+        return Ok(false);
     }
     let both = js_sys::Array::of2(&super::js::awaited(value), &aborted);
-    JsFuture::from(Promise::race(&both)).await.map(|_| ())
+    // The deadline's timer resolves with a value of its own, told apart from the
+    // callback's (which may be anything) by identity.
+    let late = Object::new();
+    let _timer = match deadline {
+        Some(d) => {
+            let (timeout, resolve, _) = deferred()?;
+            let at = late.clone();
+            both.push(&timeout);
+            let wait = (d - crate::clock::mono_ms()).max(0.0);
+            Some(Timer::new(
+                wait,
+                Closure::new(move || {
+                    let _ = resolve.call1(&JsValue::NULL, &at);
+                }),
+            )?)
+        }
+        None => None,
+    };
+    let first = JsFuture::from(Promise::race(&both)).await?;
+    Ok(Object::is(&first, &late))
 }
 
 /// Waits `ms`, or rejects with the signal's reason as soon as it aborts.

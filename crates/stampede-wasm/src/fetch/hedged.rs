@@ -153,7 +153,15 @@ pub(super) async fn run(
             },
         );
         let signal = call.cancel.signal();
-        if let Err(e) = report(o.on_attempt.as_ref(), &attempts, &info, &signal).await {
+        if let Err(e) = report(
+            o.on_attempt.as_ref(),
+            &attempts,
+            &info,
+            &signal,
+            h.deadline_ms(),
+        )
+        .await
+        {
             a.discard_body();
             return Err(e);
         }
@@ -171,7 +179,7 @@ pub(super) async fn run(
                 if let Some(prev) = last.take() {
                     prev.discard_body();
                 }
-                if let Err(e) = cancel_losers(o, call, &attempts, flights).await {
+                if let Err(e) = cancel_losers(o, call, &attempts, flights, h.deadline_ms()).await {
                     a.discard_body();
                     return Err(e);
                 }
@@ -257,6 +265,7 @@ async fn cancel_losers(
     call: &Call,
     attempts: &Array,
     flights: Flights,
+    deadline: Option<f64>,
 ) -> Result<(), JsValue> {
     for f in &flights.0 {
         f.sent.abort();
@@ -279,6 +288,7 @@ async fn cancel_losers(
             attempts,
             &info,
             &call.cancel.signal(),
+            deadline,
         )
         .await?;
     }

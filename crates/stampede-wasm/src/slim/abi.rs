@@ -375,6 +375,18 @@ pub extern "C" fn call_timeout(h: u32, now: f64) -> f64 {
     call(h, |c| c.timeout(now)).unwrap_or(f64::NAN)
 }
 
+/// `FetchCall.deadline`.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_deadline(h: u32) -> f64 {
+    call(h, |c| c.deadline()).unwrap_or(f64::NAN)
+}
+
+/// `FetchCall.mayStart`.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_may_start(h: u32, now: f64) -> u32 {
+    call(h, |c| u32::from(c.may_start(now))).unwrap_or(2)
+}
+
 /// `FetchCall.decide`, Retry-After and grpc-retry-pushback-ms queued in that order when
 /// given.
 #[unsafe(no_mangle)]
