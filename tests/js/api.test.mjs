@@ -39,13 +39,13 @@ test("every name of the contract is exported", simOnly, () => {
 // 16 KB more (182.3 KB before, 198.1 KB after), and hedging, the chain of layers and
 // retryFetch's nets the rest (229.5 KB at the merge): the bar was 240 KB, 243 KB since
 // retryFetch waits for an async onAttempt (2.2 KB), 244 KB since the wheel sorts a bucket
-// from its chunks (1.5 KB), and is 245 KB since that wait ends at the call's deadline (1.2 KB):
-// scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 245 KB", simOnly, (t) => {
+// from its chunks (1.5 KB), and is 245.5 KB since that wait ends at the call's deadline
+// (1.5 KB): scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 245.5 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 245_000, `${bytes.length} bytes > 245,000`);
+  assert.ok(bytes.length <= 245_500, `${bytes.length} bytes > 245,500`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is
@@ -67,13 +67,13 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // stampede/fetch: the wasm and the one JS file a browser loads for it, gzipped as
 // scripts/finish-pkg.mjs counts them (its MAX_SLIM_GZIP_BYTES). The issue's goal is 25 KB; not
 // met (44.4 KB): this bar stops growth (46 KB, then 46.1 KB since retryFetch waits for an
-// async onAttempt, 46.4 KB since that wait ends at the call's deadline).
-test("stampede/fetch: wasm + JS at most 46.4 KB gzipped", (t) => {
+// async onAttempt, 46.6 KB since that wait ends at the call's deadline).
+test("stampede/fetch: wasm + JS at most 46.6 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 46_400, `${gz} bytes > 46,400`);
+  assert.ok(gz <= 46_600, `${gz} bytes > 46,600`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

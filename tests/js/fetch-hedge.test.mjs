@@ -251,6 +251,39 @@ test("no hedge goes out at the deadline: the deadline's own timer, firing a frac
   assert.ok(sent.every((a) => a.signal.aborted), "every attempt ended with the call");
 });
 
+test("a slow async onAttempt: the hedge a failure asked for is not sent past the deadline; a never-settling one cannot hold the call", async () => {
+  // The first attempt fails at 10 ms, which asks for the next hedge at once; the callback
+  // takes 300 ms of a 150 ms deadline: no second attempt, the 503 handed back at the deadline.
+  const seen = [];
+  let took;
+  let sent = await scripted(() => [10, 503], async () => {
+    const t0 = performance.now();
+    const r = await retryFetch(URL_, undefined, {
+      policy,
+      hedging: { delayMs: 1000, maxAttempts: 3 },
+      deadlineMs: 150,
+      onAttempt: async (a) => {
+        seen.push(a.decision);
+        await pause(300);
+      },
+    });
+    took = performance.now() - t0;
+    assert.equal(r.status, 503);
+  });
+  assert.equal(sent.length, 1, "no hedge after the deadline");
+  assert.deepEqual(seen, ["retry"]);
+  assert.ok(took >= 130 && took < 280, `ended at the deadline, not after the callback: ${took.toFixed(0)} ms`);
+  // A callback whose promise never settles: the winner is handed back at the deadline.
+  sent = await scripted(() => [10, 200], async () => {
+    const t0 = performance.now();
+    const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 1000, maxAttempts: 3 }, deadlineMs: 150, onAttempt: () => new Promise(() => {}) });
+    assert.equal(r.status, 200);
+    const t = performance.now() - t0;
+    assert.ok(t >= 130 && t < 1000, `${t.toFixed(0)} ms`);
+  });
+  assert.equal(sent.length, 1);
+});
+
 test("against stampede serve: hedges leave delayMs apart, the first answer wins, the losers are cancelled", async () => {
   const server = await startServer();
   try {

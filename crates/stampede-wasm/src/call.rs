@@ -241,10 +241,26 @@ impl FetchCall {
         }
     }
 
-    /// The call's deadline on the monotonic clock (its start and the elapsed-time limit);
-    /// NaN for none.
+    /// The call's deadline on the monotonic clock (its start, or its hedging's, and the
+    /// elapsed-time limit); NaN for none.
     pub fn deadline(&self) -> f64 {
-        or_nan(self.policy.max_elapsed_ms().map(|max| self.started + max))
+        match &self.hedge {
+            Some(h) => or_nan(h.deadline_ms()),
+            None => or_nan(self.policy.max_elapsed_ms().map(|max| self.started + max)),
+        }
+    }
+
+    /// Hedging: whether the hedge [`on_outcome`](Self::on_outcome) chose to send may still
+    /// go at `now` (after onAttempt was waited for): 0 send, 3 wait, 2 stop (see
+    /// `Hedge::may_send`).
+    pub fn hedge_may_send(&mut self, now: f64) -> u8 {
+        match self.hedge.as_mut() {
+            Some(h) => {
+                let step = h.may_send(now);
+                self.step(step)
+            }
+            None => RETRY,
+        }
     }
 
     /// Whether the retry [`decide`](Self::decide) chose may still go from `now` (after

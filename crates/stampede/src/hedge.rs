@@ -341,6 +341,22 @@ impl Hedge {
         }
     }
 
+    /// A hedge decided (`Send`) whose caller ran code before sending it (retryFetch waits
+    /// for an async `onAttempt`): at `mono_ms` it goes (`Send`) if it would still start
+    /// before the deadline; else it is taken back and hedging halts at the deadline, as
+    /// when the hedge was decided there (`Done` with nothing in flight, else `Wait`).
+    pub fn may_send(&mut self, mono_ms: f64) -> HedgeStep {
+        let at_ms = mono_ms - self.started_ms;
+        if at_ms < self.max_elapsed_ms {
+            return HedgeStep::Send;
+        }
+        self.sent = self.sent.saturating_sub(1);
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.halt = Halt::Deadline(at_ms);
+        self.due_ms = f64::INFINITY;
+        self.idle_after_halt()
+    }
+
     /// How an attempt with `action` ended, as the nets see it: a win is a retry's when a
     /// hedge was sent (the hedges were paid like retries; the AWS quota refunds one).
     fn settled(&self, action: Action) -> Settled {

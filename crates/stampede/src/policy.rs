@@ -294,8 +294,8 @@ impl Policy {
 
     /// Whether a retry decided earlier, after `delay_ms`, may still go from `mono_ms`: a
     /// caller may run code between the decision and the wait (retryFetch waits for an
-    /// async `onAttempt`), and a retry that would then start past the elapsed-time limit
-    /// stops as the decision itself would have stopped it.
+    /// async `onAttempt`), and a retry that would then start at or past the elapsed-time
+    /// limit (with no time left to run, as hedging has it) stops with `DeadlineExceeded`.
     ///
     /// ```
     /// # use stampede::backoff::{BackoffSettings, Strategy};
@@ -305,6 +305,7 @@ impl Policy {
     /// let p = s.build()?;
     /// let a = p.start(0.0);
     /// assert!(p.retry_may_start(&a, 300.0, 100.0).is_ok());
+    /// assert!(p.retry_may_start(&a, 500.0, 0.0).is_err());
     /// assert!(matches!(
     ///     p.retry_may_start(&a, 450.0, 100.0),
     ///     Err(StopReason::DeadlineExceeded { at_ms: 550.0, max_elapsed_ms: 500.0 })
@@ -318,7 +319,7 @@ impl Policy {
         delay_ms: f64,
     ) -> Result<(), StopReason> {
         match self.max_elapsed_ms {
-            Some(max) if mono_ms + delay_ms - attempt.started_ms > max => {
+            Some(max) if mono_ms + delay_ms - attempt.started_ms >= max => {
                 Err(StopReason::DeadlineExceeded {
                     at_ms: mono_ms + delay_ms - attempt.started_ms,
                     max_elapsed_ms: max,

@@ -559,11 +559,15 @@ async function hedged(fc, req, onAttempt) {
         hedge: flight.index > 0,
         won: step === SUCCESS,
       });
-      await reported(report(onAttempt, attempts, info, req.signal, fc.deadline), a, req);
-      if (step === RETRY) {
+      const deadline = fc.deadline;
+      const cut = await reported(report(onAttempt, attempts, info, req.signal, deadline), a, req);
+      // A slow onAttempt may have taken the time a hedge had: one that would now start at
+      // or past the deadline is not sent (see src/fetch/hedged.rs).
+      const next = step === RETRY ? decided(fc.hedgeMaySend(cut ? Math.max(now(), deadline) : now())) : step;
+      if (next === RETRY) {
         keep(a);
         launch();
-      } else if (step === SUCCESS || step === STOP) {
+      } else if (next === SUCCESS || next === STOP) {
         discardBody(last);
         last = undefined;
         // Aborted while onAttempt was told of the losers: the caller's reason.

@@ -124,6 +124,9 @@ export class FetchCall extends Handle {
   mayStart(now) {
     return w.call_may_start(this.k, now);
   }
+  hedgeMaySend(now) {
+    return w.call_hedge_may_send(this.k, now);
+  }
   decide(status, error, retryAfter, pushback, wall, now) {
     const [a, p] = hints(retryAfter, pushback);
     return w.call_decide(this.k, status, error, a, p, wall, now);

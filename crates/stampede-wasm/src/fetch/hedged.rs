@@ -153,7 +153,7 @@ pub(super) async fn run(
             },
         );
         let signal = call.cancel.signal();
-        if let Err(e) = report(
+        let cut = match report(
             o.on_attempt.as_ref(),
             &attempts,
             &info,
@@ -162,13 +162,25 @@ pub(super) async fn run(
         )
         .await
         {
-            a.discard_body();
-            return Err(e);
-        }
+            Ok(cut) => cut,
+            Err(e) => {
+                a.discard_body();
+                return Err(e);
+            }
+        };
         if let Err(abort_reason) = call.cancel.check() {
             a.discard_body();
             return Err(abort_reason);
         }
+        // A slow onAttempt may have taken the time a hedge had: one that would now start
+        // at or past the deadline is not sent (see `Hedge::may_send`).
+        let step = match step {
+            HedgeStep::Send => {
+                let at = crate::clock::mono_ms();
+                h.may_send(crate::deadline::now_at_deadline(h.deadline_ms(), cut, at))
+            }
+            step => step,
+        };
         match step {
             HedgeStep::Send => {
                 replace(&mut last, a);
@@ -188,7 +200,7 @@ pub(super) async fn run(
                     a.discard_body();
                     return Err(abort_reason);
                 }
-                return finish(a.last, nets.call_site(), &r, &reason, &attempts);
+                return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
             }
         }
     }

@@ -387,6 +387,12 @@ pub extern "C" fn call_may_start(h: u32, now: f64) -> u32 {
     call(h, |c| u32::from(c.may_start(now))).unwrap_or(2)
 }
 
+/// `FetchCall.hedgeMaySend`.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_hedge_may_send(h: u32, now: f64) -> u32 {
+    call(h, |c| u32::from(c.hedge_may_send(now))).unwrap_or(2)
+}
+
 /// `FetchCall.decide`, Retry-After and grpc-retry-pushback-ms queued in that order when
 /// given.
 #[unsafe(no_mangle)]

@@ -487,3 +487,41 @@ fn with_a_bucket_only_the_guarded_rules_are_the_bucket_rules() {
     };
     assert_eq!(gb.tokens(30.0), bucket.tokens(30.0));
 }
+
+#[test]
+fn a_hedge_held_back_past_the_deadline_is_not_sent() {
+    let p = PolicySettings::default()
+        .with_max_elapsed_ms(Some(150.0))
+        .build()
+        .unwrap();
+    let hedging = HedgingSettings::new(100.0, 4).build().unwrap();
+    // A 503 at 30 ms decides the next hedge at once; its caller sends it at 60 ms: it goes.
+    let mut h = hedging.start(&p, GET, 0.0);
+    assert_eq!(h.outcome(&status(503), 30.0, None), HedgeStep::Send);
+    assert_eq!(h.may_send(60.0), HedgeStep::Send);
+    assert_eq!((h.sent(), h.in_flight()), (2, 1));
+    // Decided at 30 ms, held until the 150 ms deadline (a slow callback): taken back, and
+    // with nothing in flight the request stops at the deadline.
+    let mut h = hedging.start(&p, GET, 0.0);
+    assert_eq!(h.outcome(&status(503), 30.0, None), HedgeStep::Send);
+    let step = h.may_send(150.0);
+    assert!(
+        matches!(
+            step,
+            HedgeStep::Done(StopReason::DeadlineExceeded { at_ms, max_elapsed_ms })
+                if at_ms == 150.0 && max_elapsed_ms == 150.0
+        ),
+        "{step:?}"
+    );
+    assert_eq!((h.sent(), h.in_flight(), h.next_due_ms()), (1, 0, None));
+    // With another attempt still out, it waits for that one, and sends no more hedges.
+    let mut h = hedging.start(&p, GET, 0.0);
+    assert_eq!(h.due(100.0, None), HedgeStep::Send);
+    assert_eq!(h.outcome(&status(503), 110.0, None), HedgeStep::Send);
+    assert_eq!(h.may_send(160.0), HedgeStep::Wait);
+    assert_eq!((h.sent(), h.in_flight(), h.next_due_ms()), (2, 1, None));
+    assert!(matches!(
+        h.outcome(&status(503), 170.0, None),
+        HedgeStep::Done(StopReason::DeadlineExceeded { at_ms, .. }) if at_ms == 160.0
+    ));
+}
