@@ -292,10 +292,11 @@ impl Policy {
         self.max_elapsed_ms
     }
 
-    /// Whether a retry decided earlier, after `delay_ms`, may still go from `mono_ms`: a
-    /// caller may run code between the decision and the wait (retryFetch waits for an
-    /// async `onAttempt`), and a retry that would then start at or past the elapsed-time
-    /// limit (with no time left to run, as hedging has it) stops with `DeadlineExceeded`.
+    /// Whether a retry after `delay_ms` may go from `mono_ms`: not one that would start at
+    /// or past the elapsed-time limit (with no time left to run, as hedging has it), which
+    /// stops with `DeadlineExceeded`. The decision's own rule; a caller that runs code
+    /// between the decision and the wait (retryFetch waits for an async `onAttempt`) asks
+    /// again after it.
     ///
     /// ```
     /// # use stampede::backoff::{BackoffSettings, Strategy};
@@ -460,14 +461,8 @@ impl Policy {
             }
             None => (self.backoff.next_ms(&mut attempt.backoff, rng), false),
         };
-        if let Some(max) = self.max_elapsed_ms {
-            let at_ms = mono_ms + delay_ms - attempt.started_ms;
-            if at_ms > max {
-                return Decision::Stop(StopReason::DeadlineExceeded {
-                    at_ms,
-                    max_elapsed_ms: max,
-                });
-            }
+        if let Err(r) = self.retry_may_start(attempt, mono_ms, delay_ms) {
+            return Decision::Stop(r);
         }
         if let Some(g) = gate {
             let after_timeout = matches!(
