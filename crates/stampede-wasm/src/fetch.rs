@@ -279,6 +279,8 @@ async fn retry(
 ) -> Result<JsValue, JsValue> {
     let mut state = o.policy.start(started);
     let attempts = Array::new();
+    // The call's deadline, which also ends the wait for an async onAttempt.
+    let call_deadline = o.policy.max_elapsed_ms().map(|max| started + max);
     loop {
         call.cancel.check()?;
         let number = state.made() + 1;
@@ -335,8 +337,15 @@ async fn retry(
             },
         );
         let signal = call.cancel.signal();
-        let deadline = o.policy.max_elapsed_ms().map(|max| started + max);
-        let cut = match report(o.on_attempt.as_ref(), &attempts, &info, &signal, deadline).await {
+        let cut = match report(
+            o.on_attempt.as_ref(),
+            &attempts,
+            &info,
+            &signal,
+            call_deadline,
+        )
+        .await
+        {
             Ok(cut) => cut,
             Err(e) => {
                 a.discard_body();
@@ -352,7 +361,8 @@ async fn retry(
             Decision::Retry { delay_ms, .. } => {
                 // A slow onAttempt may have taken the time the retry had: one that would
                 // start past the deadline now stops there, as the decision would have.
-                let now = crate::deadline::now_at_deadline(deadline, cut, crate::clock::mono_ms());
+                let now =
+                    crate::deadline::now_at_deadline(call_deadline, cut, crate::clock::mono_ms());
                 if let Err(r) = o.policy.retry_may_start(&state, now, delay_ms) {
                     return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
                 }

@@ -162,6 +162,8 @@ export async function retryFetch(input, init, options) {
 /** The retry loop: one attempt at a time, the policy deciding after each. */
 async function retry(fc, req, onAttempt) {
   const attempts = [];
+  // The call's deadline (NaN for none), which also ends the wait for an async onAttempt.
+  const deadline = fc.deadline;
   for (;;) {
     req.check();
     const number = fc.number();
@@ -192,7 +194,6 @@ async function retry(fc, req, onAttempt) {
       won: false,
     });
     // Aborted during the attempt or from inside onAttempt: stop here, send no more.
-    const deadline = fc.deadline;
     const cut = await reported(report(onAttempt, attempts, info, req.signal, deadline), a, req);
     if (d !== RETRY) return finish(fc, a, attempts);
     // A slow onAttempt may have taken the time the retry had: one that would start past

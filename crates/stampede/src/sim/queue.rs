@@ -403,7 +403,7 @@ impl<T: Copy + Timed> Wheel<T> {
         self.active = true;
         // The chunks go back to the free stack now; nothing reuses them until the next
         // push, after the sort.
-        let k = if self.hint() {
+        let (bucket, k) = if self.hint() {
             // Copied out, a chunk at a time, in a single walk; the copies then stand for
             // the bucket, laid end to end.
             self.copied.clear();
@@ -434,7 +434,7 @@ impl<T: Copy + Timed> Wheel<T> {
                 ahead: false,
             };
             let k = (n as usize - 1) * CHUNK + filled(list.tail >> FILL_BITS, list);
-            sort::sort_into(&copy, k, self.cur, &mut self.counts, &mut self.batch)
+            (copy, k)
         } else {
             let (mut id, mut k) = (list.head, 0);
             while id != NIL {
@@ -448,8 +448,9 @@ impl<T: Copy + Timed> Wheel<T> {
                 list,
                 ahead: true,
             };
-            sort::sort_into(&chunks, k, self.cur, &mut self.counts, &mut self.batch)
+            (chunks, k)
         };
+        sort::sort_into(&bucket, k, self.cur, &mut self.counts, &mut self.batch);
         self.end = k;
         self.in_wheel -= k;
     }

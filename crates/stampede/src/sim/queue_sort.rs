@@ -46,8 +46,8 @@ impl<T: Copy> Bucket<'_, T> {
 }
 
 /// Puts a bucket's `k` events, read from `src`, into `batch[..k]` sorted by time (`cur`:
-/// the bucket's ms); returns `k`. `batch` is only lengthened, never cleared: every one of
-/// its first `k` places is written.
+/// the bucket's ms). `batch` is only lengthened, never cleared: every one of its first `k`
+/// places is written.
 ///
 /// The sort is hand-written rather than `sort_unstable_by`: a bucket's times lie within
 /// one millisecond, spread nearly evenly over it, so placing each event straight into
@@ -73,7 +73,7 @@ pub(super) fn sort_into<T: Copy + Timed>(
     cur: u64,
     counts: &mut Vec<u32>,
     batch: &mut Vec<Line<T>>,
-) -> usize {
+) {
     if batch.len() < k {
         batch.resize(k, Line(src.first()));
     }
@@ -95,7 +95,6 @@ pub(super) fn sort_into<T: Copy + Timed>(
         }
         out[j] = e;
     }
-    k
 }
 
 /// Buckets of up to this many events are sorted by the insertion pass alone (see
