@@ -52,6 +52,9 @@ impl<T: Copy + Timed> Wheel<T> {
     /// Puts `far` in its block of the coarse wheel; a block's first event takes the spare
     /// buffer.
     fn coarse_push(&mut self, far: Far<T>) {
+        if self.coarse.is_empty() {
+            self.coarse = (0..BLOCKS).map(|_| Vec::new()).collect();
+        }
         let block = &mut self.coarse[((far.bucket >> BITS) % BLOCKS) as usize];
         if block.capacity() == 0 {
             std::mem::swap(block, &mut self.spare);
@@ -93,6 +96,9 @@ impl<T: Copy + Timed> Wheel<T> {
             } else {
                 self.coarse_push(far);
             }
+        }
+        if self.in_coarse == 0 {
+            return;
         }
         let mut block = std::mem::take(&mut self.coarse[(here % BLOCKS) as usize]);
         self.in_coarse -= block.len();
