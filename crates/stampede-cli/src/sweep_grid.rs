@@ -96,8 +96,10 @@ fn run_batches<E>(
 /// and every earlier point's are done, while the batch's other runs go on: a sweep cut
 /// short (a timeout, ^C) keeps every row it finished (before, a row waited for its whole
 /// batch: with 100 runs a point, 655 points). A run that fails holds back the rows from
-/// its point on; the batch's other runs still finish, and the earliest failing point's
-/// error is returned, whatever order the runs ended in. A row that cannot be written stops
+/// its point on; the batch's other runs still finish, and the earliest failing run's error
+/// (of the earliest failing point, its first run that failed) is returned, whatever order
+/// the runs ended in: the error [`run_many`](stampede::sim::run_many) would have stopped at.
+/// A row that cannot be written stops
 /// the runs not yet started.
 fn run_batches_with<E>(
     points: &[SimSettings],
@@ -140,15 +142,18 @@ fn run_batches_with<E>(
                 let point = k / runs;
                 match result {
                     Ok(m) => done[point][k % runs] = Some(m),
-                    Err(e) if failed.as_ref().is_none_or(|(p, _)| point < *p) => {
-                        failed = Some((point, e));
+                    // The earliest failing run's error, whatever order the runs ended in.
+                    Err(e) if failed.as_ref().is_none_or(|(first, _)| k < *first) => {
+                        failed = Some((k, e));
                     }
                     Err(_) => {}
                 }
                 left[point] -= 1;
                 while next < batch.len()
                     && left[next] == 0
-                    && failed.as_ref().is_none_or(|(p, _)| next < *p)
+                    && failed
+                        .as_ref()
+                        .is_none_or(|(first, _)| next < *first / runs)
                 {
                     let all: Vec<Metrics> =
                         done[next].iter_mut().filter_map(Option::take).collect();
@@ -351,5 +356,28 @@ mod tests {
         .unwrap_err();
         assert_eq!(got, [10.0]);
         assert_eq!(e.got, stampede::Got::Number(20.0));
+
+        // Within the failing point, the error of its earliest failing run, as `run_many`
+        // would stop at, even when later runs fail first: here runs 1 to 3 of the second
+        // point fail, naming their seeds, and run 1 is the last of them to end.
+        let base = SimSettings::default().seed;
+        let fails_late = |s: &SimSettings| {
+            let i = s.seed - base;
+            if s.clients == 20 && i >= 1 {
+                if i == 1 {
+                    thread::sleep(Duration::from_millis(100));
+                }
+                Err(ConfigError::new(
+                    stampede::Field::Clients,
+                    stampede::Expected::Syntax("a test's refusal"),
+                    stampede::Got::Number(s.seed as f64),
+                ))
+            } else {
+                run(s)
+            }
+        };
+        let e =
+            run_batches_with(&points, 4, RUNS_AT_ONCE, fails_late, |e| e, |_| Ok(())).unwrap_err();
+        assert_eq!(e.got, stampede::Got::Number(run_seed(base, 1) as f64));
     }
 }
