@@ -388,6 +388,26 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
     let settings = a.common.settings(a.clients, a.strategy);
     let metrics = match &a.series {
+        // Runs that cannot pass what their settings foretell (all but a closed loop's: see
+        // `run_many`) go on every core, as a sweep's do: `run_many`'s metrics and its first
+        // error, to the bit (see `run_points`).
+        None if settings.scenario != Scenario::Closed && a.common.runs > 1 => {
+            check_runs(&settings, a.common.runs).map_err(usage)?;
+            let mut mean = None;
+            run_points(
+                std::slice::from_ref(&settings),
+                a.common.runs,
+                |e| Failure::from(usage(e)),
+                |m| {
+                    mean = Some(m);
+                    Ok(())
+                },
+            )?;
+            match mean {
+                Some(m) => m,
+                None => run_many(&settings, a.common.runs).map_err(usage)?,
+            }
+        }
         None => run_many(&settings, a.common.runs).map_err(usage)?,
         Some(path) => {
             // The path is written as Rust quotes it: a newline in it stays on the line.

@@ -13,6 +13,7 @@ mod layers;
 mod model;
 mod nets;
 mod output;
+mod runs;
 mod shard;
 mod stories;
 
