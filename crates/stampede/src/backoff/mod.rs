@@ -390,8 +390,30 @@ impl Backoff {
     }
 
     /// Draws the next delay in ms and advances `state`. Always in `[0, cap]`.
-    #[inline]
+    ///
+    /// The strategies that draw nothing are inlined into the caller (the simulator's event
+    /// loop, through the policy's decision); the others are a call. In wasm (V8 keeps no
+    /// value in a register across a call, so the loop saves and restores its live ones
+    /// around each) the 10,000-client exponential burst runs 8% faster so (3.53 -> 3.24 ms,
+    /// best of 300 in alternating rounds), full jitter 1-2% slower (4.28 -> 4.34 ms), for
+    /// 2.7 KB of wasm; natively exponential 1-2% faster, full jitter the same. `#[inline]`
+    /// alone leaves the call where it costs (0.8 KB, no gain). Tried first on 2026-12-06 by
+    /// day, when the 1.3x bar looked out of reach for full jitter; measured again that night.
+    #[inline(always)]
     pub fn next_ms<R: Rng + ?Sized>(&self, state: &mut BackoffState, rng: &mut R) -> f64 {
+        let d = match self.strategy {
+            Strategy::None => none::delay(),
+            Strategy::Constant => constant::delay(self),
+            Strategy::Exponential => exponential::delay(self, state.retries),
+            _ => return self.next_ms_drawn(state, rng),
+        };
+        state.retries = state.retries.saturating_add(1);
+        d
+    }
+
+    /// [`next_ms`](Self::next_ms) for the strategies that draw.
+    #[inline(never)]
+    fn next_ms_drawn<R: Rng + ?Sized>(&self, state: &mut BackoffState, rng: &mut R) -> f64 {
         let d = match self.strategy {
             Strategy::None => none::delay(),
             Strategy::Constant => constant::delay(self),
