@@ -10,7 +10,8 @@
 //!
 //! # Endpoints
 //!
-//! All answer JSON, to any method, with CORS open to any origin (see below).
+//! All answer JSON, to any method but `CONNECT` (a `405`: no tunnels), with CORS open to any
+//! origin (see below).
 //! A *key* names one independent scenario (1 to 200 bytes); the server counts
 //! the requests for each key and logs them.
 //!
@@ -216,6 +217,7 @@ pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
     Router::new()
         .nest("/api", api::router(store, config.body_timeout))
         .fallback_service(static_files::router(static_dir))
+        .layer(middleware::from_fn(api::no_tunnels))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(log_request))
 }

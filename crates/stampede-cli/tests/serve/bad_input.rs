@@ -161,3 +161,33 @@ async fn unknown_query_parameters_are_ignored() {
     let answer = server.get("/api/flaky?key=extra&fail=0&colour=blue").await;
     assert_eq!(answer.status, StatusCode::OK);
 }
+
+/// `CONNECT` asks for a tunnel: a `405` naming the method, in either request form, and not
+/// counted as an attempt (it was: a 200 whose body hyper dropped, logging an error).
+#[tokio::test]
+async fn connect_is_refused_and_not_counted() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = Server::start().await;
+    for target in ["/api/flaky?key=tunnel&fail=0", "example.com:443"] {
+        let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        let head = format!("CONNECT {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+        stream.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer))
+            .await
+            .expect("answered and closed within 5 s")
+            .unwrap();
+        let answer = String::from_utf8(answer).unwrap();
+        assert!(
+            answer.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"),
+            "{target}: {answer}"
+        );
+        assert!(
+            answer.ends_with(r#"{"error":"method: CONNECT (a tunnel) is not served here"}"#),
+            "{target}: {answer}"
+        );
+    }
+    assert!(server.log("tunnel").await.is_empty(), "not recorded");
+}

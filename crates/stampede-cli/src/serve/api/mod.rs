@@ -17,4 +17,5 @@ mod hints;
 mod params;
 mod router;
 
+pub(crate) use self::error::no_tunnels;
 pub(crate) use self::router::router;
