@@ -4,7 +4,6 @@
 //! These names are a contract (tests outside this repository read them): new ones go at
 //! the end, and none is renamed or moved.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 
 use serde_json::{Map, Value, json};
@@ -87,9 +86,9 @@ pub fn csv_cell(v: &Value) -> String {
     }
 }
 
-/// The run's per-slot series as CSV, streamed to `file`: the slot's start (ms), then one
+/// The run's per-slot series as CSV, written to `out`: the slot's start (ms), then one
 /// count per column.
-pub fn write_series(file: &File, sim: &Simulation) -> std::io::Result<()> {
+pub fn write_series(out: impl Write, sim: &Simulation) -> std::io::Result<()> {
     let s = sim.series();
     let columns: [(&str, &[u32]); 9] = [
         ("offered", s.offered),
@@ -106,7 +105,7 @@ pub fn write_series(file: &File, sim: &Simulation) -> std::io::Result<()> {
     // The core keeps every column the same length; the shortest bounds the rows, so a
     // broken promise there shows as a short file, not a panic.
     let slots = columns.iter().map(|(_, c)| c.len()).min().unwrap_or(0);
-    let mut csv = BufWriter::new(file);
+    let mut csv = BufWriter::new(out);
     write!(csv, "t_ms")?;
     for (name, _) in &columns {
         write!(csv, ",{name}")?;

@@ -1,5 +1,6 @@
 //! `stampede simulate` and `stampede sweep`: the simulator on the command line.
 
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -380,6 +381,16 @@ fn fleet_line(s: &SimSettings) -> String {
     )
 }
 
+/// Writes `bytes` over what `file` held: a regular file is emptied first; anything else
+/// (a pipe, `/dev/stdout`) cannot be, and is written as it is.
+fn replace_contents(mut file: &File, bytes: &[u8]) -> std::io::Result<()> {
+    if file.metadata()?.is_file() {
+        file.set_len(0)?;
+    }
+    file.write_all(bytes)?;
+    file.flush()
+}
+
 fn usage(e: stampede::ConfigError) -> UsageError {
     UsageError(config_error(&e))
 }
@@ -413,17 +424,36 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             // The path is written as Rust quotes it: a newline in it stays on the line.
             let named = |e: std::io::Error| format!("--series {path:?}: {e}");
             // Settings refused up front leave the file as it was; a path that cannot be
-            // opened is the flag's fault, found before anything runs. The first run's series
-            // is written from that run (it is not simulated again).
+            // opened is the flag's fault, found before anything runs. The file is opened
+            // then but emptied only once every run has gone through: a run refused midway
+            // (too much pending, a closed loop's work) leaves it as it was, and removes it
+            // if this call made it. The first run's series is kept from that run (it is not
+            // simulated again) until then.
             check_runs(&settings, a.common.runs).map_err(usage)?;
-            let file = std::fs::File::create(path).map_err(|e| UsageError(named(e)))?;
-            let mut written = Ok(());
-            let metrics = run_many_seeing_first(&settings, a.common.runs, &mut |sim| {
-                written = write_series(&file, sim);
-            })
-            .map_err(usage)?;
+            let existed = std::fs::symlink_metadata(path).is_ok();
+            let file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map_err(|e| UsageError(named(e)))?;
+            let mut series = Vec::new();
+            let ran = run_many_seeing_first(&settings, a.common.runs, &mut |sim| {
+                // Into memory: cannot fail.
+                let _ = write_series(&mut series, sim);
+            });
+            let metrics = match ran {
+                Ok(m) => m,
+                Err(e) => {
+                    if !existed {
+                        let _ = std::fs::remove_file(path);
+                    }
+                    return Err(usage(e).into());
+                }
+            };
             // Writing that fails (a full disk) is an output error: exit 1, as for stdout.
-            written.map_err(|e| std::io::Error::new(e.kind(), named(e)))?;
+            replace_contents(&file, &series)
+                .map_err(|e| std::io::Error::new(e.kind(), named(e)))?;
             metrics
         }
     };

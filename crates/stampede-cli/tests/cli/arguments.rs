@@ -289,6 +289,40 @@ fn series_errors_are_one_line_and_a_failed_write_exits_1() {
     let _ = std::fs::remove_file(&kept);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(left.unwrap(), "precious\n");
+    // So do settings refused midway, at the bound on pending events (it truncated the file
+    // before the run); a file the call made for them is removed.
+    let fresh =
+        std::env::temp_dir().join(format!("stampede-series-fresh-{}.csv", std::process::id()));
+    let _ = std::fs::remove_file(&fresh);
+    std::fs::write(&kept, "precious\n").unwrap();
+    for path in [&kept, &fresh] {
+        let out = stampede(&[
+            "simulate",
+            "--clients",
+            "1000000",
+            "--timeout",
+            "1ms",
+            "--latency",
+            "60s",
+            "--service",
+            "1440m",
+            "--attempts",
+            "4",
+            "--series",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{path:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .starts_with("stampede: --clients: expected at most"),
+            "{path:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let left = std::fs::read_to_string(&kept);
+    let _ = std::fs::remove_file(&kept);
+    assert_eq!(left.unwrap(), "precious\n");
+    assert!(!fresh.exists(), "{fresh:?} left behind");
     // A write that fails (a full disk) is an output error: exit 1, one line, as for stdout.
     if std::path::Path::new("/dev/full").exists() {
         let out = stampede(&[
