@@ -508,7 +508,10 @@ export interface RetryFetchOptions {
    *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
    *  the call waits for it before going on (the next attempt, the backoff, resolving), as
    *  ky's hooks and p-retry's `onFailedAttempt` are waited for; a rejection ends the call as
-   *  a throw does, and an abort ends the wait. (`void`, as TypeScript reads it for a
+   *  a throw does, and an abort or `deadlineMs` (or `policy.maxElapsedMs`) ends the wait;
+   *  with none of them, a promise that never settles leaves retryFetch pending, as a
+   *  `fetch` that never settles does (`attemptTimeoutMs` bounds `fetch`, not this
+   *  callback). (`void`, as TypeScript reads it for a
    *  callback: any function fits, an async one included.) */
   onAttempt?: (attempt: AttemptInfo) => void;
 }
@@ -529,7 +532,8 @@ export class BudgetExhaustedError extends Error {
   readonly name: "BudgetExhaustedError";
   /** The call site, or undefined for a call's own budget. */
   readonly callSite: string | undefined;
-  /** How long until a retry could be paid for again, ms (Infinity without refill). */
+  /** How long until a retry could be paid for again, ms (Infinity without refill, or when
+   *  the budget's capacity is below a retry's cost: it never reopens). */
   readonly retryInMs: number;
   readonly tokens: number;
   private constructor();

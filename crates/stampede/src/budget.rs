@@ -111,7 +111,8 @@ impl BudgetSettings {
 pub struct BudgetExhausted {
     /// Tokens left (less than one retry's cost).
     pub tokens: f64,
-    /// How long until a retry could be afforded again, in ms (infinite without refill).
+    /// How long until a retry could be afforded again, in ms (infinite without refill, or
+    /// when the bucket holds less than a retry's cost).
     pub retry_in_ms: f64,
 }
 
@@ -187,7 +188,10 @@ impl TokenBucket {
         let missing = self.settings.retry_cost - self.tokens;
         BudgetExhausted {
             tokens: self.tokens,
-            retry_in_ms: if self.settings.refill_per_sec > 0.0 {
+            // A bucket that holds less than a retry's cost never opens again.
+            retry_in_ms: if self.settings.refill_per_sec > 0.0
+                && self.settings.capacity >= self.settings.retry_cost
+            {
                 missing * 1000.0 / self.settings.refill_per_sec
             } else {
                 f64::INFINITY
@@ -393,6 +397,28 @@ mod tests {
         b.try_retry(3.0).unwrap();
         b.try_retry(3.0).unwrap();
         assert_eq!(b.try_retry(3.0).unwrap_err().retry_in_ms, f64::INFINITY);
+    }
+
+    /// A bucket smaller than a retry's cost refuses for good, and says so (it said the
+    /// time to refill to the cost, which the capacity never lets it reach).
+    #[test]
+    fn a_bucket_smaller_than_the_cost_never_reopens() {
+        for (capacity, cost) in [(0.5, 1.0), (10.0, 11.0), (0.0, 1.0)] {
+            let mut b = BudgetSettings::new(capacity, 1.0)
+                .with_retry_cost(cost)
+                .build(0.0)
+                .unwrap();
+            let e = b.admit(1e6).unwrap_err();
+            assert_eq!(e.retry_in_ms, f64::INFINITY, "{capacity}/{cost}");
+            assert_eq!(e.tokens, capacity);
+        }
+        // At the cost exactly it reopens, in the time the refill takes.
+        let mut b = BudgetSettings::new(2.0, 1.0)
+            .with_retry_cost(2.0)
+            .build(0.0)
+            .unwrap();
+        b.try_retry(0.0).unwrap();
+        assert_eq!(b.admit(500.0).unwrap_err().retry_in_ms, 1500.0);
     }
 
     #[test]
