@@ -22,15 +22,15 @@
 //! Within a bucket, events come out in time order: when the wheel reaches a bucket, it
 //! places the bucket's events into one batch sorted by their exact times. An event
 //! pushed into that bucket while it is being handed out (a server that finishes within the
-//! millisecond, an answer over a network of no delay) goes into a small heap that is merged
-//! with the batch, so it too comes out in time order. The order
+//! millisecond, an answer over a network of no delay) goes among the late events, merged
+//! with the batch, so it too comes out in time order; a millisecond crowded with them is
+//! split into finer buckets (see `queue_late.rs`). The order
 //! matters to the model: a server that serves while it has capacity serves whoever arrives
 //! first, and an order that followed the queue's internals instead (last pushed first, or
 //! first pushed first) would systematically favour young requests or old retries, and
 //! change how long a retry storm lasts. Sorting is linear in a bucket's events (see
 //! `queue_sort.rs`); the buffers are reused, so nothing is allocated per event.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::hints;
@@ -153,37 +153,25 @@ pub(crate) struct Wheel<T> {
     counts: Vec<u32>,
     copied: Vec<Chunk<T>>,
     copied_next: Vec<u32>,
-    /// Whether the batch is the current bucket's (pushes into it then go to `late`).
+    /// Whether the current bucket is being handed out (its batch, or its finer buckets'
+    /// when it is split): pushes into it then go to `late`, or to the finer buckets.
     active: bool,
-    /// Events pushed into the current bucket while its batch is handed out, ordered by
+    /// With the bucket split: whether the innermost rung's current finer bucket is still
+    /// to be taken (it was just made), so that pushes into it join its list.
+    fresh: bool,
+    /// Events pushed into the current unit while its batch is handed out, ordered by
     /// time, then push order.
-    late: BinaryHeap<Late<T>>,
-}
-
-/// An event pushed into the bucket being handed out, ordered by (time, push order). Times
-/// are never negative, so their bits order as the times do.
-#[derive(Debug, Clone, Copy)]
-struct Late<T> {
-    key: (u64, u64),
-    item: T,
-}
-
-impl<T> PartialEq for Late<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<T> Eq for Late<T> {}
-impl<T> PartialOrd for Late<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<T> Ord for Late<T> {
-    /// Reversed: `BinaryHeap` pops the earliest first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
+    late: LateQueue<T>,
+    /// The current bucket split into finer buckets, outermost first (`queue_late.rs`),
+    /// the events they hold, and the late events at which the current unit is split
+    /// (`split_at`, from `split_base` for each unit taken).
+    rungs: Vec<Rung>,
+    in_rungs: usize,
+    split_at: usize,
+    split_base: usize,
+    /// [`late::RUN_FROM`], lowered by the tests with the split.
+    run_from: usize,
+    spare_lists: Vec<Vec<List>>,
 }
 
 impl<T: Copy + Timed> Wheel<T> {
@@ -208,7 +196,14 @@ impl<T: Copy + Timed> Wheel<T> {
             copied: Vec::new(),
             copied_next: Vec::new(),
             active: false,
-            late: BinaryHeap::new(),
+            fresh: false,
+            late: LateQueue::new(),
+            rungs: Vec::new(),
+            in_rungs: 0,
+            split_at: late::SPLIT_AT,
+            split_base: late::SPLIT_AT,
+            run_from: late::RUN_FROM,
+            spare_lists: Vec::new(),
         }
     }
 
@@ -234,6 +229,7 @@ impl<T: Copy + Timed> Wheel<T> {
             + self.overflow.len()
             + (self.end - self.taken)
             + self.late.len()
+            + self.in_rungs
     }
 
     /// Whether nothing is pending.
@@ -243,6 +239,7 @@ impl<T: Copy + Timed> Wheel<T> {
             && self.overflow.is_empty()
             && self.taken == self.end
             && self.late.is_empty()
+            && self.in_rungs == 0
     }
 
     /// Schedules `item` at `t_ms` (≥ 0). A time before the current bucket goes in the
@@ -253,12 +250,16 @@ impl<T: Copy + Timed> Wheel<T> {
         // the same way either way, and a bucket past 2^63 ms cannot occur).
         let bucket = ((t_ms as i64) as u64).max(self.cur);
         if bucket == self.cur && self.active {
-            self.pushes += 1;
-            let t = t_ms.max(self.cur as f64).max(0.0);
-            self.late.push(Late {
-                key: (t.to_bits(), self.pushes),
-                item,
-            });
+            if self.rungs.is_empty() && self.late.heap.len() < self.run_from {
+                self.pushes += 1;
+                let t = t_ms.max(self.cur as f64).max(0.0);
+                self.late.heap.push(Late {
+                    key: (t.to_bits(), self.pushes),
+                    item,
+                });
+            } else {
+                self.push_current(t_ms, item);
+            }
         } else if bucket >> BITS == self.cur >> BITS {
             self.append(bucket, item);
         } else {
@@ -345,6 +346,20 @@ impl<T: Copy + Timed> Wheel<T> {
         self.cur
     }
 
+    /// Splits the current unit at `late` late events instead of [`late::SPLIT_AT`], so
+    /// that a test splits small ones.
+    #[cfg(test)]
+    pub(crate) fn split_at(&mut self, late: usize) {
+        (self.split_at, self.split_base) = (late, late);
+        self.run_from = late.div_ceil(2).min(late::RUN_FROM);
+    }
+
+    /// The finer buckets' depth now, and the late events' heap (not their run).
+    #[cfg(test)]
+    pub(crate) fn late_shape(&self) -> (usize, usize) {
+        (self.rungs.len(), self.late.heap_len())
+    }
+
     /// [`pop_with`](Self::pop_with), not looking (the tests' way to drain the wheel).
     #[cfg(test)]
     pub(crate) fn pop(&mut self, limit: u64) -> Option<T> {
@@ -361,22 +376,41 @@ impl<T: Copy + Timed> Wheel<T> {
     #[inline(always)]
     pub(crate) fn pop_with(&mut self, limit: u64, mut taken: impl FnMut(&[Line<T>])) -> Option<T> {
         loop {
-            if let Some(late) = self.late.peek() {
+            // The late events' first, if it comes before the batch's next (the batch
+            // goes first on a tie: it was pushed earlier). The heap holds some whenever
+            // the run does (see `queue_late.rs`), so that most pops look at the heap alone.
+            if let Some(l) = self.late.heap.peek() {
+                let (from, key) = if self.late.run.is_empty() {
+                    (From::Heap, l.key)
+                } else {
+                    self.late.first(l.key)
+                };
                 let first_late = match self.batch[..self.end].get(self.taken) {
-                    // The batch goes first on a tie: it was pushed earlier.
-                    Some(e) => f64::from_bits(late.key.0) < e.time(),
+                    Some(e) => f64::from_bits(key.0) < e.time(),
                     None => true,
                 };
                 if first_late {
-                    return self.late.pop().map(|l| l.item);
+                    let l = match from {
+                        From::Heap => self.late.heap.pop(),
+                        From::Run => self.late.run.pop_front(),
+                    };
+                    if self.late.heap.is_empty() && !self.late.run.is_empty() {
+                        self.late.refill();
+                    }
+                    return l.map(|l| l.item);
                 }
             }
             if self.taken < self.end {
                 self.taken += 1;
                 return Some(self.batch[self.taken - 1].0);
             }
+            // The current bucket split into finer ones: the next of them goes where the
+            // bucket's list was, and is taken as the bucket would be.
+            if !self.rungs.is_empty() && !self.next_unit() {
+                continue;
+            }
             let slot = (self.cur & MASK) as usize;
-            if self.buckets[slot].head != NIL && self.cur < limit {
+            if self.buckets[slot].head != NIL && (self.cur < limit || !self.rungs.is_empty()) {
                 self.take_bucket(slot);
                 taken(&self.batch[..self.end]);
             } else {
@@ -385,7 +419,7 @@ impl<T: Copy + Timed> Wheel<T> {
         }
     }
 
-    /// Moves bucket `slot`'s events into the batch, sorted by time (see `queue_sort.rs`),
+    /// Moves the events of `list` into the batch, sorted by time (see `queue_sort.rs`),
     /// and frees its chunks.
     ///
     /// While the pool is small enough to stay in cache ([`HINT_CHUNKS`]), the sort reads
@@ -397,13 +431,22 @@ impl<T: Copy + Timed> Wheel<T> {
     /// would miss on each (in wasm, which cannot ask for lines ahead, a million clients'
     /// exponential burst ran 25% slower that way): the chunks are walked once, copied out
     /// end to end, and sorted from the copy.
+    ///
+    /// With the current bucket split (`queue_late.rs`), the list in the bucket's slot is
+    /// the innermost rung's current finer bucket's.
     fn take_bucket(&mut self, slot: usize) {
-        self.fence();
         let list = self.buckets[slot];
         self.buckets[slot] = EMPTY;
         self.occupied[slot / 64] &= !(1 << (slot % 64));
+        let (from, width) = match self.rungs.last() {
+            None => (self.cur as f64, 1.0),
+            Some(r) => r.unit(),
+        };
+        self.fence();
         self.taken = 0;
         self.active = true;
+        self.fresh = false;
+        self.split_at = self.split_base;
         // The chunks go back to the free stack now; nothing reuses them until the next
         // push, after the sort.
         let (bucket, k) = if self.hint() {
@@ -453,7 +496,7 @@ impl<T: Copy + Timed> Wheel<T> {
             };
             (chunks, k)
         };
-        sort::sort_into(&bucket, k, self.cur, &mut self.counts, &mut self.batch);
+        sort::sort_into(&bucket, k, from, width, &mut self.counts, &mut self.batch);
         self.end = k;
         self.in_wheel -= k;
     }
@@ -532,6 +575,12 @@ fn put<T: Copy>(dst: &mut T, item: &T, stream: bool) {
 #[path = "queue_far.rs"]
 mod far;
 use far::Far;
+
+// The millisecond being handed out: its late events, and its finer buckets when they
+// crowd it: `sim/queue_late.rs`.
+#[path = "queue_late.rs"]
+mod late;
+use late::{From, Late, LateQueue, Rung};
 
 // How a bucket's batch is put in time order: `sim/queue_sort.rs`.
 #[path = "queue_sort.rs"]

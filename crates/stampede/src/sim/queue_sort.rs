@@ -45,8 +45,8 @@ impl<T: Copy> Bucket<'_, T> {
     }
 }
 
-/// Puts a bucket's `k` events, read from `src`, into `batch[..k]` sorted by time (`cur`:
-/// the bucket's ms). `batch` is only lengthened, never cleared: every one of its first `k`
+/// Puts a bucket's `k` events, read from `src`, into `batch[..k]` sorted by time (the
+/// bucket: `width` ms from `from`). `batch` is only lengthened, never cleared: every one of its first `k`
 /// places is written.
 ///
 /// The sort is hand-written rather than `sort_unstable_by`: a bucket's times lie within
@@ -70,7 +70,8 @@ impl<T: Copy> Bucket<'_, T> {
 pub(super) fn sort_into<T: Copy + Timed>(
     src: &Bucket<'_, T>,
     k: usize,
-    cur: u64,
+    from: f64,
+    width: f64,
     counts: &mut Vec<u32>,
     batch: &mut Vec<Line<T>>,
 ) {
@@ -78,7 +79,7 @@ pub(super) fn sort_into<T: Copy + Timed>(
         batch.resize(k, Line(src.first()));
     }
     let out = &mut batch[..k];
-    if k <= SMALL || !place_by_sub_bin(src, cur, counts, out) {
+    if k <= SMALL || !place_by_sub_bin(src, from, width, counts, out) {
         copy(src, out);
     }
     // Order each sub-bin by insertion.
@@ -102,17 +103,18 @@ pub(super) fn sort_into<T: Copy + Timed>(
 const SMALL: usize = 8;
 
 /// Places `src`'s events into `out` by sub-bin: as many sub-bins as the next power of two
-/// of the events, of the millisecond `cur`, unless that leaves a sub-bin crowded (see
+/// of the events, of the bucket (`width` ms from `from`), unless that leaves a sub-bin crowded (see
 /// [`sort_into`]): then of the range the times span. `false`, placing nothing, when every
 /// time is the same (push order is then the order).
 fn place_by_sub_bin<T: Copy + Timed>(
     src: &Bucket<'_, T>,
-    cur: u64,
+    from: f64,
+    width: f64,
     counts: &mut Vec<u32>,
     out: &mut [Line<T>],
 ) -> bool {
     let bins = out.len().next_power_of_two();
-    let (mut from, mut scale) = (cur as f64, bins as f64);
+    let (mut from, mut scale) = (from, bins as f64 / width);
     if count_sub_bins(src, counts, bins, from, scale) > CROWDED {
         let (mut lo, mut hi) = (f64::INFINITY, 0.0);
         src.each(|e| (lo, hi) = (float::min(lo, e.time()), float::max(hi, e.time())));

@@ -276,6 +276,111 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// A millisecond crowded with pushes into itself, split into finer buckets from a few
+    /// late events (and those split again): still (time, push order), as a sorted list
+    /// says. Delays of none (equal times), of nanoseconds and microseconds (all within the
+    /// millisecond and its finer buckets), and some past it; several pushes a pop, so that
+    /// the late events pile up.
+    #[test]
+    fn a_crowded_millisecond_split_finer_keeps_time_then_push_order(
+        split in 2usize..40,
+        start in 0u32..3,
+        ops in proptest::collection::vec((0u8..6, 0u32..1000, 1u8..5), 1..400)
+    ) {
+        let mut w = Wheel::new();
+        w.split_at(split);
+        let mut reference: Vec<(f64, u32)> = vec![];
+        let mut now = f64::from(start) + 0.25;
+        let mut name = 0u32;
+        let mut deepest = 0;
+        for (kind, x, pushes) in ops {
+            for p in 0..pushes {
+                let delay = match (kind + p) % 6 {
+                    0 => 0.0,
+                    1 => f64::from(x) * 1e-9,
+                    2 => f64::from(x) * 1e-6,
+                    3 => f64::from(x % 7) * 1e-4,
+                    4 => f64::from(x % 3) * 1e-12,
+                    _ => f64::from(x) / 500.0,
+                };
+                let t = now + delay;
+                w.push(t, Ev(t, name));
+                reference.push((t, name));
+                name += 1;
+            }
+            reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let got = w.pop(u64::MAX);
+            deepest = deepest.max(w.late_shape().0);
+            let want = (!reference.is_empty()).then(|| reference.remove(0));
+            proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
+            if let Some(Ev(t, _)) = got {
+                now = t;
+            }
+            proptest::prop_assert_eq!(w.pending(), reference.len());
+        }
+        while let Some(Ev(t, n)) = w.pop(u64::MAX) {
+            proptest::prop_assert_eq!((t, n), reference.remove(0));
+        }
+        proptest::prop_assert!(reference.is_empty() && w.is_empty());
+        proptest::prop_assert_eq!(w.late_shape(), (0, 0));
+        // Not a check of the order: that the cases reach the finer buckets at all.
+        if name > 200 && split < 8 {
+            proptest::prop_assert!(deepest > 0, "no split with {} events", name);
+        }
+    }
+}
+
+/// The shape that took 25 s: every event of a run in one millisecond, each handled
+/// pushing the next a microsecond on (a million clients retrying over a network of a
+/// microsecond). The late events never pile up in the heap past the split threshold, and
+/// the millisecond is split into finer buckets; retries with no delay at all (equal
+/// times) go past the heap's first few, into the run. (Order: the property above.)
+#[test]
+fn a_storm_within_one_millisecond_stays_out_of_the_heap() {
+    let mut w = Wheel::new();
+    let clients = 20_000u32;
+    for c in 0..clients {
+        let t = 0.5 + f64::from(c) * 1e-8;
+        w.push(t, Ev(t, c));
+    }
+    let (mut popped, mut most_heap, mut deepest) = (0u32, 0, 0);
+    while let Some(Ev(t, c)) = w.pop(u64::MAX) {
+        popped += 1;
+        if popped < 10 * clients {
+            // The next attempt, a microsecond and a bit later.
+            let next = t + 1e-6 + f64::from(c % 97) * 1e-10;
+            w.push(next, Ev(next, c));
+        }
+        let (depth, heap) = w.late_shape();
+        (most_heap, deepest) = (most_heap.max(heap), deepest.max(depth));
+    }
+    assert_eq!(popped, 10 * clients + clients - 1);
+    assert_eq!(w.bucket(), 0, "all in the first millisecond");
+    assert!(deepest >= 1, "split into finer buckets");
+    assert!(most_heap <= late::SPLIT_AT, "heap held {most_heap}");
+    // Equal times: every push joins the run.
+    let mut w = Wheel::new();
+    for c in 0..clients {
+        w.push(0.5, Ev(0.5, c));
+    }
+    let mut names = vec![];
+    while let Some(Ev(t, c)) = w.pop(u64::MAX) {
+        names.push(c);
+        if names.len() < 3 * clients as usize {
+            w.push(t, Ev(t, c + clients));
+        }
+        let (depth, heap) = w.late_shape();
+        assert!(
+            depth == 0 && heap <= late::RUN_FROM,
+            "{depth} rungs, heap {heap}"
+        );
+    }
+    // Push order: the first round, then each re-push in the order made.
+    assert!(names.windows(2).all(|p| p[0] < p[1]), "push order");
+}
+
 #[test]
 fn pop_with_shows_each_bucket_as_it_will_come_out() {
     let mut w = Wheel::new();
