@@ -112,6 +112,7 @@ impl<T> LateQueue<T> {
 
     /// Pushes `late`: into the run if it comes after the run's last, or if the run is empty
     /// and the heap holds `run_from` events; else into the heap.
+    #[inline(never)]
     pub(super) fn push(&mut self, late: Late<T>, run_from: usize) {
         match self.run.back() {
             Some(last) if late.key < last.key => self.heap.push(late),
@@ -230,6 +231,7 @@ impl<T: Copy + Timed> Wheel<T> {
     }
 
     /// Appends `item` to bucket `s` of rung `i`.
+    #[inline(never)]
     fn rung_append(&mut self, i: usize, s: usize, item: T) {
         let stream = self.stream();
         let tail = self.rungs[i].lists[s].tail;
