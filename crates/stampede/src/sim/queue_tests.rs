@@ -231,6 +231,43 @@ fn limit_stops_before_a_bucket() {
     assert!(w.is_empty());
 }
 
+/// Drives `w` as the engine does (each push at or after the event being handled, from
+/// `start`): for each op `(kind, x, pushes)`, `pushes` events `delay(kind + p, x)` after
+/// the last one out, then one pop, checked against a sorted list's (time, push order),
+/// `seen` shown the wheel after each pop; then drains it. Returns how many were pushed.
+fn against_a_sorted_list(
+    w: &mut Wheel<Ev>,
+    start: f64,
+    ops: &[(u8, u32, u8)],
+    delay: impl Fn(u8, u32) -> f64,
+    mut seen: impl FnMut(&Wheel<Ev>, usize) -> Result<(), proptest::test_runner::TestCaseError>,
+) -> Result<u32, proptest::test_runner::TestCaseError> {
+    let mut reference: Vec<(f64, u32)> = vec![];
+    let mut now = start;
+    let mut name = 0u32;
+    for &(kind, x, pushes) in ops {
+        for p in 0..pushes {
+            let t = now + delay(kind + p, x);
+            w.push(t, Ev(t, name));
+            reference.push((t, name));
+            name += 1;
+        }
+        reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let got = w.pop(u64::MAX);
+        let want = (!reference.is_empty()).then(|| reference.remove(0));
+        proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
+        if let Some(Ev(t, _)) = got {
+            now = t;
+        }
+        seen(w, reference.len())?;
+    }
+    while let Some(Ev(t, n)) = w.pop(u64::MAX) {
+        proptest::prop_assert_eq!((t, n), reference.remove(0));
+    }
+    proptest::prop_assert!(reference.is_empty() && w.is_empty());
+    Ok(name)
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
     /// Whatever the delays (sub-millisecond, within the block, across blocks, past the
@@ -240,49 +277,24 @@ proptest::proptest! {
     fn events_come_out_in_time_then_push_order(
         ops in proptest::collection::vec((0u8..8, 0u32..1000, 1u8..4), 1..300)
     ) {
-        let mut w = Wheel::new();
-        let mut reference: Vec<(f64, u32)> = vec![];
-        let mut now = 0.0f64;
-        let mut name = 0u32;
-        for (kind, x, pushes) in ops {
-            for p in 0..pushes {
-                let delay = match (kind + p) % 8 {
-                    0 => 0.0,
-                    1 => f64::from(x) / 1000.0,
-                    2 => f64::from(x),
-                    3 => f64::from(x) * 40.0,
-                    4 => 32_768.0 * f64::from(x % 3) + f64::from(x) / 7.0,
-                    5 => f64::from(x) * 10_000.0,
-                    6 => 3.4e7 + f64::from(x) * 1e5,
-                    _ => f64::from(x % 5),
-                };
-                let t = now + delay;
-                w.push(t, Ev(t, name));
-                reference.push((t, name));
-                name += 1;
-            }
-            reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let got = w.pop(u64::MAX);
-            let want = (!reference.is_empty()).then(|| reference.remove(0));
-            proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
-            if let Some(Ev(t, _)) = got {
-                now = t;
-            }
-        }
-        while let Some(Ev(t, n)) = w.pop(u64::MAX) {
-            proptest::prop_assert_eq!((t, n), reference.remove(0));
-        }
-        proptest::prop_assert!(reference.is_empty() && w.is_empty());
+        let delay = |k: u8, x: u32| match k % 8 {
+            0 => 0.0,
+            1 => f64::from(x) / 1000.0,
+            2 => f64::from(x),
+            3 => f64::from(x) * 40.0,
+            4 => 32_768.0 * f64::from(x % 3) + f64::from(x) / 7.0,
+            5 => f64::from(x) * 10_000.0,
+            6 => 3.4e7 + f64::from(x) * 1e5,
+            _ => f64::from(x % 5),
+        };
+        against_a_sorted_list(&mut Wheel::new(), 0.0, &ops, delay, |_, _| Ok(()))?;
     }
-}
 
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
     /// A millisecond crowded with pushes into itself, split into finer buckets from a few
     /// late events (and those split again): still (time, push order), as a sorted list
-    /// says. Delays of none (equal times), of nanoseconds and microseconds (all within the
-    /// millisecond and its finer buckets), and some past it; several pushes a pop, so that
-    /// the late events pile up.
+    /// says, and the events pending counted. Delays of none (equal times), of nanoseconds
+    /// and microseconds (all within the millisecond and its finer buckets), and some past
+    /// it; several pushes a pop, so that the late events pile up.
     #[test]
     fn a_crowded_millisecond_split_finer_keeps_time_then_push_order(
         split in 2usize..40,
@@ -291,43 +303,24 @@ proptest::proptest! {
     ) {
         let mut w = Wheel::new();
         w.split_at(split);
-        let mut reference: Vec<(f64, u32)> = vec![];
-        let mut now = f64::from(start) + 0.25;
-        let mut name = 0u32;
+        let delay = |k: u8, x: u32| match k % 6 {
+            0 => 0.0,
+            1 => f64::from(x) * 1e-9,
+            2 => f64::from(x) * 1e-6,
+            3 => f64::from(x % 7) * 1e-4,
+            4 => f64::from(x % 3) * 1e-12,
+            _ => f64::from(x) / 500.0,
+        };
         let mut deepest = 0;
-        for (kind, x, pushes) in ops {
-            for p in 0..pushes {
-                let delay = match (kind + p) % 6 {
-                    0 => 0.0,
-                    1 => f64::from(x) * 1e-9,
-                    2 => f64::from(x) * 1e-6,
-                    3 => f64::from(x % 7) * 1e-4,
-                    4 => f64::from(x % 3) * 1e-12,
-                    _ => f64::from(x) / 500.0,
-                };
-                let t = now + delay;
-                w.push(t, Ev(t, name));
-                reference.push((t, name));
-                name += 1;
-            }
-            reference.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let got = w.pop(u64::MAX);
+        let pushed = against_a_sorted_list(&mut w, f64::from(start) + 0.25, &ops, delay, |w, left| {
             deepest = deepest.max(w.late_shape().0);
-            let want = (!reference.is_empty()).then(|| reference.remove(0));
-            proptest::prop_assert_eq!(got.map(|e| (e.0, e.1)), want);
-            if let Some(Ev(t, _)) = got {
-                now = t;
-            }
-            proptest::prop_assert_eq!(w.pending(), reference.len());
-        }
-        while let Some(Ev(t, n)) = w.pop(u64::MAX) {
-            proptest::prop_assert_eq!((t, n), reference.remove(0));
-        }
-        proptest::prop_assert!(reference.is_empty() && w.is_empty());
+            proptest::prop_assert_eq!(w.pending(), left);
+            Ok(())
+        })?;
         proptest::prop_assert_eq!(w.late_shape(), (0, 0));
         // Not a check of the order: that the cases reach the finer buckets at all.
-        if name > 200 && split < 8 {
-            proptest::prop_assert!(deepest > 0, "no split with {} events", name);
+        if pushed > 200 && split < 8 {
+            proptest::prop_assert!(deepest > 0, "no split with {} events", pushed);
         }
     }
 }
