@@ -288,10 +288,20 @@ impl<T: Copy + Timed> Wheel<T> {
     /// chunk that is already there.
     #[inline(never)]
     fn append_chunk(&mut self, slot: usize, item: T) {
-        let id = if let Some(id) = self.free.pop() {
+        let id = self.new_chunk(&item);
+        if link(&mut self.next, &mut self.buckets[slot], id) {
+            self.occupied[slot / 64] |= 1 << (slot % 64);
+        }
+    }
+
+    /// A chunk holding `item` first, linked to nothing: the last freed, or a new one at
+    /// the end of the pool.
+    #[inline(always)]
+    fn new_chunk(&mut self, item: &T) -> u32 {
+        if let Some(id) = self.free.pop() {
             self.next[id as usize] = NIL;
             let stream = self.stream();
-            put(&mut self.pool[id as usize].items[0], &item, stream);
+            put(&mut self.pool[id as usize].items[0], item, stream);
             id
         } else {
             // Pending events are bounded far below this (clients, or a steady run's
@@ -300,19 +310,11 @@ impl<T: Copy + Timed> Wheel<T> {
             // Growing the pool may copy it: the streamed events first.
             self.fence();
             self.pool.push(Chunk {
-                items: [item; CHUNK],
+                items: [*item; CHUNK],
             });
             self.next.push(NIL);
             (self.pool.len() - 1) as u32
-        };
-        let list = &mut self.buckets[slot];
-        if list.tail == NIL {
-            list.head = id;
-            self.occupied[slot / 64] |= 1 << (slot % 64);
-        } else {
-            self.next[(list.tail >> FILL_BITS) as usize] = id;
         }
-        list.tail = id << FILL_BITS;
     }
 
     /// Orders the events pushed so far before anything that follows: with the hints on,
@@ -548,6 +550,20 @@ impl<T: Copy + Timed> Wheel<T> {
             bits = *self.occupied.get(word)?;
         }
     }
+}
+
+/// Puts chunk `id` (one event, linked to nothing) at the end of `list`; `true` if the list
+/// was empty.
+#[inline(always)]
+fn link(next: &mut [u32], list: &mut List, id: u32) -> bool {
+    let was_empty = list.tail == NIL;
+    if was_empty {
+        list.head = id;
+    } else {
+        next[(list.tail >> FILL_BITS) as usize] = id;
+    }
+    list.tail = id << FILL_BITS;
+    was_empty
 }
 
 /// How many events chunk `id` of bucket list `list` holds: all but the last are full.

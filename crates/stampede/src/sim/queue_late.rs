@@ -28,7 +28,7 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::{CHUNK, Chunk, EMPTY, FILL_BITS, FILL_MASK, List, NIL, Timed, Wheel, put};
+use super::{EMPTY, FILL_BITS, FILL_MASK, List, NIL, Timed, Wheel, put};
 use crate::float;
 
 /// Late events at which the unit being handed out is split into a rung (when their times
@@ -241,25 +241,8 @@ impl<T: Copy + Timed> Wheel<T> {
             self.rungs[i].lists[s].tail = tail + 1;
             return;
         }
-        let id = if let Some(id) = self.free.pop() {
-            put(&mut self.pool[id as usize].items[0], &item, stream);
-            id
-        } else {
-            self.fence();
-            self.pool.push(Chunk {
-                items: [item; CHUNK],
-            });
-            self.next.push(NIL);
-            (self.pool.len() - 1) as u32
-        };
-        self.next[id as usize] = NIL;
-        let list = &mut self.rungs[i].lists[s];
-        if list.tail == NIL {
-            list.head = id;
-        } else {
-            self.next[(list.tail >> FILL_BITS) as usize] = id;
-        }
-        list.tail = id << FILL_BITS;
+        let id = self.new_chunk(&item);
+        super::link(&mut self.next, &mut self.rungs[i].lists[s], id);
     }
 
     /// Splits the unit being handed out into a rung of finer buckets over the times of its
