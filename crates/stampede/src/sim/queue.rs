@@ -251,12 +251,8 @@ impl<T: Copy + Timed> Wheel<T> {
         let bucket = ((t_ms as i64) as u64).max(self.cur);
         if bucket == self.cur && self.active {
             if self.rungs.is_empty() && self.late.heap.len() < self.run_from {
-                self.pushes += 1;
-                let t = t_ms.max(self.cur as f64).max(0.0);
-                self.late.heap.push(Late {
-                    key: (t.to_bits(), self.pushes),
-                    item,
-                });
+                let late = self.late(self.clamped(t_ms), item);
+                self.late.heap.push(late);
             } else {
                 self.push_current(t_ms, item);
             }
@@ -264,6 +260,22 @@ impl<T: Copy + Timed> Wheel<T> {
             self.append(bucket, item);
         } else {
             self.push_far(bucket, item);
+        }
+    }
+
+    /// `t_ms` in the current bucket: not before its start (nor 0).
+    #[inline(always)]
+    fn clamped(&self, t_ms: f64) -> f64 {
+        t_ms.max(self.cur as f64).max(0.0)
+    }
+
+    /// A late event at `t` (clamped), keyed by its time and push order.
+    #[inline(always)]
+    fn late(&mut self, t: f64, item: T) -> Late<T> {
+        self.pushes += 1;
+        Late {
+            key: (t.to_bits(), self.pushes),
+            item,
         }
     }
 
@@ -359,7 +371,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// The finer buckets' depth now, and the late events' heap (not their run).
     #[cfg(test)]
     pub(crate) fn late_shape(&self) -> (usize, usize) {
-        (self.rungs.len(), self.late.heap_len())
+        (self.rungs.len(), self.late.heap.len())
     }
 
     /// [`pop_with`](Self::pop_with), not looking (the tests' way to drain the wheel).
@@ -383,7 +395,7 @@ impl<T: Copy + Timed> Wheel<T> {
             // the run does (see `queue_late.rs`), so that most pops look at the heap alone.
             if let Some(l) = self.late.heap.peek() {
                 let (from, key) = if self.late.run.is_empty() {
-                    (From::Heap, l.key)
+                    (Place::Heap, l.key)
                 } else {
                     self.late.first(l.key)
                 };
@@ -393,8 +405,8 @@ impl<T: Copy + Timed> Wheel<T> {
                 };
                 if first_late {
                     let l = match from {
-                        From::Heap => self.late.heap.pop(),
-                        From::Run => self.late.run.pop_front(),
+                        Place::Heap => self.late.heap.pop(),
+                        Place::Run => self.late.run.pop_front(),
                     };
                     if self.late.heap.is_empty() && !self.late.run.is_empty() {
                         self.late.refill();
@@ -596,7 +608,7 @@ use far::Far;
 // crowd it: `sim/queue_late.rs`.
 #[path = "queue_late.rs"]
 mod late;
-use late::{From, Late, LateQueue, Rung};
+use late::{Late, LateQueue, Place, Rung};
 
 // How a bucket's batch is put in time order: `sim/queue_sort.rs`.
 #[path = "queue_sort.rs"]

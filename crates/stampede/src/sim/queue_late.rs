@@ -42,7 +42,7 @@ const MAX_SUBS: usize = 1 << 14;
 
 /// Which of the late events' two places holds the earliest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum From {
+pub(super) enum Place {
     Run,
     Heap,
 }
@@ -105,11 +105,6 @@ impl<T> LateQueue<T> {
         self.run.is_empty() && self.heap.is_empty()
     }
 
-    #[cfg(test)]
-    pub(super) fn heap_len(&self) -> usize {
-        self.heap.len()
-    }
-
     /// Pushes `late`: into the run if it comes after the run's last, or if the run is empty
     /// and the heap holds `run_from` events; else into the heap.
     #[inline(never)]
@@ -124,10 +119,10 @@ impl<T> LateQueue<T> {
     /// Where the earliest is, and its key, given the heap's first key. Out of line: the
     /// wheel's loop looks at the run only when it has events.
     #[inline(never)]
-    pub(super) fn first(&self, heap: (u64, u64)) -> (From, (u64, u64)) {
+    pub(super) fn first(&self, heap: (u64, u64)) -> (Place, (u64, u64)) {
         match self.run.front() {
-            Some(r) if r.key < heap => (From::Run, r.key),
-            _ => (From::Heap, heap),
+            Some(r) if r.key < heap => (Place::Run, r.key),
+            _ => (Place::Heap, heap),
         }
     }
 
@@ -205,7 +200,7 @@ impl<T: Copy + Timed> Wheel<T> {
     /// finer bucket of its time, or, in the unit being handed out, among the late events.
     #[inline(never)]
     pub(super) fn push_current(&mut self, t_ms: f64, item: T) {
-        let t = t_ms.max(self.cur as f64).max(0.0);
+        let t = self.clamped(t_ms);
         let depth = self.rungs.len();
         for i in 0..depth {
             let r = &self.rungs[i];
@@ -217,14 +212,8 @@ impl<T: Copy + Timed> Wheel<T> {
                 return self.rung_append(i, s, item);
             }
         }
-        self.pushes += 1;
-        self.late.push(
-            Late {
-                key: (t.to_bits(), self.pushes),
-                item,
-            },
-            self.run_from,
-        );
+        let late = self.late(t, item);
+        self.late.push(late, self.run_from);
         if self.late.len() >= self.split_at {
             self.split();
         }
