@@ -243,11 +243,11 @@ async function bundleSlim(dir, glue) {
   } catch (e) {
     fail(`rolldown (Vite's bundler) is needed to bundle stampede/fetch (run make setup): ${e.message}`);
   }
-  // The sources sit where their imports expect them: js/slim/*.js import ./wasm.js and
-  // ../errors.js.
+  // The sources sit where their imports expect them: js/slim/*.js import ./wasm.js,
+  // ../errors.js and ../headers.js.
   const js = join(dir, "js");
   mkdirSync(join(js, "slim"), { recursive: true });
-  copyFileSync(join(crate, "js", "errors.js"), join(js, "errors.js"));
+  for (const f of ["errors.js", "headers.js"]) copyFileSync(join(crate, "js", f), join(js, f));
   for (const f of readdirSync(join(crate, "js", "slim"))) copyFileSync(join(crate, "js", "slim", f), join(js, "slim", f));
   // The entry exports the public API only (stampede_fetch.d.ts's), not the wasm handles the
   // JavaScript uses; a name the build lost fails the bundling.

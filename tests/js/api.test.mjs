@@ -607,6 +607,38 @@ test("defaults(): the core's defaults, which omitted options take, each within i
   check("", d.simulation);
 });
 
+test("classify: headers as [name, value] pairs, as fetch's HeadersInit allows; a malformed pair names headers", () => {
+  // Names without regard to case, the first of a name counts, other names are skipped.
+  const pairs = [["Content-Type", "text/plain"], ["Retry-After", "3"], ["retry-after", "9"]];
+  assert.equal(classify({ status: 503, headers: pairs }).retryAfterMs, 3000);
+  assert.equal(classify({ status: 503, headers: [["grpc-retry-pushback-ms", 250]] }).retryAfterMs, 250);
+  assert.equal(classify({ status: 503, headers: [] }).retryAfterMs, undefined);
+  // The same verdict as the object and the Headers with the same hint.
+  const hint = "Wed, 21 Oct 2015 07:28:00 GMT";
+  const at = Date.UTC(2015, 9, 21, 7, 27, 50);
+  for (const headers of [[["retry-after", hint]], { "retry-after": hint }, new Headers([["retry-after", hint]])]) {
+    assert.equal(classify({ status: 429, headers, nowMs: at }).retryAfterMs, 10000);
+  }
+  const malformed = (e) => e instanceof TypeError && e.field === "headers" && e.code === "wrong_type"
+    && /^headers: expected an object, a Headers or \[name, value\] pairs, got /.test(e.message);
+  for (const headers of [[["retry-after"]], [["retry-after", "1", "2"]], ["retry-after"], [[5, "1"]], [null]]) {
+    assert.throws(() => classify({ status: 503, headers }), malformed, JSON.stringify(headers));
+  }
+  // What a pair's iteration throws names headers, with the thrown error as its cause.
+  const boom = new Error("boom");
+  const pair = { [Symbol.iterator]() { throw boom; } };
+  assert.throws(() => classify({ status: 503, headers: [pair] }), (e) => e instanceof TypeError && /^headers: threw an exception: boom$/.test(e.message) && e.cause === boom);
+  assert.equal(classify({ status: 503, headers: [["retry-after", "2"]] }).retryAfterMs, 2000, "the module lives on");
+});
+
+test("an array where an options object goes is a TypeError naming it, not an object of defaults", () => {
+  const isArrayError = (field) => (e) => e instanceof TypeError && e.field === field && e.code === "wrong_type"
+    && e.message === `${field}: expected an object, got an array`;
+  assert.throws(() => new RetryPolicy([]), isArrayError("RetryPolicy options"));
+  assert.throws(() => classify([503]), isArrayError("classify input"));
+  assert.throws(() => Budget.forCallSite("array options", [10, 1]), isArrayError("Budget options"));
+});
+
 test("classify: headers whose getters or Proxy traps throw make classify throw a TypeError naming them, and the module lives on", () => {
   const boom = new Error("boom");
   const named = (e) => e instanceof TypeError && /^headers: threw an exception: boom$/.test(e.message) && e.cause === boom;

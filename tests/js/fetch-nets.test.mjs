@@ -259,6 +259,11 @@ test("bad nets settings: RangeError or TypeError naming the field, and nothing i
     [{ hedging: { delayMs: -1 } }, RangeError, /^hedging\.delayMs: /],
     [{ hedging: { maxAttempts: 6 } }, RangeError, /^hedging\.maxAttempts: /],
     [{ hedging: "fast" }, TypeError, /^hedging: expected an object, got "fast"$/],
+    // An array is no options object: `hedging: []` once turned hedging on with its defaults.
+    [{ hedging: [] }, TypeError, /^hedging: expected an object, got an array$/],
+    [{ breaker: [0.5] }, TypeError, /^breaker: expected an object, got an array$/],
+    [{ budget: [] }, TypeError, /^budget: expected an object, got an array$/],
+    [{ throttle: [] }, TypeError, /^throttle: expected an object, got an array$/],
     [{ breaker: { get failureRatio() { throw new Error("boom"); } } }, TypeError, /^breaker\.failureRatio: threw an exception: boom$/],
   ];
   const calls = await scripted(() => 200, async () => {

@@ -330,6 +330,7 @@ test("wrong types in retryFetch's arguments name the argument", async () => {
   assert.equal((await retryFetch(url, undefined, { budget: { capacity: 1 } })).status, 200);
   await assert.rejects(retryFetch(url, undefined, { budget: 3 }), (e) => e instanceof TypeError && /^budget: expected an object, got 3$/.test(e.message));
   await assert.rejects(retryFetch(url, undefined, 7), (e) => e instanceof TypeError && /^retryFetch options: /.test(e.message));
+  await assert.rejects(retryFetch(url, undefined, [{ policy: fast }]), (e) => e instanceof TypeError && e.message === "retryFetch options: expected an object, got an array");
   await assert.rejects(retryFetch(url, { method: "FETCH ME" }, {}), (e) => e instanceof RangeError && /^init\.method: /.test(e.message));
   await assert.rejects(retryFetch(url, undefined, { attemptTimeoutMs: 0 }), (e) => e instanceof RangeError && /^attemptTimeoutMs: /.test(e.message));
 });

@@ -82,6 +82,7 @@ export function blockedError(kind, callSite, reason, value, attempts, cause) {
 function describe(v) {
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) return "an array";
   return v === null ? "null" : typeof v;
 }
 

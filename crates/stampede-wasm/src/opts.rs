@@ -79,8 +79,9 @@ impl Opts {
             return Ok(Opts { obj: None, prefix });
         }
         // Any object: one without a prototype (`Object.create(null)`) or from another realm
-        // (an iframe, `vm`) too, which `instanceof Object` would refuse.
-        if value.is_object() {
+        // (an iframe, `vm`) too, which `instanceof Object` would refuse. Not an array (its
+        // error says so): `hedging: []` is a mistake, not hedging with its defaults.
+        if value.is_object() && !js_sys::Array::is_array(value) {
             Ok(Opts {
                 obj: Some(value.clone().unchecked_into()),
                 prefix,

@@ -23,6 +23,14 @@ extern "C" {
     fn object_entries(o: &Object) -> Result<js_sys::Array, JsValue>;
 }
 
+#[wasm_bindgen(module = "/js/headers.js")]
+extern "C" {
+    /// `[name, value]` pairs copied into fresh arrays with string names, or the TypeError
+    /// naming `headers` (a malformed pair, or what the caller's iterators threw).
+    #[wasm_bindgen(catch, js_name = headerPairs)]
+    fn header_pairs(pairs: &JsValue) -> Result<js_sys::Array, JsValue>;
+}
+
 /// A validated policy and its own seeded generator: `delays()` for one client,
 /// `sample(n)` for histograms.
 #[wasm_bindgen]
@@ -136,8 +144,8 @@ pub(crate) fn verdict_object(v: &Verdict) -> Object {
     o
 }
 
-/// Reads a headers argument: a plain object, or anything with a `get(name)` method (a
-/// `Headers`). Returns the raw `Retry-After` and `grpc-retry-pushback-ms` values.
+/// Reads a headers argument: a plain object, `[name, value]` pairs (fetch's third form of
+/// `HeadersInit`), or anything with a `get(name)` method (a `Headers`). Returns the raw `Retry-After` and `grpc-retry-pushback-ms` values.
 #[inline(never)]
 pub(crate) fn hint_headers(
     headers: Option<JsValue>,
@@ -165,12 +173,17 @@ pub(crate) fn hint_headers(
         };
         return Ok((read("retry-after")?, read("grpc-retry-pushback-ms")?));
     }
-    let obj: &Object = h.unchecked_ref();
     let mut retry_after = None;
     let mut pushback = None;
-    // Through a `catch` binding: `Object.entries` runs the caller's getters and Proxy traps,
-    // and an exception through an infallible import would unwind through the wasm frames.
-    for entry in object_entries(obj).map_err(threw("", "headers"))?.iter() {
+    // Through `catch` bindings: `Object.entries` and the copy of pairs run the caller's
+    // getters, iterators and Proxy traps, and an exception through an infallible import
+    // would unwind through the wasm frames. Either way the entries are fresh arrays.
+    let entries = if js_sys::Array::is_array(&h) {
+        header_pairs(&h)?
+    } else {
+        object_entries(h.unchecked_ref()).map_err(threw("", "headers"))?
+    };
+    for entry in entries.iter() {
         let pair: js_sys::Array = entry.unchecked_into();
         let (name, value) = (pair.get(0), pair.get(1));
         // Only two names matter; others are never copied into wasm memory.

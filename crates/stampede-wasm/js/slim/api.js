@@ -3,6 +3,7 @@
 // the values and the errors are the full entry's (stampede.d.ts).
 import { Backoff, Site, classifyStaged, parseRetryAfter as parse } from "./wasm.js";
 import { keepNames, typeError } from "../errors.js";
+import { headerPairs } from "../headers.js";
 import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
@@ -51,8 +52,9 @@ export class RetryPolicy {
   }
 }
 
-/** `headers` (a plain object, or anything with `get(name)`, a Headers): its Retry-After
- *  and grpc-retry-pushback-ms, into `ops`. What the caller's code throws names the field. */
+/** `headers` (a plain object, `[name, value]` pairs, or anything with `get(name)`, a
+ *  Headers): its Retry-After and grpc-retry-pushback-ms, into `ops`. What the caller's code
+ *  throws names the field. */
 function readHints(h, ops) {
   if (h === undefined || h === null) return;
   if (typeof h !== "object") throw typeError("", "headers", "an object or a Headers", h);
@@ -71,10 +73,13 @@ function readHints(h, ops) {
     return;
   }
   let entries;
-  try {
-    entries = Object.entries(h);
-  } catch (err) {
-    throw threwError("", "headers", err);
+  if (Array.isArray(h)) entries = headerPairs(h);
+  else {
+    try {
+      entries = Object.entries(h);
+    } catch (err) {
+      throw threwError("", "headers", err);
+    }
   }
   const seen = new Set();
   for (const [name, value] of entries) {

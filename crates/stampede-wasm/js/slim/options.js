@@ -86,7 +86,7 @@ export function finite(v, field, prefix = "") {
  *  Returns the values read, by name. */
 export function read(value, what, prefix, at, ops, found = {}) {
   if (value === undefined || value === null) return found;
-  if (typeof value !== "object") throw typeError("", what, "an object", value);
+  if (typeof value !== "object" || Array.isArray(value)) throw typeError("", what, "an object", value);
   let kind = 15;
   for (const e of table()) {
     if (e.at !== at) continue;
