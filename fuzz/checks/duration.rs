@@ -3,7 +3,7 @@
 //!
 //! Properties: an accepted value is a finite number of milliseconds in
 //! `[0, MAX_DURATION_MS]`, written as a plain decimal (an optional sign, digits, at most one
-//! point; no exponent, `inf` or `NaN`) with an optional unit `ms`, `s` or `m`; every such
+//! point; no exponent, `inf` or `NaN`) with an optional unit `ms`, `s`, `m` or `h`; every such
 //! decimal in range reads back as its value times the unit, and one past the range or with
 //! anything else in it is refused with one line naming what a duration looks like.
 
@@ -15,7 +15,13 @@ use super::input::Input;
 pub trait Parse: Fn(&str) -> Result<f64, String> {}
 impl<F: Fn(&str) -> Result<f64, String>> Parse for F {}
 
-const UNITS: [(&str, f64); 4] = [("", 1.0), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)];
+const UNITS: [(&str, f64); 5] = [
+    ("", 1.0),
+    ("ms", 1.0),
+    ("s", 1000.0),
+    ("m", 60_000.0),
+    ("h", 3_600_000.0),
+];
 
 /// Checks one fuzzer input against `parse`.
 pub fn check(data: &[u8], parse: impl Parse) {
@@ -44,7 +50,7 @@ fn decimal(input: &mut Input<'_>) -> (String, (&'static str, f64)) {
     } else {
         format!("{int}{frac}")
     };
-    (text, UNITS[usize::from(input.choice(4))])
+    (text, UNITS[usize::from(input.choice(5))])
 }
 
 fn round_trip(input: &mut Input<'_>, parse: &impl Parse) {
@@ -64,7 +70,7 @@ fn round_trip(input: &mut Input<'_>, parse: &impl Parse) {
 fn spoiled(input: &mut Input<'_>, parse: &impl Parse) {
     let (number, (unit, _)) = decimal(input);
     let junk = [
-        "e3", "E-2", "inf", "NaN", "h", "x", "_", "..", "--", "+-", "0x", ",",
+        "e3", "E-2", "inf", "NaN", "d", "x", "_", "..", "--", "+-", "0x", ",",
     ][usize::from(input.choice(12))];
     let at = usize::from(input.byte()) % (number.len() + 1);
     let text = format!("{}{junk}{}{unit}", &number[..at], &number[at..]);

@@ -8,11 +8,11 @@
 use stampede::{ConfigError, Field};
 
 /// A value parser for a duration setting: a non-negative decimal number with an optional
-/// unit, `ms` (the default), `s` or `m` (`200ms`, `1.5s`, `2m`, `250`), in `field`'s
-/// range. Returns milliseconds.
+/// unit, `ms` (the default), `s`, `m` or `h` (`200ms`, `1.5s`, `2m`, `1h`, `250`), in
+/// `field`'s range. Returns milliseconds.
 pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
     move |s| {
-        let bad = |expected: String| format!("expected {expected}, such as 200ms, 1.5s or 2m");
+        let bad = |expected: String| format!("expected {expected}, such as 200ms, 1.5s, 2m or 1h");
         let ms = duration_ms(s).ok_or_else(|| bad(expected(field)))?;
         field.check(ms).map_err(|e| bad(e.expected.to_string()))
     }
@@ -27,6 +27,8 @@ pub fn duration_ms(s: &str) -> Option<f64> {
         (n, 1000.0)
     } else if let Some(n) = t.strip_suffix('m') {
         (n, 60_000.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3_600_000.0)
     } else {
         (t, 1.0)
     };
@@ -201,12 +203,15 @@ mod tests {
             (" 30s ", 30_000.0),
             (".5s", 500.0),
             ("1440m", 86_400_000.0),
+            ("1h", 3_600_000.0),
+            ("1.5h", 5_400_000.0),
+            ("24h", 86_400_000.0),
         ] {
             assert_eq!(base(s), Ok(ms), "{s}");
         }
         for s in [
-            "", "-1s", "NaNms", "nan", "inf", "infs", "1e400s", "abc", "1h", "s", "ms", "1441m",
-            "1.2.3s", "--1",
+            "", "-1s", "NaNms", "nan", "inf", "infs", "1e400s", "abc", "1d", "s", "ms", "h",
+            "1441m", "24.001h", "1hs", "1mh", "1.2.3s", "--1",
         ] {
             assert!(base(s).is_err(), "{s:?} should be rejected");
         }
@@ -214,14 +219,14 @@ mod tests {
         assert!(duration(Field::Duration)("0s").is_err());
         assert_eq!(
             base("1441m").unwrap_err(),
-            "expected a duration from 0 ms to 86400000 ms, such as 200ms, 1.5s or 2m"
+            "expected a duration from 0 ms to 86400000 ms, such as 200ms, 1.5s, 2m or 1h"
         );
         // A field that refuses 0 says so for text that is no duration too, as for 0 itself
-        // (it said "from 0 ms" for "1h", then "more than 0 ms" for "0").
+        // (it said "from 0 ms" for "1d", then "more than 0 ms" for "0").
         let service = duration(Field::Service);
-        assert_eq!(service("1h").unwrap_err(), service("0").unwrap_err());
+        assert_eq!(service("1d").unwrap_err(), service("0").unwrap_err());
         assert!(
-            service("1h")
+            service("1d")
                 .unwrap_err()
                 .starts_with("expected more than 0 ms")
         );
