@@ -4,7 +4,9 @@
 
 /** Loads the wasm module: with no argument, the `.wasm` beside the module (browsers, workers,
  *  bundlers, Deno). In Node (the package's `node` entry) the module is loaded on import and
- *  this resolves at once. Also takes a URL, a Response, the bytes or a compiled module. */
+ *  this resolves at once. Also takes a URL, a Response, the bytes or a compiled module.
+ *  Before it has loaded, every function and constructor throws a TypeError that says to call
+ *  it (retryFetch returns a promise rejected with it). */
 export default function init(
   input?: { module_or_path: BufferSource | WebAssembly.Module | URL | string | Response | Promise<Response> } | BufferSource | URL | string,
 ): Promise<unknown>;

@@ -69,13 +69,14 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // stampede/fetch: the wasm and the one JS file a browser loads for it, gzipped as
 // scripts/finish-pkg.mjs counts them (its MAX_SLIM_GZIP_BYTES). The issue's goal is 25 KB; not
 // met (44.4 KB): this bar stops growth (46 KB, then 46.1 KB since retryFetch waits for an
-// async onAttempt, 46.6 KB since that wait ends at the call's deadline).
-test("stampede/fetch: wasm + JS at most 46.6 KB gzipped", (t) => {
+// async onAttempt, 46.6 KB since that wait ends at the call's deadline, 46.7 KB since the API
+// used before init() says to call it).
+test("stampede/fetch: wasm + JS at most 46.7 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 46_600, `${gz} bytes > 46,600`);
+  assert.ok(gz <= 46_700, `${gz} bytes > 46,700`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

@@ -22,13 +22,29 @@ for (const entry of entries) {
   const bytes = readFileSync(fileURLToPath(new URL(entry.wasm, pkg)));
   const fresh = async (tag) => import(new URL(`${entry.js}?${tag}`, pkg).href);
   const refused = (e) => e instanceof TypeError && /init: .*not stampede/.test(e.message);
+  const notLoaded = (e) => e instanceof TypeError && e.message === `${entry.name}: the WebAssembly module is not loaded: await init() (or call initSync()) first`;
+
+  test(`${entry.name}: used before init(), every function throws a TypeError that says to call init(), and retryFetch's promise rejects with it`, async () => {
+    const m = await fresh("before-init");
+    assert.throws(() => new m.RetryPolicy({ maxAttempts: 4 }), notLoaded);
+    assert.throws(() => m.classify({ status: 503 }), notLoaded);
+    assert.throws(() => m.parseRetryAfter("5", 0), notLoaded);
+    assert.throws(() => m.Budget.forCallSite("before init"), notLoaded);
+    const call = m.retryFetch("http://127.0.0.1:9/never-sent");
+    assert.ok(call instanceof Promise, "retryFetch returns a promise, not a throw");
+    await assert.rejects(call, notLoaded);
+    // Then loaded as usual, and everything works.
+    await m.default({ module_or_path: bytes });
+    assert.equal(entry.use(m), 4);
+    assert.equal(m.classify({ status: 503 }).retryable, true);
+  });
 
   test(`${entry.name}: init() refuses a foreign module, keeps nothing, then loads its own`, async () => {
     const m = await fresh("init-async");
     await assert.rejects(m.default({ module_or_path: EMPTY }), refused);
     // Refused again, not resolved from what the first call was given.
     await assert.rejects(m.default({ module_or_path: new WebAssembly.Module(EMPTY) }), refused);
-    assert.throws(() => entry.use(m)); // nothing loaded: the API does not run
+    assert.throws(() => entry.use(m), notLoaded); // nothing loaded: the API does not run
     await m.default({ module_or_path: bytes });
     assert.equal(entry.use(m), 4);
     // Loaded: a later init() is a no-op that resolves, whatever it is given.

@@ -5,7 +5,14 @@
 // stampede.d.ts), so every environment loads it alike: bundlers and browsers find the wasm
 // by `new URL(…, import.meta.url)`, Node is handed the bytes (fetch/node.js).
 
-let w;
+// Until init() loads the wasm, any use of it throws this (where a bare "Cannot read
+// properties of undefined" did); retryFetch, async, rejects with it.
+const NOT_LOADED = new Proxy({}, {
+  get() {
+    throw new TypeError("stampede/fetch: the WebAssembly module is not loaded: await init() (or call initSync()) first");
+  },
+});
+let w = NOT_LOADED;
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -213,7 +220,7 @@ const unwrap = (a, key) => (a !== undefined && Object.getPrototypeOf(a) === Obje
 
 /** Instantiates the wasm synchronously from its bytes or a `WebAssembly.Module`. */
 export function initSync(module) {
-  if (w) return w;
+  if (w !== NOT_LOADED) return w;
   module = unwrap(module, "module");
   if (!(module instanceof WebAssembly.Module)) module = new WebAssembly.Module(module);
   return ready(new WebAssembly.Instance(module, imports));
@@ -224,7 +231,7 @@ let loading;
 /** Loads the wasm: from `module_or_path` (a URL, a path, a `Request`, a `Response`, bytes
  *  or a `WebAssembly.Module`), or by default the file beside this one. Once. */
 export default function init(moduleOrPath) {
-  if (w) return Promise.resolve(w);
+  if (w !== NOT_LOADED) return Promise.resolve(w);
   loading ??= load(unwrap(moduleOrPath, "module_or_path")).catch((e) => {
     loading = undefined;
     throw e;
