@@ -6,7 +6,9 @@
 //! JSON line: `{"clients":10000,"reps":30,"runs":[{"strategy":"full","bestMs":…,
 //! "totalAttempts":…,"events":…,"eventsPerSecond":…},…]}` (events: the model's, see
 //! `Simulation::events`; per second of the best run). `clients` (default 10,000, at most 1,000,000) times other
-//! sizes the same way: `-- 3 1000000` for the million-client burst.
+//! sizes the same way: `-- 3 1000000` for the million-client burst. `base_ms` (default 200,
+//! at most 60,000), the third argument, times other first delays: `-- 10 100000 2000` is the
+//! page's 100,000-client herd (its default base, the article's 2 s).
 //! Each run is `Simulation::new` + `run` + `metrics`, as the wasm `Simulation` does it:
 //! burst, full or exponential backoff, base 200 ms, cap 30 s, ×2, 6 attempts, a 2 s outage,
 //! capacity 500 rps, seed 1; the best of `reps` (default 30) after one warm-up run.
@@ -30,13 +32,14 @@ fn main() {
     };
     let reps = arg(1, "reps", 30, 100_000);
     let clients = arg(2, "clients", 10_000, 1_000_000);
+    let base_ms = arg(3, "base_ms", 200, 60_000);
     let mut runs = Vec::new();
     for strategy in [Strategy::Full, Strategy::Exponential] {
         let settings = SimSettings {
             scenario: Scenario::Burst,
             clients,
             policy: PolicySettings::new(
-                BackoffSettings::new(strategy, 200.0, 30_000.0).with_multiplier(2.0),
+                BackoffSettings::new(strategy, f64::from(base_ms), 30_000.0).with_multiplier(2.0),
                 6,
             ),
             outage_ms: 2000.0,
@@ -64,7 +67,7 @@ fn main() {
         ));
     }
     println!(
-        r#"{{"clients":{clients},"reps":{reps},"runs":[{}]}}"#,
+        r#"{{"clients":{clients},"reps":{reps},"baseMs":{base_ms},"runs":[{}]}}"#,
         runs.join(",")
     );
 }
