@@ -56,9 +56,10 @@ export class RetryPolicy {
 export interface ClassifyInput {
   status?: number;
   method?: string;
-  /** A plain object, `[name, value]` pairs or a Headers (fetch's HeadersInit); Retry-After
-   *  and grpc-retry-pushback-ms are read, names without regard to case, the first of each. */
-  headers?: Record<string, string | number> | [string, string | number][] | Headers;
+  /** What fetch takes as a HeadersInit: a Headers (anything with `get(name)`), an iterable of
+   *  `[name, value]` pairs (at most 10,000), or a plain object. Retry-After and
+   *  grpc-retry-pushback-ms are read, names without regard to case, the first of each. */
+  headers?: Record<string, string | number> | Iterable<readonly [string, string | number]> | Headers;
   /** "Now" for Retry-After dates: wall-clock ms since the epoch. Default Date.now(). (Only a
    *  date is read against it; budgets use a monotonic clock, see Budget.tokens.) */
   nowMs?: number;

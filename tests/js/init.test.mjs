@@ -33,6 +33,17 @@ for (const entry of entries) {
     const call = m.retryFetch("http://127.0.0.1:9/never-sent");
     assert.ok(call instanceof Promise, "retryFetch returns a promise, not a throw");
     await assert.rejects(call, notLoaded);
+    // Before any complaint about the arguments: the same in both entries.
+    assert.throws(() => new m.RetryPolicy([]), notLoaded);
+    assert.throws(() => m.classify(), notLoaded);
+    assert.throws(() => new m.Budget(), notLoaded);
+    await assert.rejects(m.retryFetch("http://127.0.0.1:9/never-sent", {}, []), notLoaded);
+    // null is no module: refused (a rejected promise, not a throw), nothing loaded.
+    const none = m.default(null);
+    assert.ok(none instanceof Promise);
+    await assert.rejects(none);
+    await assert.rejects(m.default({ module_or_path: null }));
+    assert.throws(() => m.classify({ status: 503 }), notLoaded);
     // Then loaded as usual, and everything works.
     await m.default({ module_or_path: bytes });
     assert.equal(entry.use(m), 4);
@@ -49,6 +60,20 @@ for (const entry of entries) {
     assert.equal(entry.use(m), 4);
     // Loaded: a later init() is a no-op that resolves, whatever it is given.
     await m.default({ module_or_path: EMPTY });
+    assert.equal(entry.use(m), 4);
+  });
+
+  test(`${entry.name}: initSync() while init() is loading: the first instance stays, and what was made from it works`, async () => {
+    const m = await fresh("init-race");
+    const pending = m.default({ module_or_path: Promise.resolve(bytes) });
+    m.initSync({ module: bytes });
+    const budget = m.Budget.forCallSite("race", { capacity: 5, refillPerSec: 0 });
+    const policy = new m.RetryPolicy({ maxAttempts: 4, seed: 1 });
+    await pending;
+    // Had init() put in a second instance, these would read its memory (10 tokens, or a
+    // "recursive use" error).
+    assert.equal(budget.tokens(), 5);
+    assert.deepEqual(policy.sample(8), new m.RetryPolicy({ maxAttempts: 4, seed: 1 }).sample(8));
     assert.equal(entry.use(m), 4);
   });
 

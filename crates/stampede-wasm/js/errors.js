@@ -82,8 +82,27 @@ export function blockedError(kind, callSite, reason, value, attempts, cause) {
 function describe(v) {
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   if (typeof v === "number") return String(v);
-  if (Array.isArray(v)) return "an array";
+  if (isArray(v)) return "an array";
   return v === null ? "null" : typeof v;
+}
+
+/** `Array.isArray(v)`, false where it throws (a revoked Proxy): for messages only. */
+function isArray(v) {
+  try {
+    return Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the options object `v` (`what` in an error) is an array, which no options object
+ *  is: what a revoked Proxy throws for the question becomes a TypeError naming `what`. */
+export function arrayOptions(v, what) {
+  try {
+    return Array.isArray(v);
+  } catch (err) {
+    throw threwError("", what, err);
+  }
 }
 
 /** The offending value, when it is a primitive (objects are not copied onto errors). */

@@ -1,22 +1,45 @@
-// Response headers given as `[name, value]` pairs, the third form of fetch's HeadersInit
-// (beside a plain object and a Headers): both entries' classify reads them through here.
+// The entries of a headers argument that is not a Headers (nothing with `get(name)`), read as
+// fetch's HeadersInit reads them: an iterable (an Array, a Set, a generator, `arguments`) is
+// a sequence of [name, value] pairs, anything else a record of its own properties. Both
+// entries' classify read them through here (the full entry's Rust through a `catch` binding).
 
-import { threwError, typeError } from "./errors.js";
+import { rangeError, threwError, typeError } from "./errors.js";
 
+/** The most pairs read: more is no response's headers (and a hostile iterable never ends). */
+const MAX_PAIRS = 10_000;
 const PAIRS = "an object, a Headers or [name, value] pairs";
 
-/** `pairs` copied into a fresh array of `[name, value]` arrays, each name a string, or a
- *  TypeError naming `headers`: for a malformed pair, or for what the caller's iterators throw
- *  (its cause). Nothing the caller owns is read again after this. */
-export function headerPairs(pairs) {
-  let list;
+/** `h`'s entries as fresh `[name, value]` arrays, each name a string: for a record its own
+ *  enumerable properties, for an iterable its pairs, each checked as it is read (the first
+ *  malformed one stops the walk, so a huge or endless iterable costs nothing more). A TypeError
+ *  names `headers` for a malformed pair, or for what the caller's code throws (its cause); a
+ *  RangeError for more than MAX_PAIRS pairs. Nothing the caller owns is read again after this. */
+export function headerEntries(h) {
+  const out = [];
+  let bad = false;
+  let culprit;
   try {
-    list = Array.from(pairs, (p) => (p !== null && typeof p === "object" ? Array.from(p) : p));
+    if (typeof h[Symbol.iterator] !== "function") return Object.entries(h);
+    for (const p of h) {
+      const pair = p !== null && typeof p === "object" && typeof p[Symbol.iterator] === "function" ? firstThree(p) : undefined;
+      if (pair?.length !== 2 || typeof pair[0] !== "string" || out.length === MAX_PAIRS) {
+        bad = true;
+        culprit = p;
+        break;
+      }
+      out.push(pair);
+    }
   } catch (err) {
     throw threwError("", "headers", err);
   }
-  for (const p of list) {
-    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string") throw typeError("", "headers", PAIRS, p);
-  }
-  return list;
+  if (!bad) return out;
+  if (out.length === MAX_PAIRS) throw rangeError("", "headers", `at most ${MAX_PAIRS} [name, value] pairs`, h);
+  throw typeError("", "headers", PAIRS, culprit);
+}
+
+/** The first three items of the iterable `p` (three: enough to tell a pair from a longer one). */
+function firstThree(p) {
+  const items = [];
+  for (const x of p) if (items.push(x) === 3) break;
+  return items;
 }

@@ -33,6 +33,11 @@ extern "C" {
     #[wasm_bindgen(js_name = typeError)]
     pub(crate) fn wrong_type(prefix: &str, field: &str, expected: &str, value: &JsValue)
     -> JsValue;
+    /// Whether the options object `v` (`what` in an error) is an array: `Err` with the
+    /// TypeError naming `what` for what the question throws (a revoked Proxy), which would
+    /// otherwise unwind through the wasm frames.
+    #[wasm_bindgen(catch, js_name = arrayOptions)]
+    pub(crate) fn array_options(v: &JsValue, what: &str) -> Result<bool, JsValue>;
     /// `RangeError` (`code: "out_of_range"`, or `"not_a_number"` for `NaN`):
     /// `{prefix}{field}: expected {expected}, got {got}`.
     #[wasm_bindgen(js_name = rangeError)]

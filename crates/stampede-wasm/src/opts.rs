@@ -81,7 +81,7 @@ impl Opts {
         // Any object: one without a prototype (`Object.create(null)`) or from another realm
         // (an iframe, `vm`) too, which `instanceof Object` would refuse. Not an array (its
         // error says so): `hedging: []` is a mistake, not hedging with its defaults.
-        if value.is_object() && !js_sys::Array::is_array(value) {
+        if value.is_object() && !crate::errors::array_options(value, what)? {
             Ok(Opts {
                 obj: Some(value.clone().unchecked_into()),
                 prefix,

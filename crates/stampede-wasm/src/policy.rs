@@ -16,19 +16,15 @@ use crate::fetch::threw;
 use crate::fields::action_name;
 use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
-#[wasm_bindgen]
-extern "C" {
-    /// `Object.entries(o)`, which may run getters and Proxy traps: an exception is an `Err`.
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
-    fn object_entries(o: &Object) -> Result<js_sys::Array, JsValue>;
-}
-
 #[wasm_bindgen(module = "/js/headers.js")]
 extern "C" {
-    /// `[name, value]` pairs copied into fresh arrays with string names, or the TypeError
-    /// naming `headers` (a malformed pair, or what the caller's iterators threw).
-    #[wasm_bindgen(catch, js_name = headerPairs)]
-    fn header_pairs(pairs: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// The entries of a headers argument that is not a Headers, as fresh `[name, value]`
+    /// arrays (an iterable's pairs, a record's properties), or the error naming `headers`
+    /// (a malformed pair, too many, or what the caller's code threw): through `catch`, as
+    /// it runs the caller's getters, iterators and Proxy traps, and an exception through an
+    /// infallible import would unwind through the wasm frames.
+    #[wasm_bindgen(catch, js_name = headerEntries)]
+    fn header_entries(h: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// A validated policy and its own seeded generator: `delays()` for one client,
@@ -144,8 +140,8 @@ pub(crate) fn verdict_object(v: &Verdict) -> Object {
     o
 }
 
-/// Reads a headers argument: a plain object, `[name, value]` pairs (fetch's third form of
-/// `HeadersInit`), or anything with a `get(name)` method (a `Headers`). Returns the raw `Retry-After` and `grpc-retry-pushback-ms` values.
+/// Reads a headers argument: anything with a `get(name)` method (a `Headers`), else as
+/// fetch reads a `HeadersInit`: an iterable of `[name, value]` pairs or a record. Returns the raw `Retry-After` and `grpc-retry-pushback-ms` values.
 #[inline(never)]
 pub(crate) fn hint_headers(
     headers: Option<JsValue>,
@@ -175,15 +171,7 @@ pub(crate) fn hint_headers(
     }
     let mut retry_after = None;
     let mut pushback = None;
-    // Through `catch` bindings: `Object.entries` and the copy of pairs run the caller's
-    // getters, iterators and Proxy traps, and an exception through an infallible import
-    // would unwind through the wasm frames. Either way the entries are fresh arrays.
-    let entries = if js_sys::Array::is_array(&h) {
-        header_pairs(&h)?
-    } else {
-        object_entries(h.unchecked_ref()).map_err(threw("", "headers"))?
-    };
-    for entry in entries.iter() {
+    for entry in header_entries(&h)?.iter() {
         let pair: js_sys::Array = entry.unchecked_into();
         let (name, value) = (pair.get(0), pair.get(1));
         // Only two names matter; others are never copied into wasm memory.

@@ -1,9 +1,9 @@
 // The slim entry's RetryPolicy, classify, parseRetryAfter and Budget: their options read
 // and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
 // the values and the errors are the full entry's (stampede.d.ts).
-import { Backoff, Site, classifyStaged, parseRetryAfter as parse } from "./wasm.js";
+import { Backoff, Site, classifyStaged, loaded, parseRetryAfter as parse } from "./wasm.js";
 import { keepNames, typeError } from "../errors.js";
-import { headerPairs } from "../headers.js";
+import { headerEntries } from "../headers.js";
 import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
@@ -15,6 +15,7 @@ export class RetryPolicy {
   #p;
 
   constructor(options) {
+    loaded();
     const ops = [];
     read(options, "RetryPolicy options", "", POLICY, ops);
     commit(ops);
@@ -52,9 +53,9 @@ export class RetryPolicy {
   }
 }
 
-/** `headers` (a plain object, `[name, value]` pairs, or anything with `get(name)`, a
- *  Headers): its Retry-After and grpc-retry-pushback-ms, into `ops`. What the caller's code
- *  throws names the field. */
+/** `headers` (anything with `get(name)`, a Headers; else fetch's HeadersInit: an iterable of
+ *  `[name, value]` pairs or a record): its Retry-After and grpc-retry-pushback-ms, into `ops`.
+ *  What the caller's code throws names the field. */
 function readHints(h, ops) {
   if (h === undefined || h === null) return;
   if (typeof h !== "object") throw typeError("", "headers", "an object or a Headers", h);
@@ -72,15 +73,7 @@ function readHints(h, ops) {
     }
     return;
   }
-  let entries;
-  if (Array.isArray(h)) entries = headerPairs(h);
-  else {
-    try {
-      entries = Object.entries(h);
-    } catch (err) {
-      throw threwError("", "headers", err);
-    }
-  }
+  const entries = headerEntries(h);
   const seen = new Set();
   for (const [name, value] of entries) {
     // Header names are ASCII, matched without regard to (ASCII) case.
@@ -95,6 +88,7 @@ function readHints(h, ops) {
 /** `classify({ status, method, headers, nowMs, error, idempotent, maxRetryAfterMs, retryOn })`
  *  → `{ retryable, action, reason, retryAfterMs, ignoredHint? }`. */
 export function classify(input) {
+  loaded();
   const ops = [];
   const found = read(input, "classify input", "", CLASSIFY, ops);
   const status = found.status !== undefined;
@@ -115,6 +109,7 @@ export function classify(input) {
 /** `parseRetryAfter(value, nowMs = Date.now())`: the delay in ms, or `undefined` when the
  *  value is neither delta-seconds nor an HTTP-date. */
 export function parseRetryAfter(value, nowMs) {
+  loaded();
   text(value, "", "value");
   return opt(parse(value, finite(nowMs, "nowMs") ?? Date.now()));
 }
@@ -128,6 +123,7 @@ export class Budget {
   #name;
 
   constructor(key, site, name) {
+    loaded();
     if (key !== made) throw new TypeError("Budget: use Budget.forCallSite(name, options)");
     this.#site = site;
     this.#name = name;
@@ -136,6 +132,7 @@ export class Budget {
   /** `Budget.forCallSite(name, options?)`: with options, they become its budget's
    *  settings; without, the call site as it is (a new one: a bucket of 10 tokens, +1/s). */
   static forCallSite(name, options) {
+    loaded();
     text(name, "", "name");
     const ops = [];
     read(options, "Budget options", "", BUDGET, ops);

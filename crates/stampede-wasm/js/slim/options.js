@@ -7,7 +7,7 @@
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
 import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
-import { settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
+import { arrayOptions, settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
 
 export { threwError };
 
@@ -86,7 +86,7 @@ export function finite(v, field, prefix = "") {
  *  Returns the values read, by name. */
 export function read(value, what, prefix, at, ops, found = {}) {
   if (value === undefined || value === null) return found;
-  if (typeof value !== "object" || Array.isArray(value)) throw typeError("", what, "an object", value);
+  if (typeof value !== "object" || arrayOptions(value, what)) throw typeError("", what, "an object", value);
   let kind = 15;
   for (const e of table()) {
     if (e.at !== at) continue;

@@ -33,16 +33,15 @@ export function call(f, self, args, prefix, name) {
 export class Signal {
   static of(v, field, prefix) {
     if (v === undefined || v === null) return undefined;
-    let like = typeof AbortSignal === "function" && v instanceof AbortSignal;
-    if (!like && isPlainObject(v)) {
-      let has;
-      try {
-        has = Reflect.has(v, "aborted");
-      } catch (e) {
-        throw threwError(prefix, "aborted", e);
-      }
-      like = has && typeof get(v, prefix, "addEventListener") === "function";
+    let like, has;
+    try {
+      // `instanceof` asks a Proxy for its prototype, which a revoked one throws for.
+      like = typeof AbortSignal === "function" && v instanceof AbortSignal;
+      has = !like && isPlainObject(v) && Reflect.has(v, "aborted");
+    } catch (e) {
+      throw threwError(prefix, "aborted", e);
     }
+    if (has) like = typeof get(v, prefix, "addEventListener") === "function";
     if (!like) throw typeError("", field, "an AbortSignal", v);
     return new Signal(v, prefix);
   }

@@ -14,7 +14,7 @@
 // request.js's.
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
-import { FetchCall } from "./wasm.js";
+import { FetchCall, loaded } from "./wasm.js";
 import { blockedError, budgetExhaustedError, initError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 import { ABORT, Outgoing, Signal, call, discardBody, isObject, onAbort } from "./request.js";
@@ -126,6 +126,7 @@ function decided(code) {
 
 /** `retryFetch(input, init, options)`: see stampede.d.ts. */
 export async function retryFetch(input, init, options) {
+  loaded();
   const ops = [];
   read(options, "retryFetch options", "", FETCH, ops);
   commit(ops);

@@ -13,6 +13,12 @@ const NOT_LOADED = new Proxy({}, {
   },
 });
 let w = NOT_LOADED;
+
+/** Throws NOT_LOADED's error unless the wasm is loaded: the API's entry points ask first, so
+ *  that a call before init() says so before any complaint about its arguments. */
+export function loaded() {
+  if (w === NOT_LOADED) w.memory;
+}
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -209,6 +215,9 @@ const imports = { env: { random: Math.random } };
 /** Keeps `instance` if it is this entry's wasm (another module, kept, left every later
  *  `init()` resolved and every call throwing "… is not a function"). */
 function ready(instance) {
+  // Loaded meanwhile (initSync while init() was fetching): keep that instance, or the
+  // objects made from it would read the other's memory.
+  if (w !== NOT_LOADED) return w;
   const e = instance.exports;
   if (typeof e.call_new != "function") throw new TypeError("init: not stampede_fetch_bg.wasm");
   return (w = e);
@@ -216,7 +225,7 @@ function ready(instance) {
 
 /** What the argument of `init`/`initSync` holds: `{ module_or_path }` / `{ module }`, or
  *  (as wasm-bindgen still takes) the value itself. */
-const unwrap = (a, key) => (a !== undefined && Object.getPrototypeOf(a) === Object.prototype ? a[key] : a);
+const unwrap = (a, key) => (a !== undefined && a !== null && Object.getPrototypeOf(a) === Object.prototype ? a[key] : a);
 
 /** Instantiates the wasm synchronously from its bytes or a `WebAssembly.Module`. */
 export function initSync(module) {
@@ -240,7 +249,8 @@ export default function init(moduleOrPath) {
 }
 
 async function load(source) {
-  source ??= new URL("stampede_fetch_bg.wasm", import.meta.url);
+  // Only an absent argument means the default (as in wasm-bindgen's init, `null` is refused).
+  if (source === undefined) source = new URL("stampede_fetch_bg.wasm", import.meta.url);
   if (typeof source === "string" || source instanceof URL || (typeof Request === "function" && source instanceof Request)) source = fetch(source);
   source = await source;
   if (typeof Response === "function" && source instanceof Response) {
