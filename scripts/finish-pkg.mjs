@@ -43,8 +43,10 @@ import { gzipSync } from "node:zlib";
 // millisecond crowded with its own pushes is split into finer buckets (9.1 KB: 247,441 ->
 // 256,568 bytes, 4 KB of it the split itself; a run of a million clients retrying over a
 // network of a microsecond took 38 s in wasm, its every event in one heap; see
-// crates/stampede/src/sim/queue_late.rs).
-const MAX_WASM_BYTES = 257_000;
+// crates/stampede/src/sim/queue_late.rs). 258 KB since the work bounds count parked calls,
+// per-client buckets, far events and crowded milliseconds, and a closed loop stops at its
+// bound (668 bytes: 256,679 -> 257,347; see crates/stampede/src/sim/work.rs).
+const MAX_WASM_BYTES = 258_000;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since

@@ -85,8 +85,9 @@ impl WorkBound {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; a third of that with a client timeout, a \
                  sixth with hedging, an eighth with both, half or a fifth of that with \
-                 safety nets beyond a token bucket, a third again with waits over 600000 ms; \
-                 fewer requests also help)"
+                 safety nets (a token bucket too once one a client passes the cache), a \
+                 third again with events over 600000 ms ahead, half again when a request's \
+                 whole life fits in 1 ms; fewer requests also help)"
             }
             WorkBound::RunClients => {
                 "clients with these settings (a run makes at most 20000000 attempts, less \

@@ -127,8 +127,8 @@ impl<T: Copy> Frames<T> {
         self.parked[i as usize]
     }
 
-    /// Calls parked now.
-    #[cfg(test)]
+    /// Calls parked now: events the run holds, counted against its bounds on pending
+    /// events (`pending.rs`) beside the wheel's and the queues'.
     pub(crate) fn len(&self) -> usize {
         self.parked.len() - self.free.len()
     }

@@ -159,6 +159,22 @@ impl Load {
         }
     }
 
+    /// Whether a closed loop must stop the whole run at `t`, having made `attempts`: past
+    /// its bound on attempts (checked as the run goes, not only when a request ends: every
+    /// client's request in flight may have many attempts still to make, and a loop of
+    /// 200,000 clients with 100 attempts each once made half a bound again before its first
+    /// request ended), or once it stopped issuing (the run is refused: what is in flight is
+    /// wasted work).
+    pub(crate) fn stops(&mut self, t: f64, attempts: u64) -> bool {
+        if !matches!(self.shape, Shape::Closed { .. }) {
+            return false;
+        }
+        if attempts >= self.max_attempts {
+            self.cut_at.get_or_insert(t);
+        }
+        self.cut_at.is_some()
+    }
+
     /// Lowers the attempts a closed loop may make (a test's bound, far below a run's).
     #[cfg(test)]
     pub(crate) fn cap_attempts(&mut self, max: u64) {

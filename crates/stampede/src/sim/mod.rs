@@ -398,10 +398,14 @@ impl Simulation {
         }
         match h.cut_at() {
             None => Ok(()),
+            // At least the shortest duration: naming less would ask for what the field
+            // refuses (a loop cut within its first millisecond once named 0 ms).
             Some((at, duration)) => Err(ConfigError::new(
                 Field::Duration,
                 Expected::Work {
-                    max: at.floor(),
+                    max: at
+                        .floor()
+                        .max(Field::Duration.limit().map_or(1.0, |l| l.min)),
                     bound: WorkBound::ClosedAttempts,
                 },
                 Got::Number(duration),

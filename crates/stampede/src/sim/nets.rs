@@ -244,13 +244,23 @@ mod tests {
             ..run(10_000, 6, BudgetScope::Client)
         };
         assert_eq!(most(steady), Some(5.0));
-        // A token bucket alone costs next to nothing: the whole bound, 100 each.
-        let bucket = SimSettings {
+        // A token bucket alone costs next to nothing while the clients' buckets stay in
+        // cache (50,000 of 48 bytes: the whole bound, 100 each); past it (200,000: 9.6 MB)
+        // half, 10,000,000 attempts: 50 each.
+        let bucket = |clients, attempts| SimSettings {
             budget: Some(BudgetSettings::default()),
             nets: GuardSettings::default(),
-            ..run(200_000, 100, BudgetScope::Client)
+            ..run(clients, attempts, BudgetScope::Client)
         };
-        assert_eq!(most(bucket), None);
+        assert_eq!(most(bucket(50_000, 100)), None);
+        assert_eq!(most(bucket(200_000, 51)), Some(50.0));
+        assert_eq!(most(bucket(200_000, 50)), None);
+        // One bucket for all: in cache whatever the clients.
+        let shared = SimSettings {
+            budget_scope: BudgetScope::Shared,
+            ..bucket(200_000, 100)
+        };
+        assert_eq!(most(shared), None);
     }
 
     #[test]

@@ -40,10 +40,12 @@ use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
 pub const MAX_RUN_ATTEMPTS: f64 = 20_000_000.0;
 
 /// The attempts a run may make: [`MAX_RUN_ATTEMPTS`], a third of it with a timeout, a
-/// sixth with hedging, an eighth with both; half or a fifth of that with safety nets
-/// beyond a token bucket ([`nets_divisor`]), a quarter through layers ([`layers_divisor`]),
-/// and a third when a request can wait more than 10 minutes ([`far_divisor`]). A hedged
-/// attempt costs more than a timed one: its hedge timer is an event too, and its request keeps a slot of its own (measured
+/// sixth with hedging, an eighth with both; half or a fifth of that with safety nets (a
+/// per-client token bucket only once the clients' buckets pass the cache:
+/// [`nets_divisor`]), a quarter through layers ([`layers_divisor`]), a third when an event
+/// can lie more than 10 minutes ahead ([`far_divisor`]), and half when a request's whole
+/// life fits within a millisecond ([`crowd_divisor`]). A hedged attempt costs more than a
+/// timed one: its hedge timer is an event too, and its request keeps a slot of its own (measured
 /// natively with another build sharing the 2 cores: a million clients with `0ms:5`,
 /// 5,000,000 hedged attempts, 4.1–6.4 s, 6.8 s with a 10 ms timeout too; both are now
 /// refused, and a million at `0ms:3`, the most accepted, take about as long as the
@@ -55,7 +57,8 @@ pub(crate) fn max_run_attempts(c: &Checked) -> f64 {
         (false, true) => 6.0,
         (true, true) => 8.0,
     };
-    (MAX_RUN_ATTEMPTS / (divisor * nets_divisor(c) * layers_divisor(c) * far_divisor(c))).floor()
+    let divisor = divisor * nets_divisor(c) * layers_divisor(c) * far_divisor(c) * crowd_divisor(c);
+    (MAX_RUN_ATTEMPTS / divisor).floor()
 }
 
 /// Waits longer than this (10 minutes) before an attempt divide a run's bound by 3 (see
@@ -70,12 +73,57 @@ const FAR_WAIT_MS: f64 = 600_000.0;
 /// module's first run capped at a day (its memory grown for ~150 MB of coarse wheel);
 /// 200,000 clients with 100 attempts capped at 10 minutes, 9.5 s. Natively 1.6 s against
 /// 3.4 s.
+///
+/// Not only a retry's wait: any event that far ahead goes the same way, so the timeout's
+/// timer, a service time and the burst's window count too (in wasm, a million clients
+/// queued for a day's service with a day's timeout and their first attempts spread over a
+/// day took 8–12 s, with browser tests sharing the 2 cores). A trip is at most a minute.
 fn far_divisor(c: &Checked) -> f64 {
-    if longest_wait_ms(c) > FAR_WAIT_MS {
+    let s = &c.s;
+    let other = [
+        s.timeout_ms.unwrap_or(0.0),
+        c.fleet.service_ms,
+        s.burst_window_ms,
+    ];
+    if longest_wait_ms(c).max(other.into_iter().fold(0.0, f64::max)) > FAR_WAIT_MS {
         3.0
     } else {
         1.0
     }
+}
+
+/// A request whose whole life fits within a millisecond (a trip of the network and every
+/// wait before a retry under 1 ms) divides the bound by 2: its events crowd the millisecond
+/// being handed out, which the wheel orders through its late queue and finer buckets
+/// rather than its buckets (measured natively: 200,000 clients retrying 100 times with no
+/// delay over 0.01 ms trips, 4.6–5.0 s for 20 million attempts against 2.3 s for a
+/// million clients' 20).
+///
+/// Told from the latency and the first wait alone (the base delay, the hedge delay, or the
+/// outage's Retry-After), not from the attempts: the error that names `max_attempts` says
+/// how many fit, and that must hold for the count it names.
+fn crowd_divisor(c: &Checked) -> f64 {
+    if c.s.latency_ms < 1.0 && first_wait_ms(c) < 1.0 {
+        2.0
+    } else {
+        1.0
+    }
+}
+
+/// The shortest a request's first retry waits, whatever the attempts: the hedge delay with
+/// hedging, else the backoff's base (full jitter draws its first delay below it: the base
+/// is its spread) or the outage's Retry-After when the policy honours it.
+fn first_wait_ms(c: &Checked) -> f64 {
+    use crate::backoff::Strategy;
+    if let Some(h) = c.hedging {
+        return h.delay_ms();
+    }
+    let b = c.policy.backoff();
+    let backoff = match b.strategy() {
+        Strategy::None => 0.0,
+        _ => b.base_ms(),
+    };
+    backoff.max(honoured_hint_ms(c))
 }
 
 /// The longest a request can wait before an attempt: with hedging (which replaces the
@@ -99,15 +147,18 @@ fn longest_wait_ms(c: &Checked) -> f64 {
         Strategy::Exponential | Strategy::Full | Strategy::Equal => b.ceiling_ms(retries - 1),
         Strategy::Decorrelated | Strategy::DecorrelatedV2 => b.cap_ms(),
     };
-    // The outage's hint as the policy reads it: a retry waits for it, unless it is longer
-    // than the policy waits (the answer is then not retried).
+    backoff.max(honoured_hint_ms(c))
+}
+
+/// The outage's hint as the policy reads it: a retry waits for it, unless it is longer than
+/// the policy waits (the answer is then not retried: 0).
+fn honoured_hint_ms(c: &Checked) -> f64 {
     let outage = super::herd::outage_verdict(c);
-    let honoured = if outage.is_retryable() {
+    if outage.is_retryable() {
         outage.hint_ms().unwrap_or(0.0)
     } else {
         0.0
-    };
-    backoff.max(honoured)
+    }
 }
 
 /// A chain of layers divides the bound by 4: each layer's call is a trip down and an
@@ -122,24 +173,27 @@ fn layers_divisor(c: &Checked) -> f64 {
 /// Per-client guards' state past this many bytes no longer stays in cache.
 const GUARDS_IN_CACHE: f64 = 4_000_000.0;
 
-/// What the safety nets beyond a plain token bucket (a breaker, a throttle, another school
-/// of budget: a [`Guard`](crate::nets::Guard) each) divide the bound by: 2 for their own
-/// work on every attempt (a breaker's window, measured 2.5× a run without nets at 20,000
-/// clients), 5 once one guard per client no longer fits in cache (168 bytes each; a random
-/// client's guard is then a cache miss twice an attempt: 100,000 clients, 6×; 335,544
-/// clients at the former bound, 9.5 s against 1.0 s). A plain bucket costs next to nothing.
+/// What the safety nets divide the bound by. Beyond a plain token bucket (a breaker, a
+/// throttle, another school of budget: a [`Guard`](crate::nets::Guard) each): 2 for their
+/// own work on every attempt (a breaker's window, measured 2.5× a run without nets at
+/// 20,000 clients), 5 once one guard per client no longer fits in cache (168 bytes each; a
+/// random client's guard is then a cache miss twice an attempt: 100,000 clients, 6×;
+/// 335,544 clients at the former bound, 9.5 s against 1.0 s). A plain bucket costs next to
+/// nothing while the clients' buckets fit in cache, and 2 once they do not (48 bytes each:
+/// a million clients retrying 20 times with no delay, 5.2–7.4 s against 2.3–2.8 s without
+/// it, 12–14 s in Node).
 fn nets_divisor(c: &Checked) -> f64 {
-    match &c.nets {
-        Some(n) if !super::nets::bucket_only(n) => {
-            let per_client = c.s.budget_scope == crate::sim::BudgetScope::Client;
-            let bytes = f64::from(c.s.clients) * size_of::<crate::nets::Guard>() as f64;
-            if per_client && bytes > GUARDS_IN_CACHE {
-                5.0
-            } else {
-                2.0
-            }
-        }
-        _ => 1.0,
+    let Some(n) = &c.nets else { return 1.0 };
+    let per_client = c.s.budget_scope == crate::sim::BudgetScope::Client;
+    let (each, in_cache, out) = if super::nets::bucket_only(n) {
+        (size_of::<crate::budget::TokenBucket>(), 1.0, 2.0)
+    } else {
+        (size_of::<crate::nets::Guard>(), 2.0, 5.0)
+    };
+    if per_client && f64::from(c.s.clients) * each as f64 > GUARDS_IN_CACHE {
+        out
+    } else {
+        in_cache
     }
 }
 
@@ -192,9 +246,25 @@ fn effective_duration(s: &SimSettings) -> f64 {
     s.duration_ms + (to - from) * (s.spike_factor - 1.0)
 }
 
-/// A closed-loop client's mean cycle: think, the round trip and a service time (ms).
+/// A closed-loop client's shortest mean cycle: think, the round trip and a service time
+/// (ms), without the service when requests can fail at once (an outage during the run, or
+/// a breaker or throttle that refuses before sending): those never wait for a server, and a
+/// loop with no think and no latency then cycles in no time at all (a link of such settings
+/// with a 10-minute outage was accepted at 100,000 ms, then cut at its bound after seconds
+/// of work, and the duration it then named, 0 ms, was none the page could take).
 pub(crate) fn closed_cycle_ms(c: &Checked) -> f64 {
-    c.s.think_ms + c.s.latency_ms + c.fleet.service_ms
+    let s = &c.s;
+    let outage = s.outage_ms > 0.0 && s.outage_start_ms < s.duration_ms;
+    let refusing = c
+        .nets
+        .as_ref()
+        .is_some_and(|n| n.breaker.is_some() || n.throttle.is_some());
+    let service = if outage || refusing {
+        0.0
+    } else {
+        c.fleet.service_ms
+    };
+    s.think_ms + s.latency_ms + service
 }
 
 /// The expected requests of a `closed` run: clients × duration / cycle, and at least one
@@ -235,7 +305,7 @@ pub(crate) fn check_closed_requests(c: &Checked) -> Result<(), ConfigError> {
         // clients × shortest / (think + latency + service) ≤ max_requests, rounded up to
         // a whole ms: at most a million clients' 1 ms over one request, 1,000,000 ms,
         // within think's range.
-        let least = clients * shortest / max_requests - c.s.latency_ms - c.fleet.service_ms;
+        let least = clients * shortest / max_requests - (closed_cycle_ms(c) - c.s.think_ms);
         return Err(ConfigError::new(
             Field::Think,
             Expected::WorkAtLeast {

@@ -326,6 +326,44 @@ fn a_run_holding_too_much_pending_stops_and_is_refused() {
     assert_eq!(sim.metrics().total_attempts, 6.0 * max);
 }
 
+/// Calls parked at upper layers are events the run holds: 2,000 clients through five
+/// layers, each call served a day later by unlimited workers, hold 2,000 events in the
+/// wheel and 8,000 parked calls at once; with a bound of 5,000 the run stops and is refused
+/// (it once counted only the wheel and the queues, and ran on).
+#[test]
+fn parked_calls_count_against_the_bound_on_pending_events() {
+    use crate::sim::Simulation;
+    let s = SimSettings {
+        clients: 2_000,
+        layers: 5,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 1),
+        latency_ms: 60_000.0,
+        workers: Some(0),
+        service_ms: 86_400_000.0,
+        ..SimSettings::default()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_pending(20_000, usize::MAX);
+    assert!(
+        sim.run().check_work().is_ok(),
+        "10,000 fit a bound of 20,000"
+    );
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_pending(5_000, usize::MAX);
+    let e = sim.run().check_work().unwrap_err();
+    assert!(
+        matches!(
+            e.expected,
+            Expected::Work {
+                bound: WorkBound::Pending,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+}
+
 /// The runs alive on a thread together: a second run that would take their peaks past
 /// the bound is refused, saying to free the others, and gives its memory back at once;
 /// once the first is dropped, the same run fits.
@@ -439,6 +477,88 @@ fn a_closed_loop_past_its_bound_stops_and_is_refused() {
         run_many(&s, 3).unwrap().requests,
         within(3, f64::INFINITY).unwrap().requests
     );
+}
+
+/// A closed loop whose requests fail at once (an outage during the run) cycles without its
+/// service time: with no think and no latency, in no time at all. The page's hostile link
+/// (a 10-minute outage, no backoff, 20 attempts) was accepted at 100,000 ms and cut at its
+/// bound after seconds of work; now it is refused up front, naming the least think, and
+/// with that think the longest duration, which fits.
+#[test]
+fn a_closed_loop_in_an_outage_is_bounded_without_its_service_time() {
+    let s = SimSettings {
+        scenario: Scenario::Closed,
+        clients: 100,
+        think_ms: 0.0,
+        latency_ms: 0.0,
+        outage_start_ms: 10_000.0,
+        outage_ms: 600_000.0,
+        duration_ms: 120_000.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 20),
+        ..SimSettings::default()
+    };
+    let e = s.check().map(|_| ()).unwrap_err();
+    assert_eq!(e.field, Field::Think, "{e}");
+    assert!(
+        matches!(e.expected, Expected::WorkAtLeast { min, .. } if min == 1.0),
+        "{e}"
+    );
+    let thinking = SimSettings {
+        think_ms: 1.0,
+        ..s.clone()
+    };
+    let e = thinking.check().map(|_| ()).unwrap_err();
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        (e.field, bound),
+        (Field::Duration, WorkBound::ClosedRequests)
+    );
+    // 20,000,000 attempts halved (a request's life within a millisecond), 20 a request:
+    // 500,000 requests of 100 clients, one a ms each: 5,000 ms.
+    assert_eq!(max, 5_000.0);
+    let fits = SimSettings {
+        duration_ms: max,
+        ..thinking
+    };
+    assert!(fits.check().is_ok());
+    // Without the outage, the service time counts: twenty times that duration fits (with a
+    // trip of 1 ms, so that a request's life is not within one millisecond either).
+    let healthy = SimSettings {
+        outage_ms: 0.0,
+        latency_ms: 1.0,
+        ..s
+    };
+    let most = match healthy.check() {
+        Ok(_) => healthy.duration_ms,
+        Err(e) => match e.expected {
+            Expected::Work { max, .. } => max,
+            _ => panic!("{e}"),
+        },
+    };
+    assert!(most >= 20.0 * 5_000.0, "{most}");
+}
+
+/// A closed loop stops at its bound on attempts even while no request has ended: 200
+/// clients retrying 100 times each make 20,000 attempts before the first request ends, and
+/// a loop checked only then ran ten times past a bound of 2,000 (half a bound again at
+/// the real one, 30 million attempts, 7-14 s before its refusal).
+#[test]
+fn a_closed_loop_stops_at_its_bound_before_any_request_ends() {
+    use crate::sim::Simulation;
+    use crate::sim::pending::CHECK_EVERY;
+    let s = SimSettings {
+        clients: 200,
+        ..failing_loop()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_attempts(2_000);
+    let e = sim.run().check_work().unwrap_err();
+    assert_eq!((e.field, e.got), (Field::Duration, Got::Number(10_000.0)));
+    let made = sim.metrics().bottom_attempts;
+    let most = 2_000.0 + CHECK_EVERY as f64;
+    assert!((2_000.0..=most).contains(&made), "{made} attempts");
 }
 
 #[test]
@@ -607,6 +727,90 @@ fn waits_of_more_than_ten_minutes_take_a_third_of_the_bound() {
     };
     assert!(far_backoff.validate().is_ok());
     assert_eq!(refusal(&hedged(900_000.0)).0, Field::Clients);
+}
+
+/// Any event more than 10 minutes ahead counts, not only a retry's wait: a timeout's timer,
+/// a service time, the burst's window (each 20 attempts of a million clients: a
+/// third of the bound, 6 each).
+#[test]
+fn any_event_ten_minutes_ahead_takes_a_third_of_the_bound() {
+    let plain = || {
+        let mut s = burst(1_000_000, 20);
+        s.policy = PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 1000.0), 20);
+        s
+    };
+    assert!(plain().validate().is_ok());
+    let far = 600_001.0;
+    let cases = [
+        SimSettings {
+            timeout_ms: Some(far),
+            ..burst(200_000, 20)
+        },
+        SimSettings {
+            service_ms: far,
+            workers: Some(0),
+            ..plain()
+        },
+        SimSettings {
+            burst_window_ms: far,
+            ..plain()
+        },
+    ];
+    // The timeout's case: 200,000 clients, a third for the timeout, a third again: 2,222,222
+    // attempts, 11 each; the others: 6,666,666, 6 each.
+    let most = [11.0, 6.0, 6.0];
+    for (s, most) in cases.iter().zip(most) {
+        let (field, max, _) = refusal(s);
+        assert_eq!((field, max), (Field::MaxAttempts, most), "{s:?}");
+    }
+    // At 10 minutes, the whole bound.
+    for s in [
+        SimSettings {
+            service_ms: 600_000.0,
+            workers: Some(0),
+            ..plain()
+        },
+        SimSettings {
+            burst_window_ms: 600_000.0,
+            ..plain()
+        },
+    ] {
+        assert!(s.validate().is_ok(), "{s:?}");
+    }
+}
+
+/// A request whose whole life fits within a millisecond (a trip under 1 ms, no wait before
+/// its retries) takes half the bound: 200,000 clients retrying 100 times with no delay over
+/// 0.01 ms trips (4.6–5.0 s for 20,000,000 attempts) may make 50 each. A trip of 1 ms, or a
+/// first wait of 1 ms, and the whole bound is theirs again; the attempts named fit.
+#[test]
+fn a_request_within_one_millisecond_takes_half_the_bound() {
+    let crowd = |latency_ms, base, attempts| SimSettings {
+        clients: 200_000,
+        latency_ms,
+        policy: PolicySettings::new(
+            BackoffSettings::new(Strategy::Constant, base, base),
+            attempts,
+        ),
+        ..SimSettings::default()
+    };
+    let (field, max, bound) = refusal(&crowd(0.01, 0.0, 100));
+    assert_eq!(
+        (field, max, bound),
+        (Field::MaxAttempts, 50.0, WorkBound::RunAttempts)
+    );
+    assert!(crowd(0.01, 0.0, 50).validate().is_ok());
+    assert!(crowd(1.0, 0.0, 100).validate().is_ok());
+    assert!(crowd(0.01, 1.0, 100).validate().is_ok());
+    // No retries at all: still half (each attempt's events crowd its millisecond too).
+    let once = SimSettings {
+        clients: 1_000_000,
+        ..crowd(0.0, 0.0, 1)
+    };
+    assert!(
+        once.validate().is_ok(),
+        "a million single attempts fit half the bound"
+    );
 }
 
 #[test]
