@@ -95,6 +95,22 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("a value past its field's range is named with that range, not as the steady run's requests", T, async () => {
+    const { page, problems } = await open("?scenario=spike");
+    const before = await readMetrics(page);
+    // 1e308 made the page's own bound on steady requests say "these settings make —".
+    await page.fill("#spike-factor", "1e308");
+    const error = page.locator('[data-error-for="spike-factor"]');
+    await error.waitFor({ state: "visible" });
+    await page.waitForFunction(() => /1,000/.test(document.querySelector('[data-error-for="spike-factor"]')?.textContent ?? ""), null, { timeout: 10_000 });
+    const text = (await error.textContent()) ?? "";
+    assert.match(text, /from 0 to 1,000/, text);
+    assert.doesNotMatch(text, /—/, text);
+    assert.deepEqual(await readMetrics(page), before, "the last picture is kept");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("invalid input shows an inline message and keeps the last metrics", T, async () => {
     const { page, problems } = await open();
     const before = await readMetrics(page);

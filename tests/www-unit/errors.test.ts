@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { errorData, errorMessage, labelKey, localizeError, locateError, type SettingsErrorData } from "../../www/src/logic/errors.js";
 import { ADVANCED_FIELDS, ALL_FIELDS, BUDGET_FIELDS, POLICY_A_FIELDS, SCENARIO_FIELDS, SERVER_FIELDS } from "../../www/src/logic/fields.js";
-import { formatNumber } from "../../www/src/logic/format.js";
+import { formatFull, formatNumber } from "../../www/src/logic/format.js";
 import { isKey, translate, type Key } from "../../www/src/logic/i18n.js";
 import { controlFor, mappedControls, optionsFor } from "../../www/src/logic/options.js";
 import { DEFAULT_STATE, LANGS, cloneState, type Lang, type Scenario, type State } from "../../www/src/logic/state.js";
@@ -20,7 +20,7 @@ function label(control: string, lang: Lang): string {
 
 /** A bound as the page's messages write it, in full (the unit follows it). */
 function boundText(v: number, lang: Lang): string {
-  return formatNumber(v, lang, 20);
+  return formatFull(v, lang);
 }
 
 /**
@@ -234,6 +234,16 @@ const base = { name: "RangeError", message: "the package's own text" } as const;
 function both(e: SettingsErrorData): Record<Lang, string> {
   return { en: localizeError(e, "en"), ru: localizeError(e, "ru") };
 }
+
+test("a bound past a quadrillion is written with every digit, and so is the value given", () => {
+  // It was 9.0072E15, above the real maximum, and a value one past it read the same.
+  const e = { ...base, field: "seed", code: "out_of_range", min: 0, max: 9_007_199_254_740_991, whole: true, got: 9_007_199_254_740_992 } as const;
+  const en = localizeError(e, "en");
+  assert.match(en, /9,007,199,254,740,991\. Given: 9,007,199,254,740,992\.$/, en);
+  const ru = localizeError(e, "ru");
+  assert.doesNotMatch(ru, /E\d/, ru);
+  assert.match(ru.replace(/\D/g, ""), /9007199254740991.*9007199254740992$/, ru);
+});
 
 test("every code has its words in both languages", () => {
   const cases: [SettingsErrorData, Record<Lang, string>][] = [

@@ -2,9 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   NO_VALUE,
+  clipText,
   formatAxisSeconds,
   formatCompact,
   formatDuration,
+  formatFull,
   formatMultiple,
   formatNumber,
   metricText,
@@ -57,4 +59,20 @@ test("ticks step by 1, 2 or 5 and cover the range", () => {
   const t = niceTicks(61_270, 8);
   assert.ok(t.length >= 5 && t.length <= 10);
   assert.ok((t[t.length - 1] ?? 0) <= 61_270);
+});
+
+test("clipped text keeps whole characters: an emoji is never cut in half", () => {
+  assert.equal(clipText("short", 40), "short");
+  const bombs = "a" + "💥".repeat(21);
+  const clipped = clipText(bombs, 20);
+  assert.equal(clipped, "a" + "💥".repeat(19) + "…");
+  // No lone surrogate anywhere in it (a cut by UTF-16 units left one before the "…").
+  assert.doesNotMatch(clipped, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, JSON.stringify(clipped));
+  assert.equal(clipText("x".repeat(41), 40), "x".repeat(40) + "…");
+});
+
+test("a number in full keeps every digit past a quadrillion", () => {
+  assert.equal(formatFull(9_007_199_254_740_991, "en"), "9,007,199,254,740,991");
+  assert.equal(formatFull(0.0000001, "en"), "0.0000001");
+  assert.equal(formatFull(Infinity, "en"), NO_VALUE);
 });

@@ -7,6 +7,7 @@
 
 import { localizeError } from "../logic/errors.js";
 import { fieldById } from "../logic/fields.js";
+import { clipText } from "../logic/format.js";
 import { DEFAULT_STATE, cloneState, type Lang, type State } from "../logic/state.js";
 import type { PackageError } from "../ui/controls.js";
 import type { T } from "../ui/i18n-dom.js";
@@ -17,7 +18,7 @@ const MAX_REPAIRS = 8;
 
 /** A link's value as a note quotes it: at most 40 characters (a link may hold thousands). */
 function quoted(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return clipText(value, 40);
 }
 
 /** The value a too-much-work refusal says fits (its max, or for an "at least" its min),

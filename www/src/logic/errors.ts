@@ -9,7 +9,7 @@
 // is shown with the package's own message.
 
 import { fieldById } from "./fields.js";
-import { formatNumber } from "./format.js";
+import { formatFull } from "./format.js";
 import type { SettingsErrorData, SettingsUnit } from "./error-data.js";
 import { isKey, translate, type Key } from "./i18n.js";
 import { controlFor } from "./options.js";
@@ -53,7 +53,7 @@ function controlLabel(control: string, lang: Lang): string | undefined {
 function exact(v: number, lang: Lang): string {
   const a = Math.abs(v);
   if (a >= 1e21 || (a !== 0 && a < 1e-12)) return String(v);
-  return formatNumber(v, lang, 20);
+  return formatFull(v, lang);
 }
 
 /** A bound as the page writes numbers, with its unit: "86,400,000 ms", "10,000/s". */

@@ -66,6 +66,20 @@ function bigFormat(lang: Lang): Intl.NumberFormat {
 /** Past this, a number is written in scientific notation ("1E308"), not in every digit. */
 const BIG = 1e15;
 
+/** `text` cut to its first `max` characters (code points: an emoji is never split into
+ *  half a surrogate pair), with "…" when it was longer. */
+export function clipText(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : text;
+}
+
+/** `v` in full, every digit of it and up to 20 decimals: for bounds and values a message
+ *  quotes, which must not be rounded (9,007,199,254,740,991, not 9.0072E15). */
+export function formatFull(v: number, lang: Lang): string {
+  if (!Number.isFinite(v)) return NO_VALUE;
+  return intFormat(lang, 20).format(v);
+}
+
 /** 12 345 / 12,345, with up to `digits` decimals; 1.5E20 past a quadrillion. */
 export function formatNumber(v: number, lang: Lang, digits = 0): string {
   if (!Number.isFinite(v)) return NO_VALUE;

@@ -362,9 +362,13 @@ export class Controls {
         this.problems.set(f.id, parsed.problem);
       }
     }
-    if (isRated(s.scenario) && steadyRequests(s) > MAX_STEADY_REQUESTS) {
+    // The page's own bound on a steady run's requests, for values in their fields' ranges: a
+    // value past its range (a spike factor of 1e308, which made the requests "—") is the
+    // core's to name, and a field's own problem is not overwritten.
+    const requests = steadyRequests(s);
+    if (isRated(s.scenario) && Number.isFinite(requests) && requests > MAX_STEADY_REQUESTS) {
       const at = ["clients", "rate", "duration", "spike-length", "spike-factor"].includes(this.lastEdited) ? this.lastEdited : "rate";
-      this.problems.set(at, { kind: "steady", n: Math.round(steadyRequests(s)) });
+      if (!this.problems.has(at)) this.problems.set(at, { kind: "steady", n: Math.round(requests) });
     }
     this.refreshLayout(s);
     return { state: s, ok: this.problems.size === 0 };
