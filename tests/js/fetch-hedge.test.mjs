@@ -10,7 +10,7 @@ import { startServer } from "./server.mjs";
 const { retryFetch, Budget, RetryError, BudgetExhaustedError, CircuitOpenError } = stampede;
 
 const realFetch = globalThis.fetch;
-const URL_ = "http://127.0.0.1:9/hedge";
+const URL_ = "http://127.0.0.1:59/hedge";
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const policy = { strategy: "none", maxAttempts: 6, seed: 3 };
 let n = 0;

@@ -21,7 +21,7 @@ process.on("unhandledRejection", (e) => escaped.push(`unhandledRejection: ${e?.s
 const realFetch = globalThis.fetch;
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const fast = { strategy: "full", baseMs: 1, capMs: 5, maxAttempts: 3, seed: 7 };
-const URL_ = "http://127.0.0.1:9/hostile";
+const URL_ = "http://127.0.0.1:59/hostile";
 const ok = (status = 200, headers = {}) => new Response("ok", { status, headers });
 const ok200 = async () => ok();
 
@@ -440,12 +440,12 @@ hostile("an input or init fetch refuses whatever the network does is refused at 
   }
   // A scheme fetch does not fetch, credentials, an object whose string is no URL: RangeErrors.
   for (const [bad, pattern] of [
-    ["ftp://127.0.0.1:9/x", /^input: expected an http or https URL/],
+    ["ftp://127.0.0.1:59/x", /^input: expected an http or https URL/],
     ["javascript:1", /^input: expected an http or https URL/],
-    ["http://user:pass@127.0.0.1:9/", /^input: a URL with credentials/],
-    ["https://user@127.0.0.1:9/", /^input: a URL with credentials/],
+    ["http://user:pass@127.0.0.1:59/", /^input: a URL with credentials/],
+    ["https://user@127.0.0.1:8080/", /^input: a URL with credentials/],
     [{}, /^input: expected an absolute URL.*"\[object Object\]"/],
-    [{ url: "ftp://127.0.0.1:9/x", bodyUsed: false, clone() { return this; } }, /^input: expected an http or https URL/],
+    [{ url: "ftp://127.0.0.1:59/x", bodyUsed: false, clone() { return this; } }, /^input: expected an http or https URL/],
   ]) {
     const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
     assert.ok(o.error instanceof RangeError, `${String(bad)}: ${o.error ?? o.value}`);

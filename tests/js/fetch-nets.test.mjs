@@ -9,7 +9,7 @@ import { stampede } from "./load.mjs";
 const { retryFetch, Budget, RetryError, BudgetExhaustedError, CircuitOpenError, ThrottledError } = stampede;
 
 const realFetch = globalThis.fetch;
-const URL_ = "http://127.0.0.1:9/nets";
+const URL_ = "http://127.0.0.1:59/nets";
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 let n = 0;
 const site = (name) => `${name} ${process.pid} ${++n}`;

@@ -2,6 +2,8 @@
 // The server's /api/log is the truth about what was sent.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { stampede } from "./load.mjs";
 import { startServer } from "./server.mjs";
 
@@ -115,7 +117,13 @@ test("per-attempt timeouts are retried, then a RetryError carries the attempts",
 });
 
 test("a refused connection is retried up to maxAttempts", async () => {
-  const closed = "http://127.0.0.1:9/"; // discard port: nothing listens on loopback
+  // A port the system just gave and took back: nothing listens there. (It was 9, the discard
+  // port, which fetch blocks: a bad port, not a refused connection.)
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const port = probe.address().port;
+  await new Promise((r) => probe.close(r));
+  const closed = `http://127.0.0.1:${port}/`;
   await assert.rejects(
     retryFetch(closed, undefined, { policy: { ...fast, maxAttempts: 3 } }),
     (e) => e.name === "RetryError" && e.attempts.length === 3 && e.attempts[0].error === "connect",

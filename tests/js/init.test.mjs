@@ -30,14 +30,14 @@ for (const entry of entries) {
     assert.throws(() => m.classify({ status: 503 }), notLoaded);
     assert.throws(() => m.parseRetryAfter("5", 0), notLoaded);
     assert.throws(() => m.Budget.forCallSite("before init"), notLoaded);
-    const call = m.retryFetch("http://127.0.0.1:9/never-sent");
+    const call = m.retryFetch("http://127.0.0.1:59/never-sent");
     assert.ok(call instanceof Promise, "retryFetch returns a promise, not a throw");
     await assert.rejects(call, notLoaded);
     // Before any complaint about the arguments: the same in both entries.
     assert.throws(() => new m.RetryPolicy([]), notLoaded);
     assert.throws(() => m.classify(), notLoaded);
     assert.throws(() => new m.Budget(), notLoaded);
-    await assert.rejects(m.retryFetch("http://127.0.0.1:9/never-sent", {}, []), notLoaded);
+    await assert.rejects(m.retryFetch("http://127.0.0.1:59/never-sent", {}, []), notLoaded);
     // null is no module: refused (a rejected promise, not a throw), nothing loaded.
     const none = m.default(null);
     assert.ok(none instanceof Promise);

@@ -29,11 +29,11 @@ test("the registry holds at most 1,000 call sites", async () => {
   // retryFetch names its own option, and sends nothing (a refused port would have given a
   // RetryError after attempts; a RangeError means no attempt was made).
   await assert.rejects(
-    retryFetch("http://127.0.0.1:9/", undefined, { callSite: "GET /new", policy: { maxAttempts: 2, baseMs: 1, capMs: 1 } }),
+    retryFetch("http://127.0.0.1:59/", undefined, { callSite: "GET /new", policy: { maxAttempts: 2, baseMs: 1, capMs: 1 } }),
     (e) => e instanceof RangeError && /^callSite: expected one of at most 1000 call sites/.test(e.message),
   );
   await assert.rejects(
-    retryFetch("http://127.0.0.1:9/", undefined, { callSite: "GET /api/items/5", policy: { maxAttempts: 2, baseMs: 1, capMs: 1 } }),
+    retryFetch("http://127.0.0.1:59/", undefined, { callSite: "GET /api/items/5", policy: { maxAttempts: 2, baseMs: 1, capMs: 1 } }),
     (e) => e.name === "RetryError" && e.attempts.length === 2,
     "an existing call site still works in retryFetch",
   );

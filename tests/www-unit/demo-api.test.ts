@@ -281,10 +281,13 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
 
 test("the live panel calls only what fetch can call: http or https addresses that parse", () => {
   const page = "https://teach.example/jitter/";
-  for (const ok of ["/api/flaky?key=k", "demo-api/flaky", "http://127.0.0.1:8080/x", "https://[::1]:443/", "HTTPS://EXAMPLE.ORG"]) {
+  for (const ok of ["/api/flaky?key=k", "demo-api/flaky", "http://127.0.0.1:8080/x", "https://[::1]:443/", "HTTPS://EXAMPLE.ORG", "http://127.0.0.1:6001/", "http://127.0.0.1:80/"]) {
     assert.equal(fetchable(ok, page), true, ok);
   }
-  for (const bad of ["", "http://[::1", "javascript:alert(1)", "data:text/plain,hi", "ftp://example.org/", "http://exa mple.org/"]) {
+  // A port fetch blocks (Chromium's ERR_UNSAFE_PORT) fails at once on every attempt, as a
+  // refused connection would look: the panel once retried it for 14 s.
+  const blocked = ["http://127.0.0.1:1/", "http://127.0.0.1:9/", "http://localhost:6000/x", "https://example.org:22/", "http://[::1]:10080/"];
+  for (const bad of ["", "http://[::1", "javascript:alert(1)", "data:text/plain,hi", "ftp://example.org/", "http://exa mple.org/", ...blocked]) {
     assert.equal(fetchable(bad, page), false, bad);
   }
 });

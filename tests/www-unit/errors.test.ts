@@ -156,7 +156,7 @@ test("an unknown strategy lists the package's own names", () => {
 });
 
 test("the live panel's timeout: the package's refusal names its field, the page words it", async () => {
-  const thrown = await pkg.retryFetch("http://127.0.0.1:9/", {}, { attemptTimeoutMs: -1 }).then(
+  const thrown = await pkg.retryFetch("http://127.0.0.1:59/", {}, { attemptTimeoutMs: -1 }).then(
     () => assert.fail("a negative timeout was accepted"),
     (e: unknown) => e,
   );
@@ -170,7 +170,7 @@ test("the live panel's timeout: the package's refusal names its field, the page 
 });
 
 test("the live panel's hedging delay: the package's refusal is worded in the reader's language", async () => {
-  const thrown = await pkg.retryFetch("http://127.0.0.1:9/", {}, { hedging: { delayMs: -1 } }).then(
+  const thrown = await pkg.retryFetch("http://127.0.0.1:59/", {}, { hedging: { delayMs: -1 } }).then(
     () => assert.fail("a negative hedging delay was accepted"),
     (e: unknown) => e,
   );

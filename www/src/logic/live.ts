@@ -75,19 +75,31 @@ export function endpointOf(url: string, page: string): Endpoint {
 }
 
 /**
- * Whether `url` (as typed, relative to `page`) is one fetch can call: it parses, and it is
- * http or https. `http://[::1` or `javascript:` fail at once, and retryFetch would retry
- * that failure like a refused connection.
+ * Whether `url` (as typed, relative to `page`) is one fetch can call: it parses, it is http
+ * or https, and its port is not one fetch blocks. `http://[::1`, `javascript:` or port 6000
+ * fail at once, and retryFetch would retry that failure like a refused connection.
  */
 export function fetchable(url: string, page: string): boolean {
   if (url === "") return false;
   try {
-    const { protocol } = new URL(url, page);
-    return protocol === "http:" || protocol === "https:";
+    const { protocol, port } = new URL(url, page);
+    return (protocol === "http:" || protocol === "https:") && !(port !== "" && BAD_PORTS.has(Number(port)));
   } catch {
     return false;
   }
 }
+
+/** The ports fetch blocks for http and https, the Fetch Standard's bad ports (Chromium's
+ *  ERR_UNSAFE_PORT; Node 20's fetch refuses exactly these from 1 to 11,000): a call to one
+ *  fails at once on every attempt, which the panel would retry as a refused connection. */
+const BAD_PORTS = new Set(
+  [
+    0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113,
+    115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556,
+    563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
+    6668, 6669, 6679, 6697, 10080,
+  ],
+);
 
 /**
  * Whether `stampede serve` may be serving the page at `pathname`: it serves it at the root

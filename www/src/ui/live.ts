@@ -8,7 +8,7 @@
 import { readBody, untilAborted } from "../logic/body.js";
 import { CORE_LIMITS } from "../generated/core.js";
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
-import { formatDuration, formatNumber } from "../logic/format.js";
+import { clipText, formatDuration, formatNumber } from "../logic/format.js";
 import {
   callSiteFor,
   defaultLiveUrl,
@@ -290,7 +290,11 @@ export class LivePanel {
     const url = this.url.value.trim();
     if (!fetchable(url, location.href)) {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
-      this.status.textContent = this.t("live.badUrl", { url: url.length > 60 ? `${url.slice(0, 60)}…` : url });
+      // The last call's attempts go: beside this status they would read as this URL's.
+      this.log.replaceChildren();
+      this.strip.replaceChildren();
+      this.body.textContent = "";
+      this.status.textContent = this.t("live.badUrl", { url: clipText(url, 60) });
       this.url.setAttribute("aria-invalid", "true");
       this.url.focus();
       return;
