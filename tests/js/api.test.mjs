@@ -42,7 +42,7 @@ test("every name of the contract is exported", simOnly, () => {
 // from its chunks (1.5 KB), 245.5 KB since that wait ends at the call's deadline
 // (1.5 KB), 248 KB since the backoff's strategies that draw nothing are inlined into the
 // event loop (2.7 KB), 257 KB since a crowded millisecond is split into finer buckets
-// (9.1 KB), and is 258 KB since the work bounds count more (0.7 KB): scripts/finish-pkg.mjs's.
+// (9.1 KB), and is 258 KB since the work bounds count more (1.1 KB): scripts/finish-pkg.mjs's.
 test("stampede_bg.wasm is at most 258 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
