@@ -541,17 +541,8 @@ impl Herd {
                 .pop_with(limit, |batch| look_ahead(servers, batch))
         } {
             self.steps += 1;
-            if self.steps % CHECK_EVERY == 0 {
-                let over = self.pending.over(self.held());
-                if over || self.load.stops(ev.at, self.counts.bottom_attempts) {
-                    // Refused: its events go, and their memory with them.
-                    self.wheel = Wheel::new();
-                    self.frames = Frames::new();
-                    if over {
-                        self.pending.released();
-                    }
-                    break;
-                }
+            if self.steps % CHECK_EVERY == 0 && self.past_a_bound(ev.at) {
+                break;
             }
             match ev.kind {
                 Kind::Arrive => self.arrive(ev),
@@ -569,6 +560,24 @@ impl Herd {
         } else if limit != u64::MAX {
             self.now = self.now.max(limit as f64);
         }
+    }
+
+    /// Whether the run, at `t`, must stop at a bound on its work: what it holds pending, or
+    /// a closed loop's attempts. Refused, its events go, and their memory with them. Out of
+    /// the event loop (cold): every 1,024 steps, and its code would only crowd the loop's.
+    #[cold]
+    #[inline(never)]
+    fn past_a_bound(&mut self, t: f64) -> bool {
+        let over = self.pending.over(self.held());
+        if !over && !self.load.stops(t, self.counts.bottom_attempts) {
+            return false;
+        }
+        self.wheel = Wheel::new();
+        self.frames = Frames::new();
+        if over {
+            self.pending.released();
+        }
+        true
     }
 
     /// The events the run holds now: in the wheel, waiting in the servers' queues, and the
