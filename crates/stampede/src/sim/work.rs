@@ -520,5 +520,8 @@ fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
 }
 
 #[cfg(test)]
+#[path = "work_run_tests.rs"]
+mod run_tests;
+#[cfg(test)]
 #[path = "work_tests.rs"]
 mod tests;
