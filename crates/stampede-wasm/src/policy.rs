@@ -141,7 +141,8 @@ pub(crate) fn verdict_object(v: &Verdict) -> Object {
 }
 
 /// Reads a headers argument: anything with a `get(name)` method (a `Headers`), else as
-/// fetch reads a `HeadersInit`: an iterable of `[name, value]` pairs or a record. Returns the raw `Retry-After` and `grpc-retry-pushback-ms` values.
+/// fetch reads a `HeadersInit`: an iterable of `[name, value]` pairs or a record. Returns
+/// the raw `Retry-After` and `grpc-retry-pushback-ms` values.
 #[inline(never)]
 pub(crate) fn hint_headers(
     headers: Option<JsValue>,

@@ -271,6 +271,15 @@ export class LivePanel {
     else this.timeout.removeAttribute("aria-invalid");
   }
 
+  /** Empties what the last call showed: its attempts, their strip and its body. */
+  private clearCall(): void {
+    this.log.replaceChildren();
+    this.strip.replaceChildren();
+    this.body.textContent = "";
+    this.drawn = [];
+    this.waits = [];
+  }
+
   private async run(): Promise<void> {
     if (this.controller || !this.ready) return;
     const { headers, bad } = parseHeaders(this.headers.value);
@@ -291,9 +300,7 @@ export class LivePanel {
     if (!fetchable(url, location.href)) {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
       // The last call's attempts go: beside this status they would read as this URL's.
-      this.log.replaceChildren();
-      this.strip.replaceChildren();
-      this.body.textContent = "";
+      this.clearCall();
       this.status.textContent = this.t("live.badUrl", { url: clipText(url, 60) });
       this.url.setAttribute("aria-invalid", "true");
       this.url.focus();
@@ -308,11 +315,7 @@ export class LivePanel {
     this.controller = controller;
     this.send.disabled = true;
     this.cancel.disabled = false;
-    this.log.replaceChildren();
-    this.strip.replaceChildren();
-    this.body.textContent = "";
-    this.drawn = [];
-    this.waits = [];
+    this.clearCall();
     this.status.textContent = this.t("live.sending");
     this.started = Date.now();
     let attempts = 0;

@@ -80,20 +80,21 @@ const FAR_WAIT_MS: f64 = 600_000.0;
 /// day took 8–12 s, with browser tests sharing the 2 cores). A trip is at most a minute.
 fn far_divisor(c: &Checked) -> f64 {
     let s = &c.s;
-    let other = [
+    let ahead = [
+        longest_wait_ms(c),
         s.timeout_ms.unwrap_or(0.0),
         c.fleet.service_ms,
         s.burst_window_ms,
     ];
-    if longest_wait_ms(c).max(other.into_iter().fold(0.0, f64::max)) > FAR_WAIT_MS {
+    if ahead.into_iter().fold(0.0, f64::max) > FAR_WAIT_MS {
         3.0
     } else {
         1.0
     }
 }
 
-/// A request whose whole life fits within a millisecond (a trip of the network and every
-/// wait before a retry under 1 ms) divides the bound by 2: its events crowd the millisecond
+/// A request whose whole life fits within a millisecond (a trip of the network and the
+/// wait before its first retry under 1 ms) divides the bound by 2: its events crowd the millisecond
 /// being handed out, which the wheel orders through its late queue and finer buckets
 /// rather than its buckets (measured natively: 200,000 clients retrying 100 times with no
 /// delay over 0.01 ms trips, 4.6–5.0 s for 20 million attempts against 2.3 s for a
