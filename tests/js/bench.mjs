@@ -29,6 +29,24 @@ if (!(Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(ROUNDS) && ROUNDS 
 }
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
+// Both sides on one CPU. On this project's 2-core machine (a VM) one virtual CPU can run
+// markedly slower than the other for seconds at a time (another tenant on its core), and the
+// scheduler tends to keep this Node process on one CPU and start the native processes on the
+// other: a whole round's wasm or native side then ran slow while the other did not (2026-12-06,
+// three runs of five rounds: ratios from 0.83 to 1.92, a side 1.5–2× its usual time for the
+// round). Pinned, a slow spell falls on both sides' alternating batches. Linux's `taskset`
+// (util-linux) pins every thread of this process, and the native processes inherit it;
+// where it is missing the bench runs unpinned and says so.
+let pinned = "unpinned";
+try {
+  const cpu = execFileSync("taskset", ["-p", "-c", String(process.pid)], { encoding: "utf8" })
+    .split(":").at(-1).trim().split(",")[0].split("-")[0];
+  execFileSync("taskset", ["-a", "-p", "-c", cpu, String(process.pid)], { stdio: "ignore" });
+  pinned = `pinned to CPU ${cpu}`;
+} catch {
+  // No taskset (not Linux, or not installed): unpinned.
+}
+
 execFileSync("cargo", ["build", "--release", "--locked", "-q", "-p", "stampede", "--example", "burst_time"], { cwd: root, stdio: "inherit" });
 const timeNative = (reps) => JSON.parse(execFileSync(join(root, "target/release/examples/burst_time"), [String(reps)], { encoding: "utf8" }));
 /** Turns per round: each side's REPS runs are split into this many alternating batches. */
@@ -101,5 +119,5 @@ if (ROUNDS > 1) {
     );
   }
 }
-console.log(`best of ${REPS} runs a side (in ${SLICES} alternating batches), Node ${process.version}`);
+console.log(`best of ${REPS} runs a side (in ${SLICES} alternating batches, ${pinned}), Node ${process.version}`);
 process.exitCode = failed ? 1 : 0;
