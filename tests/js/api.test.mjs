@@ -42,12 +42,13 @@ test("every name of the contract is exported", simOnly, () => {
 // from its chunks (1.5 KB), 245.5 KB since that wait ends at the call's deadline
 // (1.5 KB), 248 KB since the backoff's strategies that draw nothing are inlined into the
 // event loop (2.7 KB), 257 KB since a crowded millisecond is split into finer buckets
-// (9.1 KB), and is 258 KB since the work bounds count more (1.1 KB): scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 258 KB", simOnly, (t) => {
+// (9.1 KB), 258 KB since the work bounds count more (1.1 KB), and is 259 KB since a run's other
+// memory counts against the runs alive (0.5 KB): scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 259 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 258_000, `${bytes.length} bytes > 258,000`);
+  assert.ok(bytes.length <= 259_000, `${bytes.length} bytes > 259,000`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is

@@ -131,3 +131,38 @@ test("defaults().nets: the sources' numbers, within their limits, and what omitt
   same({ breaker: {} }, { breaker: nets.breaker });
   same({ throttle: {} }, { throttle: nets.throttle });
 });
+
+test("per-client nets count against the simulations alive: refused before the module's memory runs out", () => {
+  // Each holds ~200 MB (a breaker, a throttle and a quota for each of 226,000 clients, and
+  // every client's attempts logged) but only 226,000 pending events: uncounted, the twentieth
+  // constructor trapped (`RuntimeError: unreachable`) with the module's 4 GB full.
+  const heavy = {
+    clients: 226_000, budgetScope: "client", breaker: { minThroughput: 1 }, throttle: {},
+    budget: { kind: "aws" }, logClients: 226_000, policy: { maxAttempts: 17 }, outageMs: 600_000,
+  };
+  const alive = [];
+  let refused;
+  try {
+    for (let i = 0; i < 20 && !refused; i++) {
+      try {
+        const sim = new Simulation({ ...heavy, seed: i + 1 });
+        alive.push(sim);
+        sim.run();
+      } catch (e) {
+        refused = e;
+      }
+    }
+    assert.ok(refused instanceof RangeError, String(refused));
+    assert.equal(refused.field, "clients");
+    assert.equal(refused.code, "too_much_work");
+    assert.match(refused.message, /beside the other simulations alive .*free\(\)/);
+    assert.ok(alive.length <= 8, `refused only after ${alive.length} alive`);
+  } finally {
+    for (const sim of alive) sim.free();
+  }
+  // Freed, the same settings run again, and the module lives on.
+  const again = new Simulation(heavy);
+  again.run();
+  assert.equal(again.metrics().requests, 226_000);
+  again.free();
+});

@@ -135,8 +135,9 @@ impl WorkBound {
             }
             WorkBound::PendingAlive => {
                 "clients with these settings beside the other simulations alive (together \
-                 they may have held at most 10000000 events pending, each keeping the memory \
-                 of its peak until it is freed: free() the simulations you no longer need)"
+                 they may have held at most 10000000 events pending, other memory counted as \
+                 events, each keeping the memory of its peak until it is freed: free() the \
+                 simulations you no longer need)"
             }
             WorkBound::ClosedThink => {
                 "ms of think with these clients, latency and service (clients × duration / \

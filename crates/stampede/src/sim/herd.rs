@@ -141,6 +141,8 @@ pub(crate) struct Herd {
     hedged: Hedged,
     /// The bounds on what the run holds pending (see `sim/pending.rs`).
     pending: Pending,
+    /// What its nets take (bytes).
+    nets_bytes: usize,
 }
 
 impl Herd {
@@ -149,6 +151,7 @@ impl Herd {
             super::work::attempts_bound(&c).unwrap_or(f64::INFINITY) * 2.0 + f64::from(c.s.clients);
         let s = &c.s;
         let nets = Nets::new(c.nets, s.budget_scope, s.clients);
+        let nets_bytes = super::nets::held_bytes(c.nets.as_ref(), s.budget_scope, s.clients);
         let outage_end = s.outage_start_ms + s.outage_ms;
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
@@ -184,6 +187,7 @@ impl Herd {
             steps: 0,
             hedged: Hedged::new(c.hedging),
             pending: Pending::new(s.clients, worst_pending),
+            nets_bytes,
         };
         for (t, client) in first_ticks {
             let mut tick = h.tick(t);
@@ -196,13 +200,17 @@ impl Herd {
         // memory in their constructors). Refused, the run holds nothing, and says why when
         // it is run (see `Pending`).
         if h.load.is_burst() {
-            if h.pending.over(s.clients as usize) {
+            // Every buffer a burst fills is sized up front (no reallocation while it runs),
+            // so its memory is known before it is reserved.
+            let (log_entries, successes) = (
+                h.log_rows as usize * h.policy.max_attempts() as usize,
+                s.clients as usize,
+            );
+            let other = h.other_bytes() + Recorder::reserved_bytes(log_entries, successes);
+            if h.pending.over(s.clients as usize, other) {
                 h.pending.released();
             } else {
-                // Every buffer a burst fills, sized up front: no reallocation while it runs.
-                let attempts = h.policy.max_attempts() as usize;
-                h.rec
-                    .reserve(h.log_rows as usize * attempts, s.clients as usize);
+                h.rec.reserve(log_entries, successes);
                 h.wheel.reserve(s.clients as usize);
                 for client in 0..s.clients {
                     let start = uniform(&mut h.rng, 0.0, s.burst_window_ms);
@@ -568,7 +576,7 @@ impl Herd {
     #[cold]
     #[inline(never)]
     fn past_a_bound(&mut self, t: f64) -> bool {
-        let over = self.pending.over(self.held());
+        let over = self.pending.over(self.held(), self.other_bytes());
         if !over && !self.load.stops(t, self.counts.bottom_attempts) {
             return false;
         }
@@ -588,6 +596,14 @@ impl Herd {
         self.wheel.pending() + self.servers.queued as usize + self.frames.len()
     }
 
+    /// The run's memory other than its events, in bytes: its nets, its tickets and free
+    /// slots, its recorder's buffers (see `Pending::over`).
+    fn other_bytes(&self) -> usize {
+        self.nets_bytes
+            + (self.tickets.capacity() + self.free_slots.capacity()) * 4
+            + self.rec.bytes()
+    }
+
     pub(crate) fn is_done(&self) -> bool {
         self.wheel.is_empty() || self.pending.is_cut()
     }
@@ -601,6 +617,11 @@ impl Herd {
     #[cfg(test)]
     pub(crate) fn cap_pending(&mut self, max: usize, max_alive: usize) {
         self.pending.cap(max, max_alive);
+    }
+
+    #[cfg(test)]
+    pub(crate) fn pending_peak(&self) -> usize {
+        self.pending.peak()
     }
 
     #[cfg(test)]

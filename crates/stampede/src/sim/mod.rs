@@ -429,6 +429,16 @@ impl Simulation {
         }
     }
 
+    /// What the run has held at its peak, counted against the bound on the runs alive
+    /// (events and the events of as much other memory).
+    #[cfg(test)]
+    pub(crate) fn pending_peak(&self) -> usize {
+        match &self.engine {
+            Engine::Herd(h) => h.pending_peak(),
+            _ => 0,
+        }
+    }
+
     /// Whether every request has finished.
     pub fn is_done(&self) -> bool {
         match &self.engine {

@@ -32,6 +32,25 @@ fn bytes_per_client(n: &GuardSettings) -> f64 {
     b as f64
 }
 
+/// What the nets of `clients` clients take, in bytes (as [`Nets::new`] builds them).
+pub(crate) fn held_bytes(
+    settings: Option<&GuardSettings>,
+    scope: BudgetScope,
+    clients: u32,
+) -> usize {
+    let Some(n) = settings else { return 0 };
+    let each = if bucket_only(n) {
+        size_of::<TokenBucket>()
+    } else {
+        bytes_per_client(n) as usize
+    };
+    let n = match scope {
+        BudgetScope::Shared => 1,
+        BudgetScope::Client => clients as usize,
+    };
+    each * n
+}
+
 /// Whether `n` is a token bucket alone: kept as a plain bucket, with no guard, and bounded
 /// as none (in memory here, in work in `work.rs`).
 pub(crate) fn bucket_only(n: &GuardSettings) -> bool {

@@ -177,6 +177,30 @@ impl Recorder {
         self.latencies.reserve(successes);
     }
 
+    /// The bytes [`reserve`](Self::reserve) takes for these.
+    pub(crate) fn reserved_bytes(log_entries: usize, successes: usize) -> usize {
+        (log_entries.min(MAX_LOG_ENTRIES) * 4 + successes) * 4
+    }
+
+    /// The bytes its buffers hold: the series, the log and the latencies (their capacities).
+    pub(crate) fn bytes(&self) -> usize {
+        let series = [
+            &self.offered,
+            &self.served,
+            &self.rejected,
+            &self.failed,
+            &self.blocked,
+            &self.goodput,
+            &self.timed_out,
+            &self.wasted,
+            &self.queued,
+        ];
+        let words: usize = series.iter().map(|v| v.capacity()).sum::<usize>()
+            + self.log.capacity()
+            + self.latencies.capacity();
+        words * 4
+    }
+
     pub(crate) fn slot_ms(&self) -> f64 {
         self.slot_ms
     }

@@ -112,11 +112,19 @@ fn parked_calls_count_against_the_bound_on_pending_events() {
 fn runs_alive_together_hold_at_most_their_bound() {
     use crate::sim::Simulation;
     let s = piling_up();
-    // Each holds all 12,000 attempts at its peak (checked every 1,024 steps).
-    let alive = 20_000;
+    // Each holds all 12,000 attempts at its peak (checked every 1,024 steps), and its log
+    // and series (a day of 10 ms slots) count as the events of as much memory.
+    let peak = {
+        let mut alone = Simulation::new(&s).unwrap();
+        assert!(alone.run().check_work().is_ok());
+        alone.pending_peak()
+    };
+    assert!(peak > 12_000, "{peak}");
+    let alive = peak + peak / 2;
     let mut first = Simulation::new(&s).unwrap();
     first.cap_pending(usize::MAX, alive);
     assert!(first.run().check_work().is_ok());
+    assert_eq!(first.pending_peak(), peak);
     let mut second = Simulation::new(&s).unwrap();
     second.cap_pending(usize::MAX, alive);
     let e = second.run().check_work().unwrap_err();
@@ -126,9 +134,10 @@ fn runs_alive_together_hold_at_most_their_bound() {
         panic!("{:?}", e.expected)
     };
     assert_eq!(bound, WorkBound::PendingAlive);
-    // What the first leaves of the bound, over the 26,000 a run could hold.
+    // What the first leaves of the bound, over the 26,000 events a run could hold and its
+    // other memory.
     assert!(
-        (1.0..2_000.0 * 8_000.0 / 26_000.0 + 1.0).contains(&max),
+        (1.0..2_000.0 * (peak / 2) as f64 / 26_000.0 + 1.0).contains(&max),
         "{max}"
     );
     // A third, beside the first and the refused second: refused too, so the second
@@ -156,16 +165,18 @@ fn runs_alive_together_hold_at_most_their_bound() {
 fn a_burst_counts_its_first_attempts_when_it_is_built() {
     use crate::sim::pending::{MAX_PENDING_ALIVE, preload};
     use crate::sim::{Scenario, Simulation};
-    let _held = preload(MAX_PENDING_ALIVE - 1_000);
+    // Room for 10,000 events: a burst's log, latencies and series count too (about 4,000
+    // events' worth for 900 clients).
+    let _held = preload(MAX_PENDING_ALIVE - 10_000);
     let burst = |clients| SimSettings {
         scenario: Scenario::Burst,
         clients,
         ..SimSettings::default()
     };
-    let mut big = Simulation::new(&burst(2_000)).unwrap();
+    let mut big = Simulation::new(&burst(12_000)).unwrap();
     assert!(big.is_done(), "refused as it was built, before any step");
     let e = big.run().check_work().unwrap_err();
-    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(2_000.0)));
+    assert_eq!((e.field, e.got), (Field::Clients, Got::Number(12_000.0)));
     let Expected::Work { bound, .. } = e.expected else {
         panic!("{:?}", e.expected)
     };
@@ -239,4 +250,57 @@ fn a_closed_loop_stops_at_its_bound_before_any_request_ends() {
     let made = sim.metrics().bottom_attempts;
     let most = 2_000.0 + CHECK_EVERY as f64;
     assert!((2_000.0..=most).contains(&made), "{made} attempts");
+}
+
+/// A run's other memory counts against the bound on the runs alive: per-client nets hold
+/// ~600 bytes a client however few events are pending (uncounted, twenty simulations of
+/// 226,000 clients with a breaker, a throttle and a quota each filled a wasm module's 4 GB
+/// and the next constructor trapped). Once nothing fits beside the runs alive, the error
+/// says 0, not 1.
+#[test]
+fn nets_and_logs_count_against_the_runs_alive() {
+    use crate::nets::{BreakerSettings, GuardSettings, ThrottleSettings};
+    use crate::sim::pending::{MAX_PENDING_ALIVE, event_equivalents, preload};
+    use crate::sim::{BudgetScope, Simulation};
+    let s = SimSettings {
+        clients: 5_000,
+        nets: GuardSettings {
+            breaker: Some(BreakerSettings::default()),
+            throttle: Some(ThrottleSettings::default()),
+            ..GuardSettings::default()
+        },
+        budget_scope: BudgetScope::Client,
+        ..SimSettings::default()
+    };
+    let nets = crate::sim::nets::held_bytes(Some(&s.nets), s.budget_scope, s.clients);
+    assert!(nets >= 5_000 * 500, "{nets} bytes of nets");
+    let peak = {
+        let mut alone = Simulation::new(&s).unwrap();
+        assert!(alone.run().check_work().is_ok());
+        alone.pending_peak()
+    };
+    // Its 5,000 first attempts, and at least its nets' worth.
+    assert!(peak >= 5_000 + event_equivalents(nets), "{peak}");
+    // Two fit where one and a half do not.
+    let mut first = Simulation::new(&s).unwrap();
+    first.cap_pending(usize::MAX, peak + peak / 2);
+    assert!(first.run().check_work().is_ok());
+    let mut second = Simulation::new(&s).unwrap();
+    second.cap_pending(usize::MAX, peak + peak / 2);
+    let e = second.run().check_work().unwrap_err();
+    let Expected::Work { bound, max } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::PendingAlive);
+    assert!((1.0..5_000.0).contains(&max), "{max}");
+    drop((first, second));
+    // Nothing left beside the runs alive: 0 fit.
+    let _held = preload(MAX_PENDING_ALIVE);
+    let mut none = Simulation::new(&s).unwrap();
+    let e = none.run().check_work().unwrap_err();
+    let Expected::Work { bound, max } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!((bound, max), (WorkBound::PendingAlive, 0.0));
+    assert!(e.to_string().contains("at most 0 clients"), "{e}");
 }
