@@ -469,8 +469,9 @@ hostile("an input or init fetch refuses whatever the network does is refused at 
   }
   // An init fetch refuses whatever the network does (a TypeError from fetch, every time, that
   // looked like a refused connection and was retried): refused at once, naming init, with
-  // the environment's own refusal as the cause. POST with a body is fine, as is a Request
-  // input (its body would be used up by asking).
+  // the environment's own refusal as the cause. POST with a body is fine. With a Request
+  // input too (it was sent 6 times and reported as refused connections), asked of a copy:
+  // the Request's body is still there to send.
   for (const init of [
     { headers: { "bad name": "v" } },
     { headers: { x: "a\nb" } },
@@ -479,13 +480,20 @@ hostile("an input or init fetch refuses whatever the network does is refused at 
     { mode: "navigate" },
     { redirect: "nope" },
   ]) {
-    const o = await settle(retryFetch(URL_, init, { policy: fast }), 500);
-    assert.ok(o.error instanceof RangeError, `${JSON.stringify(init)}: ${o.error ?? o.value}`);
-    assert.equal(o.error.field, "init");
-    assert.equal(o.error.code, "bad_syntax");
-    assert.match(o.error.message, /^init: fetch refuses this request: /);
-    assert.ok(o.error.cause instanceof TypeError);
+    for (const input of [URL_, new Request(URL_), new Request(URL_, { method: "PUT", body: "kept" })]) {
+      if (input.method === "PUT" && init.body !== undefined) continue;
+      const o = await settle(retryFetch(input, init, { policy: fast }), 500);
+      assert.ok(o.error instanceof RangeError, `${JSON.stringify(init)}: ${o.error ?? o.value}`);
+      assert.equal(o.error.field, "init");
+      assert.equal(o.error.code, "bad_syntax");
+      assert.match(o.error.message, /^init: fetch refuses this request: /);
+      assert.ok(o.error.cause instanceof TypeError);
+      if (input instanceof Request) assert.equal(input.bodyUsed, false);
+    }
   }
+  const kept = new Request(URL_, { method: "PUT", body: "kept" });
+  await settle(retryFetch(kept, { headers: { "bad name": "v" } }, { policy: fast }), 500);
+  assert.equal(await kept.text(), "kept", "the Request's body, untouched by the check");
   // Something with a `clone` but no `bodyUsed` is no Request: fetch reads it as the text
   // "[object Object]" and refuses it, which is the input's fault, not the init's.
   for (const input of [{ clone() { return this; }, url: 5 }, { clone() { return this; }, url: URL_ }]) {

@@ -237,14 +237,19 @@ export function urlError(input) {
  *  environment's own `Request`: fetch rejects it with the TypeError of a refused
  *  connection, so it used to be retried as one. A RangeError naming `init` (or `input`,
  *  when fetch refuses the input alone; code bad_syntax, the refusal as its cause);
- *  undefined when fetch takes it, or where there is no `Request`. Only for a URL input: a
- *  Request input's body would be used up. */
-export function initError(input, init) {
+ *  undefined when fetch takes it, or where there is no `Request`. For a URL input and for
+ *  a Request (asked of its copy, made by `Request.prototype.clone`, not by a `clone` the
+ *  caller put on it: a Request built from it would take its body); not for an object of
+ *  the caller's with a `clone` (`cloned`), which is sent as its clone makes it. */
+export function initError(input, init, cloned) {
   if (typeof Request !== "function") return undefined;
   // Refused without the init too, it is the input's fault: an object with a `clone` but no
   // `bodyUsed` is no Request, and fetch reads it as the text "[object Object]".
   let field = "input";
   try {
+    const real = input instanceof Request;
+    if (cloned && !real) return undefined;
+    if (real) input = Request.prototype.clone.call(input);
     new Request(input);
     field = "init";
     // Without the caller's signal: a Request would listen to it, and a browser refuses the

@@ -27,9 +27,10 @@ extern "C" {
     #[wasm_bindgen(js_name = urlError)]
     pub(crate) fn url_error_js(input: &JsValue) -> JsValue;
     /// A RangeError naming `init` when fetch would refuse it whatever the network does
-    /// (see js/errors.js: the environment's `Request` is asked); undefined otherwise.
+    /// (see js/errors.js: the environment's `Request` is asked, of a Request input's copy);
+    /// undefined otherwise, and for an input of the caller's with a `clone` (`cloned`).
     #[wasm_bindgen(js_name = initError)]
-    pub(crate) fn init_error_js(input: &JsValue, init: &JsValue) -> JsValue;
+    pub(crate) fn init_error_js(input: &JsValue, init: &JsValue, cloned: bool) -> JsValue;
 }
 
 /// The error a call rejects with when `reason` stopped it and its last attempt (if any)

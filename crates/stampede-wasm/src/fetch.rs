@@ -247,12 +247,10 @@ pub async fn retry_fetch(
     let call = Call::new(&input, &init, o.signal.take())?;
     let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
     // So is an `init` fetch refuses whatever the network does (a header no HTTP carries, a
-    // body on GET…), for a URL input (see `initError`).
-    if call.clone.is_none() {
-        let refused = crate::call_errors::init_error_js(&input, &call.init);
-        if !refused.is_undefined() {
-            return Err(refused);
-        }
+    // body on GET…), with a URL or a Request input (see `initError`).
+    let refused = crate::call_errors::init_error_js(&input, &call.init, call.clone.is_some());
+    if !refused.is_undefined() {
+        return Err(refused);
     }
     // Aborted before the call: nothing is sent, and the nets are not touched.
     call.cancel.check()?;

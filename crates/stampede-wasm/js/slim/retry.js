@@ -146,7 +146,7 @@ export async function retryFetch(input, init, options) {
     req = new Outgoing(input, init, signal);
     const method = req.method();
     if (method && !fc.setMethod(text(method[0], method[1], "method"), method[1] === "input.")) throw fail();
-    const refused = req.clone ? undefined : initError(input, req.init);
+    const refused = initError(input, req.init, req.clone);
     if (refused) throw refused;
     // Aborted before the call: nothing is sent, and the nets are not touched.
     req.check();
