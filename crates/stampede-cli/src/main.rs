@@ -24,6 +24,7 @@ mod serve_cmd;
 mod sim_output;
 mod simulate_cmd;
 mod sweep_grid;
+mod sweep_memory;
 
 /// Retry strategies that do not stampede: backoff and jitter, what to retry,
 /// Retry-After, retry budgets, and a thundering-herd simulator.

@@ -20,7 +20,9 @@ use std::thread;
 
 use rayon::prelude::*;
 use stampede::ConfigError;
-use stampede::sim::{Metrics, SimSettings, run, run_seed};
+use stampede::sim::{Metrics, SimSettings, peak_bytes, run, run_seed};
+
+use crate::sweep_memory::MemoryBudget;
 
 /// The most parts `--shard` splits a grid into.
 pub const MAX_SHARDS: u32 = 1_000_000;
@@ -71,7 +73,8 @@ pub const RUNS_AT_ONCE: usize = 1 << 16;
 /// as [`run_many`](stampede::sim::run_many) gives them point by point (the same seeds, the
 /// same order of summing), but with every run of a batch of points a task of its own, so
 /// that the cores stay busy to the end of a batch even when one point costs a hundred
-/// times another. A run's error goes through `fail`.
+/// times another; as many at once as the machine's memory allows (see `sweep_memory.rs`).
+/// A run's error goes through `fail`.
 pub fn run_points<E>(
     points: &[SimSettings],
     runs: u32,
@@ -89,7 +92,8 @@ fn run_batches<E>(
     fail: impl Fn(ConfigError) -> E,
     row: impl FnMut(Metrics) -> Result<(), E>,
 ) -> Result<(), E> {
-    run_batches_with(points, runs, at_once, run, fail, row)
+    let budget = MemoryBudget::for_this_machine();
+    run_batches_with(points, runs, at_once, &budget, run, fail, row)
 }
 
 /// [`run_batches`] with `run_one` for each run. A point's row goes out as soon as its runs
@@ -100,11 +104,13 @@ fn run_batches<E>(
 /// (of the earliest failing point, its first run that failed) is returned, whatever order
 /// the runs ended in: the error [`run_many`](stampede::sim::run_many) would have stopped at.
 /// A row that cannot be written stops
-/// the runs not yet started.
+/// the runs not yet started. Each run holds its upper estimate of memory from `budget` while
+/// it runs.
 fn run_batches_with<E>(
     points: &[SimSettings],
     runs: u32,
     at_once: usize,
+    budget: &MemoryBudget,
     run_one: impl Fn(&SimSettings) -> Result<Metrics, ConfigError> + Sync,
     fail: impl Fn(ConfigError) -> E,
     mut row: impl FnMut(Metrics) -> Result<(), E>,
@@ -115,6 +121,9 @@ fn run_batches_with<E>(
         let (tx, rx) = mpsc::channel::<Vec<(usize, Result<Metrics, ConfigError>)>>();
         let (run_one, stop_ref) = (&run_one, &stop);
         let tasks = tasks(batch.len(), runs, rayon::current_num_threads());
+        // A point whose settings are refused holds nothing: its run fails at once.
+        let bytes: Vec<f64> = batch.iter().map(|p| peak_bytes(p).unwrap_or(0.0)).collect();
+        let bytes = &bytes;
         let written = thread::scope(|scope| -> Result<Option<(usize, ConfigError)>, E> {
             scope.spawn(move || {
                 tasks.into_par_iter().for_each_with(tx, |tx, ks| {
@@ -128,6 +137,7 @@ fn run_batches_with<E>(
                             seed: run_seed(base.seed, (k % runs) as u32),
                             ..base.clone()
                         };
+                        let _held = budget.hold(bytes[k / runs]);
                         results.push((k, run_one(&s)));
                     }
                     // The receiver is gone only when a row failed: nothing to tell.
@@ -287,6 +297,46 @@ mod tests {
         }
     }
 
+    /// Runs hold their estimate of memory from the budget: with room for one run, one at a
+    /// time (one a thread without it), and the rows are the same.
+    #[test]
+    fn runs_at_once_stay_within_the_memory_budget() {
+        use std::sync::atomic::AtomicUsize;
+        use std::time::Duration;
+        let point = |clients| SimSettings {
+            clients,
+            ..SimSettings::default()
+        };
+        let points = [point(2_000), point(2_000), point(1_000)];
+        let one = peak_bytes(&points[0]).unwrap();
+        assert!(one > peak_bytes(&points[2]).unwrap());
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let run_one = |s: &SimSettings| {
+            most.fetch_max(now.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+            thread::sleep(Duration::from_millis(2));
+            now.fetch_sub(1, Ordering::SeqCst);
+            run(s)
+        };
+        let mut got = Vec::new();
+        let budget = MemoryBudget::new(one);
+        run_batches_with(
+            &points,
+            6,
+            RUNS_AT_ONCE,
+            &budget,
+            run_one,
+            |e| e,
+            |m| {
+                got.push(m);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(most.load(Ordering::SeqCst), 1, "one run at a time");
+        let want: Vec<Metrics> = points.iter().map(|p| run_many(p, 6).unwrap()).collect();
+        assert_eq!(got, want);
+    }
+
     /// A point's row goes out while later points of its batch still run: here the second
     /// point's runs wait (up to 20 s) for the first point's row, which a sweep that wrote
     /// rows only at the end of a batch never gives them.
@@ -318,6 +368,7 @@ mod tests {
             &points,
             4,
             RUNS_AT_ONCE,
+            &MemoryBudget::for_this_machine(),
             run_one,
             |e| e,
             |m| {
@@ -346,6 +397,7 @@ mod tests {
             &points,
             4,
             RUNS_AT_ONCE,
+            &MemoryBudget::for_this_machine(),
             fails,
             |e| e,
             |m| {
@@ -376,8 +428,16 @@ mod tests {
                 run(s)
             }
         };
-        let e =
-            run_batches_with(&points, 4, RUNS_AT_ONCE, fails_late, |e| e, |_| Ok(())).unwrap_err();
+        let e = run_batches_with(
+            &points,
+            4,
+            RUNS_AT_ONCE,
+            &MemoryBudget::for_this_machine(),
+            fails_late,
+            |e| e,
+            |_| Ok(()),
+        )
+        .unwrap_err();
         assert_eq!(e.got, stampede::Got::Number(run_seed(base, 1) as f64));
     }
 }

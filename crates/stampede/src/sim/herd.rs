@@ -625,6 +625,11 @@ impl Herd {
     }
 
     #[cfg(test)]
+    pub(crate) fn pending_other(&self) -> usize {
+        self.pending.other()
+    }
+
+    #[cfg(test)]
     pub(crate) fn cap_attempts(&mut self, max: u64) {
         self.load.cap_attempts(max);
     }

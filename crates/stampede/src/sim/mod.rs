@@ -164,7 +164,7 @@ pub use herd::layers::{MAX_LAYERS, bottom_attempts_per_request};
 pub use metrics::{Metrics, Series};
 pub use model::{Balance, LatencyDist, QueueOrder, RetryAt, ServiceDist, Slowdown};
 pub use nets::MAX_NETS_BYTES;
-pub use pending::{MAX_PENDING, MAX_PENDING_ALIVE};
+pub use pending::{MAX_PENDING, MAX_PENDING_ALIVE, peak_bytes};
 pub(crate) use settings::Checked;
 pub use settings::{DEFAULT_QUEUE_S, DEFAULT_SERVICE_MS, Fleet, SimSettings};
 pub use work::{MAX_OCC_WRITES, MAX_RUN_ATTEMPTS};
@@ -435,6 +435,15 @@ impl Simulation {
     pub(crate) fn pending_peak(&self) -> usize {
         match &self.engine {
             Engine::Herd(h) => h.pending_peak(),
+            _ => 0,
+        }
+    }
+
+    /// Of [`pending_peak`](Self::pending_peak), the part that was memory other than events.
+    #[cfg(test)]
+    pub(crate) fn pending_other(&self) -> usize {
+        match &self.engine {
+            Engine::Herd(h) => h.pending_other(),
             _ => 0,
         }
     }

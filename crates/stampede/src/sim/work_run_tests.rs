@@ -304,3 +304,39 @@ fn nets_and_logs_count_against_the_runs_alive() {
     assert_eq!((bound, max), (WorkBound::PendingAlive, 0.0));
     assert!(e.to_string().contains("at most 0 clients"), "{e}");
 }
+
+/// `peak_bytes`, what a sweep budgets each run by, is at least the events a run holds at its
+/// peak (64 bytes each) and its nets: an upper estimate, as a budget needs.
+#[test]
+fn peak_bytes_covers_what_a_run_holds() {
+    use crate::sim::{Simulation, peak_bytes};
+    let held = |s: &SimSettings| {
+        let mut sim = Simulation::new(s).unwrap();
+        assert!(sim.run().check_work().is_ok());
+        // Its events alone: the run's log and series are not a sweep's.
+        sim.pending_peak() - sim.pending_other()
+    };
+    let burst = SimSettings {
+        clients: 20_000,
+        ..SimSettings::default()
+    };
+    for s in [piling_up(), burst.clone(), failing_loop()] {
+        let events = held(&s);
+        assert!(events > 0);
+        assert!(peak_bytes(&s).unwrap() >= (events * 64) as f64, "{s:?}");
+    }
+    // More clients, more memory; a refused setting is the constructor's error.
+    let more = SimSettings {
+        clients: 40_000,
+        ..burst.clone()
+    };
+    assert!(peak_bytes(&more).unwrap() > peak_bytes(&burst).unwrap());
+    let bad = SimSettings {
+        clients: 0,
+        ..burst
+    };
+    assert_eq!(
+        peak_bytes(&bad).unwrap_err().field,
+        Simulation::new(&bad).err().unwrap().field
+    );
+}
