@@ -297,8 +297,8 @@ mod tests {
         }
     }
 
-    /// Runs hold their estimate of memory from the budget: with room for one run, one at a
-    /// time (one a thread without it), and the rows are the same.
+    /// Runs hold their estimate of memory from the budget: with room for one big run, never
+    /// more than that together (two small ones may share it), and the rows are the same.
     #[test]
     fn runs_at_once_stay_within_the_memory_budget() {
         use std::sync::atomic::AtomicUsize;
@@ -312,9 +312,13 @@ mod tests {
         assert!(one > peak_bytes(&points[2]).unwrap());
         let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let run_one = |s: &SimSettings| {
-            most.fetch_max(now.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+            let bytes = peak_bytes(s).unwrap() as usize;
+            most.fetch_max(
+                now.fetch_add(bytes, Ordering::SeqCst) + bytes,
+                Ordering::SeqCst,
+            );
             thread::sleep(Duration::from_millis(2));
-            now.fetch_sub(1, Ordering::SeqCst);
+            now.fetch_sub(bytes, Ordering::SeqCst);
             run(s)
         };
         let mut got = Vec::new();
@@ -332,7 +336,11 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(most.load(Ordering::SeqCst), 1, "one run at a time");
+        let most = most.load(Ordering::SeqCst);
+        assert!(
+            most as f64 <= one,
+            "{most} bytes held at once, {one} allowed"
+        );
         let want: Vec<Metrics> = points.iter().map(|p| run_many(p, 6).unwrap()).collect();
         assert_eq!(got, want);
     }
