@@ -14,7 +14,11 @@ pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + 
     move |s| {
         let bad = |expected: String| format!("expected {expected}, such as 200ms, 1.5s, 2m or 1h");
         let ms = duration_ms(s).ok_or_else(|| bad(expected(field)))?;
-        field.check(ms).map_err(|e| bad(e.expected.to_string()))
+        // `-0` is 0 (`-0.0 + 0.0` is `+0.0`): it was echoed as "-0 ms".
+        field
+            .check(ms)
+            .map(|ms| ms + 0.0)
+            .map_err(|e| bad(e.expected.to_string()))
     }
 }
 
@@ -50,6 +54,7 @@ pub fn number(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Se
     move |s| match s.trim().parse::<f64>() {
         Ok(v) => field
             .check(v)
+            .map(|v| v + 0.0)
             .map_err(|e| format!("expected {}", e.expected)),
         Err(_) => Err(format!("expected {}", expected(field))),
     }
@@ -215,6 +220,11 @@ mod tests {
         ] {
             assert!(base(s).is_err(), "{s:?} should be rejected");
         }
+        // -0 is 0, not a "-0 ms" to echo.
+        for s in ["-0", "-0ms", "-0.0s"] {
+            assert!(base(s).unwrap().is_sign_positive(), "{s}");
+        }
+        assert!(number(Field::FailRate)("-0").unwrap().is_sign_positive());
         // The range is the field's: a duration of 0 is no steady run.
         assert!(duration(Field::Duration)("0s").is_err());
         assert_eq!(

@@ -263,7 +263,7 @@ impl SimSettings {
                 return Err(ConfigError::new(
                     Field::LatencySd,
                     Expected::Syntax(
-                        "none with the exponential latency_dist, whose legs' standard \
+                        "none with exponential latency, whose legs' standard \
                          deviation is their mean",
                     ),
                     Got::Number(sd),
@@ -397,7 +397,7 @@ mod tests {
         assert_eq!((e.field, &e.got), (Field::LatencySd, &Got::Number(5.0)));
         assert!(
             e.to_string()
-                .contains("none with the exponential latency_dist"),
+                .contains("none with exponential latency, whose legs"),
             "{e}"
         );
         assert!(
