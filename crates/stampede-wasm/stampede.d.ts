@@ -612,10 +612,11 @@ export class ThrottledError extends Error {
  *  data, blob and file are fetched), or that carries credentials (`user:pass@`): a
  *  RangeError, `code: "bad_syntax"`. That is no refused connection to retry. So is a method
  *  fetch refuses to send (CONNECT, TRACE, TRACK): a RangeError, `code: "bad_syntax"`, naming
- *  `init.method` (or `input.method`, a Request's). And so is, with a URL input, an `init`
- *  the environment's own `Request` refuses (a header name or value HTTP cannot carry, a body
- *  on GET or HEAD, an unknown `mode` or `redirect`): a RangeError, `code: "bad_syntax"`,
- *  naming `init`, whose `cause` is the environment's TypeError.
+ *  `init.method` (or `input.method`, a Request's). And so is, with a URL or a Request input
+ *  (asked of a copy: its body stays unread), an `init` the environment's own `Request`
+ *  refuses (a header name or value HTTP cannot carry, a body on GET or HEAD, an unknown
+ *  `mode` or `redirect`): a RangeError, `code: "bad_syntax"`, naming `init`, whose `cause`
+ *  is the environment's TypeError.
  *
  *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
