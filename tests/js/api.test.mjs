@@ -71,13 +71,14 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // scripts/finish-pkg.mjs counts them (its MAX_SLIM_GZIP_BYTES). The issue's goal is 25 KB; not
 // met (44.4 KB): this bar stops growth (46 KB, then 46.1 KB since retryFetch waits for an
 // async onAttempt, 46.6 KB since that wait ends at the call's deadline, 46.7 KB since the API
-// used before init() says to call it, 46.8 KB since headers are read as fetch's HeadersInit).
-test("stampede/fetch: wasm + JS at most 46.8 KB gzipped", (t) => {
+// used before init() says to call it, 46.8 KB since headers are read as fetch's HeadersInit,
+// 46.9 KB since an init fetch refuses is refused with a Request input too).
+test("stampede/fetch: wasm + JS at most 46.9 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 46_800, `${gz} bytes > 46,800`);
+  assert.ok(gz <= 46_900, `${gz} bytes > 46,900`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

@@ -248,13 +248,14 @@ export function initError(input, init, cloned) {
   let field = "input";
   try {
     const real = input instanceof Request;
-    if (cloned && !real) return undefined;
-    if (real) input = Request.prototype.clone.call(input);
-    new Request(input);
+    // A used body is refused later, naming the input, as without an init.
+    if ((cloned && !real) || (real && input.bodyUsed)) return undefined;
+    if (!real) new Request(input);
     field = "init";
     // Without the caller's signal: a Request would listen to it, and a browser refuses the
-    // signal-like objects retryFetch takes (it follows them itself).
-    new Request(input, { ...init, signal: null });
+    // signal-like objects retryFetch takes (it follows them itself). A Request's copy: the
+    // Request built from it takes its body.
+    new Request(real ? Request.prototype.clone.call(input) : input, { ...init, signal: null });
   } catch (e) {
     if (!(e instanceof TypeError)) return threwError("", field, e);
     return settings(new RangeError(`${field}: fetch refuses this request: ${e.message}`, { cause: e }), { field, code: "bad_syntax" });
