@@ -620,13 +620,8 @@ impl Herd {
     }
 
     #[cfg(test)]
-    pub(crate) fn pending_peak(&self) -> usize {
+    pub(crate) fn pending_peak(&self) -> (usize, usize) {
         self.pending.peak()
-    }
-
-    #[cfg(test)]
-    pub(crate) fn pending_other(&self) -> usize {
-        self.pending.other()
     }
 
     #[cfg(test)]

@@ -430,21 +430,13 @@ impl Simulation {
     }
 
     /// What the run has held at its peak, counted against the bound on the runs alive
-    /// (events and the events of as much other memory).
+    /// (events and the events of as much other memory), and of that its other memory when
+    /// last checked.
     #[cfg(test)]
-    pub(crate) fn pending_peak(&self) -> usize {
+    pub(crate) fn pending_peak(&self) -> (usize, usize) {
         match &self.engine {
             Engine::Herd(h) => h.pending_peak(),
-            _ => 0,
-        }
-    }
-
-    /// Of [`pending_peak`](Self::pending_peak), the part that was memory other than events.
-    #[cfg(test)]
-    pub(crate) fn pending_other(&self) -> usize {
-        match &self.engine {
-            Engine::Herd(h) => h.pending_other(),
-            _ => 0,
+            _ => (0, 0),
         }
     }
 

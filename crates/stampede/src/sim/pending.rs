@@ -181,14 +181,10 @@ impl Pending {
         Some((bound, fits, self.clients))
     }
 
+    /// Its peak, and its other memory when last checked (both in events).
     #[cfg(test)]
-    pub(crate) fn peak(&self) -> usize {
-        self.peak
-    }
-
-    #[cfg(test)]
-    pub(crate) fn other(&self) -> usize {
-        self.other
+    pub(crate) fn peak(&self) -> (usize, usize) {
+        (self.peak, self.other)
     }
 
     /// Lowers the bounds, so that a test reaches them cheaply.

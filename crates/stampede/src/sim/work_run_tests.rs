@@ -117,14 +117,14 @@ fn runs_alive_together_hold_at_most_their_bound() {
     let peak = {
         let mut alone = Simulation::new(&s).unwrap();
         assert!(alone.run().check_work().is_ok());
-        alone.pending_peak()
+        alone.pending_peak().0
     };
     assert!(peak > 12_000, "{peak}");
     let alive = peak + peak / 2;
     let mut first = Simulation::new(&s).unwrap();
     first.cap_pending(usize::MAX, alive);
     assert!(first.run().check_work().is_ok());
-    assert_eq!(first.pending_peak(), peak);
+    assert_eq!(first.pending_peak().0, peak);
     let mut second = Simulation::new(&s).unwrap();
     second.cap_pending(usize::MAX, alive);
     let e = second.run().check_work().unwrap_err();
@@ -277,7 +277,7 @@ fn nets_and_logs_count_against_the_runs_alive() {
     let peak = {
         let mut alone = Simulation::new(&s).unwrap();
         assert!(alone.run().check_work().is_ok());
-        alone.pending_peak()
+        alone.pending_peak().0
     };
     // Its 5,000 first attempts, and at least its nets' worth.
     assert!(peak >= 5_000 + event_equivalents(nets), "{peak}");
@@ -314,7 +314,8 @@ fn peak_bytes_covers_what_a_run_holds() {
         let mut sim = Simulation::new(s).unwrap();
         assert!(sim.run().check_work().is_ok());
         // Its events alone: the run's log and series are not a sweep's.
-        sim.pending_peak() - sim.pending_other()
+        let (peak, other) = sim.pending_peak();
+        peak - other
     };
     let burst = SimSettings {
         clients: 20_000,
