@@ -117,6 +117,20 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
+  test("the live panel's message about a long URL wraps: the page never scrolls sideways", T, async () => {
+    // A URL refused at once, quoted in the status (it widened the page to 783 px as one
+    // unbreakable word).
+    const { page, problems } = await open();
+    await page.fill("#live-url", `javascript:${"A".repeat(200)}`);
+    await page.locator("#live-send").scrollIntoViewIfNeeded();
+    await page.tap("#live-send");
+    await page.waitForFunction(() => (document.querySelector("#live-status")?.textContent ?? "").includes("AAAA"));
+    const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(width <= VIEWPORT.width, `page width ${width}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a tap on a slider's track moves it and re-simulates", T, async () => {
     const { page, problems } = await open();
     assert.ok(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "a touch screen");

@@ -51,6 +51,21 @@ test("past the limit it stops reading and cancels the rest", async () => {
   assert.equal(seen.cancelled, true);
 });
 
+test("a body that trickles is read for at most its time: what came by then, cut, the rest cancelled", async () => {
+  // A byte every 20 ms, forever (a body sent a byte every half second kept the live panel
+  // "Sending…" for hours: retryFetch's attempt timeout ends with the headers).
+  const { res, seen } = trickle(Array.from({ length: 1000 }, () => "z"), 20, true);
+  const started = Date.now();
+  const got = await readBody(res, 1000, new AbortController().signal, 150);
+  const took = Date.now() - started;
+  assert.ok(took >= 140 && took < 1000, `${took} ms`);
+  assert.equal(got.cut, true);
+  assert.match(got.text, /^z{2,10}$/);
+  assert.equal(seen.cancelled, true);
+  // Within its time, a body is read whole.
+  assert.deepEqual(await readBody(trickle(["a", "b"], 5).res, 100, new AbortController().signal, 1000), { text: "ab", cut: false });
+});
+
 test("a Cancel while the body trickles rejects at once with its reason, and cancels the body", async () => {
   const { res, seen } = trickle(["x"], 5, true);
   const ctrl = new AbortController();

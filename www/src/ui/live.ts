@@ -68,6 +68,8 @@ interface Drawn {
 
 /** The most of a body the page shows. */
 const BODY_LIMIT = 20_000;
+/** How long the panel reads a body after its headers came: what arrived by then is shown, cut. */
+const BODY_MS = 5_000;
 
 export class LivePanel {
   private readonly endpoint = byId<HTMLSelectElement>("live-endpoint");
@@ -348,7 +350,7 @@ export class LivePanel {
           },
         },
       );
-      const { text, cut } = method === "HEAD" ? { text: "", cut: false } : await readBody(res, BODY_LIMIT, controller.signal);
+      const { text, cut } = method === "HEAD" ? { text: "", cut: false } : await readBody(res, BODY_LIMIT, controller.signal, BODY_MS);
       this.body.textContent = cut ? `${text}…` : text;
       this.status.textContent = this.t("live.done", {
         status: `${res.status} ${res.statusText}`.trim(),
