@@ -164,6 +164,33 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("a package error goes once its field changes, even while another field is wrong", T, async () => {
+    // The cap said "Given: 5" under a cap that read 30000: the package's word stayed until a
+    // run succeeded, and none could while attempts held 2.5.
+    const { page, problems } = await open();
+    const capError = page.locator('[data-error-for="cap"]');
+    const attemptsError = page.locator('[data-error-for="attempts"]');
+    await page.fill("#base", "2000");
+    await page.fill("#cap", "10");
+    await capError.waitFor({ state: "visible" });
+    assert.match((await capError.textContent()) ?? "", /Given: 10\.$/);
+    // Another field wrong: the cap's word still holds (its value has not changed).
+    await page.fill("#attempts", "2.5");
+    await attemptsError.waitFor({ state: "visible" });
+    await page.waitForTimeout(100);
+    assert.match((await capError.textContent()) ?? "", /Given: 10\.$/);
+    // The cap changed: its word goes; the attempts' stays.
+    await page.fill("#cap", "30000");
+    await capError.waitFor({ state: "hidden" });
+    assert.equal(await attemptsError.isVisible(), true);
+    assert.equal(await page.getAttribute("#cap", "aria-invalid"), null);
+    await afterRun(page, () => page.fill("#attempts", "6"));
+    assert.equal(await attemptsError.isVisible(), false);
+    assert.equal(await page.locator("#sim-error").isVisible(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("the delay histograms draw a panel a frame, and follow a change of attempts made meanwhile", T, async () => {
     const { page, problems } = await open();
     await waitIdle(page);

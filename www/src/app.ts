@@ -67,6 +67,8 @@ export class App {
   private readonly sweeps: SweepPanel<unknown>[];
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
+  /** What each package error was raised for (see `dropStale`). */
+  private readonly errFor = new WeakMap<PackageError, string>();
   private runs = 0;
   private presetId: string | null = null;
   /** The first real picture is drawn. */
@@ -218,6 +220,7 @@ export class App {
 
   private updateMain(restart: boolean): void {
     const { state, ok } = this.controls.read(this.good);
+    this.dropStale(state);
     if (!ok) {
       this.showErrors();
       // Let the reader fix what the form refused, even before any picture.
@@ -254,7 +257,7 @@ export class App {
     if (!o.ok) {
       const err = locateError(o.error, "a");
       if (!this.pictured && this.repairFromLink(state, err)) return;
-      this.errA = err;
+      this.errA = this.raised(err, state);
       this.showErrors();
       if (!this.enabled) this.setEnabled(true);
       // A compare run held back while A was busy can go now.
@@ -292,7 +295,7 @@ export class App {
       const err = locateError(error, "b");
       // Policy B's fields from a bad link fall back like policy A's.
       if (this.repairFromLink(s, err)) return;
-      this.errB = err;
+      this.errB = this.raised(err, s);
       this.showErrors();
       return;
     }
@@ -328,6 +331,23 @@ export class App {
     const status = byId("status");
     const text = busy ? this.t("status.simulating") : "";
     if (status.textContent !== text) status.textContent = text;
+  }
+
+  /** `err`, remembered with what it was raised for: the scenario and its control's value. */
+  private raised(err: PackageError, s: State): PackageError {
+    this.errFor.set(err, raisedFor(err, s));
+    return err;
+  }
+
+  /** A package error is about the value its control held, in the scenario of then: once either
+   *  changed it is stale ("Given: 5" under a cap that reads 30000, a closed loop's bound under
+   *  a steady run's duration), and it goes; the form's own problems, or the next run, say what
+   *  is wrong now. While they are the same it stays, even when the form has problems of its
+   *  own and no run can say it again. */
+  private dropStale(s: State): void {
+    const stale = (e: PackageError | null) => e !== null && this.errFor.get(e) !== raisedFor(e, s);
+    if (stale(this.errA)) this.errA = null;
+    if (stale(this.errB)) this.errB = null;
   }
 
   private showErrors(): void {
@@ -425,4 +445,11 @@ export class App {
     this.link.render();
     this.herd.relabel();
   }
+}
+
+/** What a package error was raised for: the scenario, and the value its control holds. */
+function raisedFor(err: PackageError, s: State): string {
+  const control = err.control === null ? null : document.getElementById(err.control);
+  const value = control instanceof HTMLInputElement || control instanceof HTMLSelectElement ? control.value : "";
+  return `${s.scenario}\u0000${value}`;
 }
