@@ -28,6 +28,31 @@ test("both languages use the same placeholders", () => {
   for (const k of keys) assert.deepEqual(placeholders(ru[k]), placeholders(en[k]), k);
 });
 
+test("counts take the form their number needs, in both languages", () => {
+  // It said "200 OK after 1 attempts" and "после 1 попыток".
+  const done = (lang: "en" | "ru", n: number) => translate(lang, "live.done", { status: "200 OK", n, t: "1 s" });
+  assert.equal(done("en", 1), "200 OK after 1 attempt in 1 s.");
+  assert.equal(done("en", 3), "200 OK after 3 attempts in 1 s.");
+  assert.equal(done("ru", 1), "200 OK после 1 попытки за 1 s.");
+  assert.equal(done("ru", 3), "200 OK после 3 попыток за 1 s.");
+  assert.equal(done("ru", 21), "200 OK после 21 попытки за 1 s.");
+  const tokens = (lang: "en" | "ru", count: number) => translate(lang, "live.tokens", { n: String(count), count });
+  assert.equal(tokens("en", 1), "budget: 1 token left");
+  assert.equal(tokens("en", 2.5), "budget: 2.5 tokens left");
+  assert.equal(tokens("ru", 1), "бюджет: остался 1 токен");
+  assert.equal(tokens("ru", 3), "бюджет: осталось 3 токена");
+  assert.equal(tokens("ru", 5), "бюджет: осталось 5 токенов");
+  assert.equal(tokens("ru", 2.5), "бюджет: осталось 2.5 токена");
+  assert.equal(translate("ru", "play.soFar", { n: "2", count: 2 }), "2 попытки к этому моменту");
+  // No plural form is left unfilled, in any text of either language.
+  for (const dict of [en, ru]) {
+    for (const k of keys) {
+      const vars = Object.fromEntries(placeholders(dict[k]).map((p) => [p, 7]));
+      assert.doesNotMatch(translate(dict === en ? "en" : "ru", k, vars), /\{\w+\|/, k);
+    }
+  }
+});
+
 test("rich markup is balanced in both languages", () => {
   for (const dict of [en, ru]) {
     for (const k of keys) {

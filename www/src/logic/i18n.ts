@@ -200,7 +200,7 @@ export const en = {
   "play.speed": "Speed",
   "play.scrub": "Playhead",
   "play.reduced": "Animation is off: your system asks for reduced motion.",
-  "play.soFar": "{n} attempts so far",
+  "play.soFar": "{n} {count|attempt|attempts} so far",
 
   "load.heading": "Load on the server",
   "load.why":
@@ -302,8 +302,8 @@ export const en = {
   "live.policy": "Policy: {policy}",
   "live.idle": "Nothing sent yet.",
   "live.sending": "Sending…",
-  "live.done": "{status} after {n} attempts in {t}.",
-  "live.gaveUp": "Gave up after {n} attempts: {reason}",
+  "live.done": "{status} after {n} {n|attempt|attempts} in {t}.",
+  "live.gaveUp": "Gave up after {n} {n|attempt|attempts}: {reason}",
   "live.budget": "Budget exhausted: no request was sent. {reason}",
   "live.cancelled": "Cancelled.",
   "live.failed": "Failed: {message}",
@@ -311,10 +311,10 @@ export const en = {
   "live.badUrl": "“{url}” is not an http or https address fetch can call (browsers block some ports, such as 22 or 6000).",
   "live.wait": "waits {d}",
   "live.fromServer": "as the server asked (Retry-After)",
-  "live.tokens": "budget: {n} tokens left",
+  "live.tokens": "budget: {n} {count|token|tokens} left",
   "live.noBudget": "No retry budget: policy A does not spend one.",
   "live.budgetLine": "Budget “{site}”: {capacity} tokens, +{refill}/s — sent with every call, so a change takes effect on the next Send.",
-  "live.budgetLeft": "{n} tokens left after the last attempt.",
+  "live.budgetLeft": "{n} {count|token|tokens} left after the last attempt.",
   "live.at": "at {t}",
   "live.aria": "Attempts of the live call on a time line",
   "live.endpoint": "Endpoint",
@@ -537,7 +537,7 @@ export const ru: Record<Key, string> = {
   "play.speed": "Скорость",
   "play.scrub": "Позиция",
   "play.reduced": "Анимация выключена: система просит уменьшить движение.",
-  "play.soFar": "{n} попыток к этому моменту",
+  "play.soFar": "{n} {count|попытка|попытки|попыток|попытки} к этому моменту",
 
   "load.heading": "Нагрузка на сервер",
   "load.why":
@@ -639,8 +639,8 @@ export const ru: Record<Key, string> = {
   "live.policy": "Политика: {policy}",
   "live.idle": "Пока ничего не отправлено.",
   "live.sending": "Отправляем…",
-  "live.done": "{status} после {n} попыток за {t}.",
-  "live.gaveUp": "Сдались после {n} попыток: {reason}",
+  "live.done": "{status} после {n} {n|попытки|попыток|попыток|попытки} за {t}.",
+  "live.gaveUp": "Сдались после {n} {n|попытки|попыток|попыток|попытки}: {reason}",
   "live.budget": "Бюджет исчерпан: запрос не отправлен. {reason}",
   "live.cancelled": "Отменено.",
   "live.failed": "Ошибка: {message}",
@@ -648,10 +648,10 @@ export const ru: Record<Key, string> = {
   "live.badUrl": "«{url}» — не адрес http или https, который может вызвать fetch (браузеры закрывают некоторые порты, например 22 или 6000).",
   "live.wait": "ждёт {d}",
   "live.fromServer": "как попросил сервер (Retry-After)",
-  "live.tokens": "бюджет: осталось {n} токенов",
+  "live.tokens": "бюджет: {count|остался|осталось|осталось|осталось} {n} {count|токен|токена|токенов|токена}",
   "live.noBudget": "Без бюджета повторов: политика A его не тратит.",
   "live.budgetLine": "Бюджет «{site}»: {capacity} токенов, +{refill}/с — передаётся с каждым вызовом, так что изменение действует со следующей отправки.",
-  "live.budgetLeft": "После последней попытки осталось {n} токенов.",
+  "live.budgetLeft": "После последней попытки {count|остался|осталось|осталось|осталось} {n} {count|токен|токена|токенов|токена}.",
   "live.at": "в {t}",
   "live.aria": "Попытки живого вызова на шкале времени",
   "live.endpoint": "Адрес",
@@ -687,14 +687,26 @@ export function isKey(k: string): k is Key {
   return Object.prototype.hasOwnProperty.call(en, k);
 }
 
-/** The text of `key` in `lang`, with `{name}` placeholders filled from `vars`. */
+/** The plural categories each language's words are given in, in `{name|…}` (see `translate`):
+ *  Intl.PluralRules' categories, so "1 attempt", "2 attempts"; "1 попытки", "5 попыток". */
+const PLURALS: Record<Lang, readonly Intl.LDMLPluralRule[]> = { en: ["one", "other"], ru: ["one", "few", "many", "other"] };
+
+/** The text of `key` in `lang`, with `{name}` placeholders filled from `vars`, and
+ *  `{name|form|form…}` the form that fits the number `vars[name]` (one per category of
+ *  PLURALS[lang], in its order; the last one where a number fits none). */
 export function translate(lang: Lang, key: Key, vars?: Record<string, string | number>): string {
   const text = DICTIONARIES[lang][key] ?? en[key];
   if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+  return text.replace(/\{(\w+)(?:\|([^}]*))?\}/g, (m, name: string, forms: string | undefined) => {
+    if (!(name in vars)) return m;
+    if (forms === undefined) return String(vars[name]);
+    const words = forms.split("|");
+    const at = PLURALS[lang].indexOf(new Intl.PluralRules(lang).select(Number(vars[name])));
+    return words[at] ?? words[words.length - 1] ?? "";
+  });
 }
 
-/** The placeholders a text uses, e.g. ["min", "max"]. */
+/** The placeholders a text uses, e.g. ["min", "max"] (a plural's number, `{count|…}`, too). */
 export function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "").sort();
+  return [...new Set([...text.matchAll(/\{(\w+)(?:\|[^}]*)?\}/g)].map((m) => m[1] ?? ""))].sort();
 }

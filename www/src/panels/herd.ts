@@ -274,7 +274,7 @@ export class HerdPanel {
     const pos = String(Math.round((1000 * tMs) / endMs));
     if (this.scrub.value !== pos) this.scrub.value = pos;
     const soFar = attemptsBy(this.buf, this.binMs, this.cumBins, tMs);
-    byId("so-far").textContent = t("play.soFar", { n: formatNumber(Math.round(soFar), lang) });
+    byId("so-far").textContent = t("play.soFar", { n: formatNumber(Math.round(soFar), lang), count: Math.round(soFar) });
     const atEnd = tMs >= endMs;
     if (atEnd !== this.atEnd) {
       this.atEnd = atEnd;

@@ -242,7 +242,7 @@ export class LivePanel {
         refill: formatNumber(budget.refillPerSec, this.lang, 2),
       });
       if (this.lastTokens && this.lastTokens.site === site) {
-        text += ` ${this.t("live.budgetLeft", { n: formatNumber(this.lastTokens.n, this.lang, 2) })}`;
+        text += ` ${this.t("live.budgetLeft", { n: formatNumber(this.lastTokens.n, this.lang, 2), count: this.lastTokens.n })}`;
       }
     }
     if (this.budgetText.textContent !== text) this.budgetText.textContent = text;
@@ -437,7 +437,7 @@ export class LivePanel {
     if (a.budgetTokens !== undefined) {
       const tokens = document.createElement("span");
       tokens.className = "a-tokens";
-      tokens.textContent = this.t("live.tokens", { n: formatNumber(a.budgetTokens, this.lang, 2) });
+      tokens.textContent = this.t("live.tokens", { n: formatNumber(a.budgetTokens, this.lang, 2), count: a.budgetTokens });
       li.append(tokens);
     }
     this.log.append(li);
