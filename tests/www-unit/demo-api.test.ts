@@ -92,6 +92,16 @@ test("reset forgets a key; health is ok; anything else is a 404", () => {
   assert.equal(ask("status/503/x").status, 404);
 });
 
+test("OPTIONS is answered empty and never counted, as stampede serve answers a preflight", () => {
+  const store = new DemoStore();
+  for (const path of ["flaky", "outage", "status/503", "nope"]) {
+    const a = ask(path, "key=o&fail=1", { store, method: "OPTIONS" });
+    assert.deepEqual([a.status, a.body], [200, null], path);
+  }
+  // The key was never seen: its first real attempt still fails.
+  assert.equal(ask("flaky", "key=o&fail=1", { store }).status, 503);
+});
+
 test("bad parameters are 400s naming the parameter, in stampede serve's words", () => {
   const cases: [string, string, string][] = [
     ["flaky", "fail=1", "key: missing; expected 1 to 200 bytes"],

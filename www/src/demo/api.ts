@@ -102,6 +102,9 @@ export function answer(store: DemoStore, req: DemoRequest): DemoAnswer {
 }
 
 function route(store: DemoStore, req: DemoRequest): DemoAnswer {
+  // As stampede serve: an OPTIONS request is a preflight, answered empty, never an attempt
+  // (it was counted, and answered with the endpoint's JSON).
+  if (req.method === "OPTIONS") return { status: 200, headers: { ...NO_STORE }, body: null };
   const params = Params.parse(req.query);
   const path = req.path;
   // The endpoints that record a request bound its method, as the server's log does.
