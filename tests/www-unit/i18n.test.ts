@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { en, isKey, placeholders, ru, translate, type Key } from "../../www/src/logic/i18n.js";
+import { en, ru, type Key } from "../../www/src/logic/i18n.js";
+import { isKey, placeholders, translate } from "../../www/src/logic/translate.js";
 import { ALL_FIELDS } from "../../www/src/logic/fields.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 import { BALANCES, BUDGET_SCOPES, LATENCY_DISTS, QUEUE_ORDERS, SCENARIOS, SERVICE_DISTS, STRATEGIES } from "../../www/src/logic/state.js";

@@ -5,7 +5,7 @@ import "./beyond.css";
 import "./narrow.css";
 import { App } from "./app.js";
 import { errorMessage } from "./logic/errors.js";
-import { translate } from "./logic/i18n.js";
+import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";

@@ -11,7 +11,8 @@
 import { fieldById } from "./fields.js";
 import { formatFull } from "./format.js";
 import type { SettingsErrorData, SettingsUnit } from "./error-data.js";
-import { isKey, translate, type Key } from "./i18n.js";
+import type { Key } from "./i18n.js";
+import { isKey, translate } from "./translate.js";
 import { controlFor } from "./options.js";
 import type { Lang, Side } from "./state.js";
 

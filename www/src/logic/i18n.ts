@@ -3,7 +3,8 @@
 // compile error as well as a unit-test failure.
 //
 // Texts marked "rich" may use **bold**, `code` and [a link](https://…); ui/rich.ts turns
-// them into elements (never into HTML). `{name}` placeholders are filled by `t`.
+// them into elements (never into HTML). `{name}` placeholders (and `{name|form|…}` plurals) are
+// filled by `translate` (translate.ts).
 
 import { enBeyond, ruBeyond } from "./i18n-beyond.js";
 import type { Lang } from "./state.js";
@@ -682,31 +683,3 @@ export const ru: Record<Key, string> = {
 };
 
 export const DICTIONARIES: Record<Lang, Record<Key, string>> = { en, ru };
-
-export function isKey(k: string): k is Key {
-  return Object.prototype.hasOwnProperty.call(en, k);
-}
-
-/** The plural categories each language's words are given in, in `{name|…}` (see `translate`):
- *  Intl.PluralRules' categories, so "1 attempt", "2 attempts"; "1 попытки", "5 попыток". */
-const PLURALS: Record<Lang, readonly Intl.LDMLPluralRule[]> = { en: ["one", "other"], ru: ["one", "few", "many", "other"] };
-
-/** The text of `key` in `lang`, with `{name}` placeholders filled from `vars`, and
- *  `{name|form|form…}` the form that fits the number `vars[name]` (one per category of
- *  PLURALS[lang], in its order; the last one where a number fits none). */
-export function translate(lang: Lang, key: Key, vars?: Record<string, string | number>): string {
-  const text = DICTIONARIES[lang][key] ?? en[key];
-  if (!vars) return text;
-  return text.replace(/\{(\w+)(?:\|([^}]*))?\}/g, (m, name: string, forms: string | undefined) => {
-    if (!(name in vars)) return m;
-    if (forms === undefined) return String(vars[name]);
-    const words = forms.split("|");
-    const at = PLURALS[lang].indexOf(new Intl.PluralRules(lang).select(Number(vars[name])));
-    return words[at] ?? words[words.length - 1] ?? "";
-  });
-}
-
-/** The placeholders a text uses, e.g. ["min", "max"] (a plural's number, `{count|…}`, too). */
-export function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{(\w+)(?:\|[^}]*)?\}/g)].map((m) => m[1] ?? ""))].sort();
-}

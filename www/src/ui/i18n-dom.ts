@@ -1,7 +1,8 @@
 // Applies the dictionary to the document: `data-i18n` sets textContent, `data-i18n-rich`
 // renders the tiny markup, `data-i18n-attr="aria-label:key;title:key"` sets attributes.
 
-import { isKey, translate, type Key } from "../logic/i18n.js";
+import type { Key } from "../logic/i18n.js";
+import { isKey, translate } from "../logic/translate.js";
 import type { Lang } from "../logic/state.js";
 import { renderRich } from "./rich.js";
 

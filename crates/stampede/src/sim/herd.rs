@@ -147,8 +147,7 @@ pub(crate) struct Herd {
 
 impl Herd {
     pub(crate) fn new(c: Checked) -> Self {
-        let worst_pending =
-            super::work::attempts_bound(&c).unwrap_or(f64::INFINITY) * 2.0 + f64::from(c.s.clients);
+        let worst_pending = super::pending::worst_events(&c);
         let s = &c.s;
         let nets = Nets::new(c.nets, s.budget_scope, s.clients);
         let nets_bytes = super::nets::held_bytes(c.nets.as_ref(), s.budget_scope, s.clients);

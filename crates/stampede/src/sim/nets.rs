@@ -44,11 +44,15 @@ pub(crate) fn held_bytes(
     } else {
         bytes_per_client(n) as usize
     };
-    let n = match scope {
+    each * sets(scope, clients)
+}
+
+/// How many sets of nets `clients` clients have: one for all, or one each.
+fn sets(scope: BudgetScope, clients: u32) -> usize {
+    match scope {
         BudgetScope::Shared => 1,
         BudgetScope::Client => clients as usize,
-    };
-    each * n
+    }
 }
 
 /// Whether `n` is a token bucket alone: kept as a plain bucket, with no guard, and bounded
@@ -95,10 +99,7 @@ pub(crate) enum Nets {
 impl Nets {
     /// The nets of `clients` clients from validated `settings`, at time 0.
     pub(crate) fn new(settings: Option<GuardSettings>, scope: BudgetScope, clients: u32) -> Self {
-        let n = match scope {
-            BudgetScope::Shared => 1,
-            BudgetScope::Client => clients as usize,
-        };
+        let n = sets(scope, clients);
         match settings {
             None => Nets::None,
             Some(GuardSettings {

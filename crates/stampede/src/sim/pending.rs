@@ -75,11 +75,17 @@ pub fn peak_bytes(settings: &super::SimSettings) -> Result<f64, crate::ConfigErr
     let events = if one_each {
         clients
     } else {
-        (attempts * 2.0 + clients).min(MAX_PENDING as f64)
+        worst_events(&c).min(MAX_PENDING as f64)
     };
     let nets = super::nets::held_bytes(c.nets.as_ref(), c.s.budget_scope, c.s.clients) as f64;
     // A ticket per client, a latency per success (at most one a request: fewer than attempts).
     Ok(events * NATIVE_EVENT_BYTES + nets + clients * 4.0 + attempts * 4.0)
+}
+
+/// The most events `c`'s run could ever hold: each attempt in flight and its timer, every
+/// attempt of every request at once, and each client's tick.
+pub(crate) fn worst_events(c: &super::Checked) -> f64 {
+    super::work::attempts_bound(c).unwrap_or(f64::INFINITY) * 2.0 + f64::from(c.s.clients)
 }
 
 /// A run checks what it holds pending every this many steps: between two checks a step
@@ -163,21 +169,19 @@ impl Pending {
         // Beside the runs alive, what is left when this one's peak is given back; none may be
         // (the error then says 0: free the others first). A run's other memory grows with
         // its clients as its events do.
-        let (room, most) = match bound {
+        let (room, most, least) = match bound {
             WorkBound::PendingAlive => (
                 self.max_alive
                     .saturating_sub(HELD.get().saturating_sub(self.peak))
                     .min(self.max),
                 self.worst + self.other as f64,
+                0.0,
             ),
-            _ => (self.max, self.worst),
+            _ => (self.max, self.worst, 1.0),
         };
-        let fits = (f64::from(self.clients) * room as f64 / most).floor();
-        let fits = if bound == WorkBound::PendingAlive {
-            fits
-        } else {
-            fits.max(1.0)
-        };
+        let fits = (f64::from(self.clients) * room as f64 / most)
+            .floor()
+            .max(least);
         Some((bound, fits, self.clients))
     }
 
