@@ -30,11 +30,11 @@ use super::queue::{Line, Wheel};
 use super::record::{Recorder, outcome};
 use super::server::{Arrival, Servers};
 use super::{Checked, Metrics, log_stride};
+use crate::SeededRng;
 use crate::backoff::uniform;
 use crate::classify::{HttpStatus, Method, Outcome, Request, TransportError, Verdict};
 use crate::error::WorkBound;
-use crate::policy::{Decision, Policy, StopReason};
-use crate::{SeededRng, float};
+use crate::policy::Policy;
 
 #[path = "layers.rs"]
 pub(super) mod layers;
@@ -48,6 +48,10 @@ use hedged::Hedged;
 #[path = "event.rs"]
 mod event;
 use event::{ARMED, DEPTH_SHIFT, Ev, Kind, LOGGED};
+// What a client does with an answer: its policy's decision, and the request's end:
+// `sim/client.rs`.
+#[path = "client.rs"]
+mod client;
 // The clients' timeouts: request slots, tickets, timers armed and settled: `sim/timers.rs`.
 #[path = "timers.rs"]
 mod timers;
@@ -410,117 +414,6 @@ impl Herd {
         }
         if self.servers.queued != before {
             self.rec.queue_level(t, self.servers.queued);
-        }
-    }
-
-    /// A server answered `ev` at `t` with `code`; the answer reaches the client a trip
-    /// later, unless the client gave the attempt up first. (A call from an upper layer
-    /// reaches that layer instead.)
-    #[inline(always)]
-    fn answer(&mut self, ev: &mut Ev, code: u8, mut t: f64) {
-        // Up the chain, one layer at a time, until a layer retries or the client hears.
-        while self.bottom != 0 && ev.depth() != 0 {
-            match self.answer_inner(*ev, code, t) {
-                Some((caller, at)) => (*ev, t) = (caller, at),
-                None => return,
-            }
-        }
-        let now = t + self.one_way();
-        self.events += 1;
-        if !self.is_live(ev) || now >= ev.deadline {
-            if code == outcome::SERVED {
-                self.counts.wasted += 1;
-                self.rec.wasted(t);
-            }
-            // Late: the client gives up at the deadline, which has not passed if it was
-            // not armed (it would have been, before).
-            self.arm(ev);
-            return;
-        }
-        self.settle(ev);
-        if ev.logged() {
-            self.rec.log(t, ev.client, ev.number(), code);
-        }
-        self.decide(ev, code, now);
-    }
-
-    /// The client learns at `now` that its attempt ended with `code`, and asks the policy.
-    #[inline(always)]
-    fn decide(&mut self, ev: &mut Ev, code: u8, now: f64) {
-        if ev.hedged() {
-            return self.decide_hedged(*ev, code, now);
-        }
-        let client = ev.client;
-        let verdict = &self.verdicts[usize::from(code)];
-        let decision = self.nets.decide(
-            &self.policy,
-            client,
-            &mut ev.attempt,
-            verdict,
-            now,
-            &mut self.rng,
-        );
-        match decision {
-            Decision::Retry { delay_ms, .. } => {
-                self.events += 1;
-                self.send(ev, now + delay_ms)
-            }
-            Decision::Stop(reason) => {
-                match reason {
-                    StopReason::Succeeded(_) => {
-                        self.counts.successes += 1;
-                        self.rec.success(now);
-                        let started = ev.attempt.started_ms();
-                        self.rec.latencies.push((now - started) as f32);
-                    }
-                    StopReason::BudgetExhausted(_)
-                    | StopReason::CircuitOpen(_)
-                    | StopReason::Throttled(_) => {
-                        let code = self.count_blocked(reason, now);
-                        if ev.logged() {
-                            let next = ev.attempt.made() + 1;
-                            self.rec.log(now, client, next, code);
-                        }
-                    }
-                    _ => self.counts.gave_up += 1,
-                }
-                if self.timeout.is_finite() && !self.load.slot_per_client() {
-                    self.free_slots.push(ev.slot);
-                }
-                self.ended(client, now);
-            }
-        }
-    }
-
-    /// A net refused a request or a retry at `t`, for `reason` (one of the nets'): counted
-    /// apart by net; returns the log's code.
-    fn count_blocked(&mut self, reason: StopReason, t: f64) -> u8 {
-        self.rec.blocked(t);
-        match reason {
-            StopReason::CircuitOpen(_) => {
-                self.counts.breaker_rejected += 1;
-                outcome::BREAKER_BLOCKED
-            }
-            StopReason::Throttled(_) => {
-                self.counts.throttled += 1;
-                outcome::THROTTLED
-            }
-            _ => {
-                self.counts.budget_rejected += 1;
-                outcome::BUDGET_BLOCKED
-            }
-        }
-    }
-
-    /// `client`'s request ended at `t`.
-    #[inline]
-    fn ended(&mut self, client: u32, t: f64) {
-        self.counts.completion = float::max(self.counts.completion, t);
-        let attempts = self.counts.bottom_attempts;
-        if let Some(next) = self.load.next_of(t, attempts, &mut self.rng) {
-            let mut tick = self.tick(next);
-            tick.client = client;
-            self.wheel.push(next, tick);
         }
     }
 

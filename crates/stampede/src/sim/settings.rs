@@ -384,37 +384,5 @@ impl SimSettings {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn a_latency_sd_beside_the_exponential_latency_is_refused() {
-        let s = SimSettings {
-            latency_dist: LatencyDist::Exponential,
-            latency_sd_ms: Some(5.0),
-            ..SimSettings::default()
-        };
-        let e = s.validate().unwrap_err();
-        assert_eq!((e.field, &e.got), (Field::LatencySd, &Got::Number(5.0)));
-        assert!(
-            e.to_string()
-                .contains("none with exponential latency, whose legs"),
-            "{e}"
-        );
-        assert!(
-            SimSettings {
-                latency_sd_ms: None,
-                ..s.clone()
-            }
-            .validate()
-            .is_ok()
-        );
-        assert!(
-            SimSettings {
-                latency_dist: LatencyDist::Normal,
-                ..s
-            }
-            .validate()
-            .is_ok()
-        );
-    }
-}
+#[path = "settings_tests.rs"]
+mod tests;
