@@ -1,6 +1,8 @@
 // Boot: restore the state from the URL, build the page while the wasm core loads, draw.
 
 import "./styles.css";
+import "./figures.css";
+import "./panels.css";
 import "./beyond.css";
 import "./narrow.css";
 import { App } from "./app.js";
