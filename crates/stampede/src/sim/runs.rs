@@ -30,7 +30,7 @@ pub fn run_seed(seed: u64, i: u32) -> u64 {
 }
 
 /// Whether `settings` may run `runs` times in one call of [`run_many`]: `runs` within
-/// `1..=`[`MAX_RUNS`], the settings valid, and the runs together within the work of the
+/// `1..=`[`MAX_RUNS`](super::MAX_RUNS), the settings valid, and the runs together within the work of the
 /// largest single run (about 2 s natively; see `sim/work.rs`). `stampede sweep` checks each
 /// point's runs with it.
 pub fn check_runs(settings: &SimSettings, runs: u32) -> Result<(), ConfigError> {
