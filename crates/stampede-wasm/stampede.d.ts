@@ -151,8 +151,9 @@ export type BreakerMode = "all" | "retries";
 /** A circuit breaker with Polly v8's semantics: it opens when, over `samplingMs`, at least
  *  `minThroughput` outcomes were seen and the share that failed reaches `failureRatio`;
  *  open, it fails fast (CircuitOpenError) for `breakMs`; then one call goes through as a
- *  probe (half-open): its success closes it, its failure opens it again. A failure is an
- *  outcome the classifier would retry (overload, outage, timeout, 5xx). Defaults Polly's:
+ *  probe (half-open): its success closes it, its failure opens it again. A failure is the
+ *  service failing, retried or not (any 5xx, 408, 429, a timeout or another transport
+ *  failure; a POST's 503 too); an aborted attempt counts for nothing. Defaults Polly's:
  *  0.1 over 30 s, 100 calls, 5 s, mode "all". */
 export interface BreakerOptions {
   /** 0 to 1. */
@@ -166,8 +167,9 @@ export interface BreakerOptions {
 
 /** Client-side adaptive throttling (Google SRE book, "Handling Overload"): every attempt is
  *  rejected locally (ThrottledError) with probability max(0, (requests − k·accepts) /
- *  (requests + 1)) over the last `windowMs`; an attempt counts as accepted unless it failed
- *  in a way the classifier would retry. Defaults the book's: k 2, 2 minutes. */
+ *  (requests + 1)) over the last `windowMs`; an attempt counts as accepted unless the
+ *  service failed (as for the breaker), and the calls it rejects count as requests, so with
+ *  few calls an early failure can keep it rejecting. Defaults the book's: k 2, 2 minutes. */
 export interface ThrottleOptions {
   /** At least 1. */
   k?: number;

@@ -305,7 +305,9 @@ impl Hedge {
         }
         self.in_flight = self.in_flight.saturating_sub(1);
         if let Some(g) = gate.as_deref_mut() {
-            g.settle(mono_ms, self.settled(verdict.action));
+            // A win is a retry's when a hedge was sent (the hedges were paid like retries;
+            // the AWS quota refunds one).
+            g.settle(mono_ms, Settled::of(verdict, self.sent > 1, false));
         }
         match verdict.action {
             Action::Success => self.finish(StopReason::Succeeded(verdict.reason)),
@@ -355,19 +357,6 @@ impl Hedge {
         self.halt = Halt::Deadline(at_ms);
         self.due_ms = f64::INFINITY;
         self.idle_after_halt()
-    }
-
-    /// How an attempt with `action` ended, as the nets see it: a win is a retry's when a
-    /// hedge was sent (the hedges were paid like retries; the AWS quota refunds one).
-    fn settled(&self, action: Action) -> Settled {
-        match action {
-            Action::Success if self.sent > 1 => Settled::Retried {
-                after_timeout: false,
-            },
-            Action::Success => Settled::FirstTry,
-            Action::Retry => Settled::Failed,
-            Action::DoNotRetry => Settled::Other,
-        }
     }
 
     /// Decides a hedge at `now`: refused past the deadline or by the call site's limits

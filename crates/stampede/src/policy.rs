@@ -429,14 +429,7 @@ impl Policy {
     ) -> Decision {
         attempt.made = attempt.made.saturating_add(1);
         if let Some(g) = gate.as_deref_mut() {
-            let settled = match verdict.action {
-                Action::Success if attempt.made > 1 => Settled::Retried {
-                    after_timeout: attempt.after_timeout,
-                },
-                Action::Success => Settled::FirstTry,
-                Action::Retry => Settled::Failed,
-                Action::DoNotRetry => Settled::Other,
-            };
+            let settled = Settled::of(verdict, attempt.made > 1, attempt.after_timeout);
             g.settle(mono_ms, settled);
         }
         match verdict.action {

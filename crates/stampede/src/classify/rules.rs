@@ -74,16 +74,20 @@ impl RetryRules {
     pub fn classify(&self, request: Request, outcome: &Outcome<'_>, now_ms: f64) -> Verdict {
         let (status, retry_after, pushback) = match *outcome {
             Outcome::Transport(TransportError::Abort) => {
-                return Verdict::new(Action::DoNotRetry, Reason::Aborted);
+                return Verdict::new(Action::DoNotRetry, Reason::Aborted, false);
             }
             Outcome::Transport(e) => {
                 if !self.transport.contains(e) {
-                    return Verdict::new(Action::DoNotRetry, Reason::TransportNotRetried(e));
+                    return Verdict::new(Action::DoNotRetry, Reason::TransportNotRetried(e), true);
                 }
                 if !request.may_repeat() {
-                    return Verdict::new(Action::DoNotRetry, Reason::NotIdempotent(request.method));
+                    return Verdict::new(
+                        Action::DoNotRetry,
+                        Reason::NotIdempotent(request.method),
+                        true,
+                    );
                 }
-                return Verdict::new(Action::Retry, Reason::RetryableTransport(e));
+                return Verdict::new(Action::Retry, Reason::RetryableTransport(e), true);
             }
             Outcome::Response {
                 status,
@@ -93,7 +97,7 @@ impl RetryRules {
         };
         let code = status.code();
         if code < 400 {
-            return Verdict::new(Action::Success, Reason::NotAFailure(status));
+            return Verdict::new(Action::Success, Reason::NotAFailure(status), false);
         }
         // The hints are read for every failure, so a verdict reports what the server asked
         // even when it does not retry.
@@ -126,6 +130,7 @@ impl RetryRules {
             reason,
             hint,
             ignored_hint,
+            dependency_failed: self.statuses.contains(code) || matches!(code, 408 | 429 | 500..),
         }
     }
 }

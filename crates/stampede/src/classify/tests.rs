@@ -132,6 +132,14 @@ fn rules_are_configuration() {
             .reason,
         Reason::StatusNotRetried(status(501))
     );
+    // A client error the rules were told to retry is named as such, not as a server's.
+    let with_404 = RetryRules::default().with_statuses(StatusSet::parse("5xx,404").unwrap());
+    let v = with_404.classify(get, &Outcome::response(status(404)), 0.0);
+    assert_eq!(v.action, Action::Retry);
+    assert_eq!(
+        v.reason.to_string(),
+        "404 Not Found is one of the statuses these rules retry"
+    );
     let with_dns = RetryRules::default()
         .with_transport(RetryRules::default().transport().with(TransportError::Dns));
     assert_eq!(

@@ -72,6 +72,8 @@ impl fmt::Display for Reason {
                     "{s}: the server timed out waiting for the request, which may pass on a retry"
                 ),
                 429 => write!(f, "{s}: the server is shedding load, retry later"),
+                // A client error the rules were told to retry (`retryOn`).
+                ..=499 => write!(f, "{s} is one of the statuses these rules retry"),
                 _ => write!(f, "{s} is a server-side failure that may pass on a retry"),
             },
             Reason::ClientError(s) => {
@@ -133,15 +135,22 @@ pub struct Verdict {
     pub hint: Option<ServerHint>,
     /// A hint that was present but ignored, and why.
     pub ignored_hint: Option<HintError>,
+    /// Whether the dependency failed, whatever this request's own rules then decide: any
+    /// 5xx, 408 or 429, a status the rules retry, or a transport failure (not the caller's
+    /// abort). A 503 to a POST is not retried, nor one whose `Retry-After` is too long,
+    /// but each is still the service failing: this is what the safety nets count (the
+    /// breaker's failures, the throttle's requests not accepted, gRPC's token debits).
+    pub dependency_failed: bool,
 }
 
 impl Verdict {
-    pub(super) const fn new(action: Action, reason: Reason) -> Self {
+    pub(super) const fn new(action: Action, reason: Reason, dependency_failed: bool) -> Self {
         Verdict {
             action,
             reason,
             hint: None,
             ignored_hint: None,
+            dependency_failed,
         }
     }
 

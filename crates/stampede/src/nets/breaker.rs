@@ -18,9 +18,15 @@
 //!
 //! # Where ours differs, and why
 //!
-//! - A *failure* is an outcome the classifier would retry (overload, outage, timeout,
-//!   5xx). Polly handles what its `ShouldHandle` predicate says; this is the predicate
-//!   every other net here uses too, so the nets see the same failures.
+//! - A *failure* is the dependency failing
+//!   ([`Verdict::dependency_failed`](crate::classify::Verdict::dependency_failed)):
+//!   overload, outage, a timeout or another transport failure, a 5xx, 408 or 429, even
+//!   when this request may not retry it (a POST's 503, a `Retry-After` past the maximum).
+//!   Polly handles what its `ShouldHandle` predicate says; this is the predicate every
+//!   other net here uses too, so the nets see the same failures. An attempt its caller
+//!   aborted says nothing of the dependency: it is not counted, and a probe that ends so
+//!   lets the next call go as the probe (Polly's probe would count the cancellation as
+//!   its outcome).
 //! - Outcomes that arrive while the circuit is open (attempts sent before it opened) are
 //!   ignored, as in Polly; while half-open, any outcome decides, as in Polly.
 //! - The window is ten slots (Polly uses rolling windows too, of a tenth of the sampling
@@ -30,6 +36,7 @@ use core::fmt;
 
 use super::window::Window;
 use crate::error::{ConfigError, Field, fmt_num};
+use crate::float;
 
 /// Which attempts an open breaker blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -210,8 +217,8 @@ impl Breaker {
         }
     }
 
-    /// An attempt's outcome reached the client at `now_ms`: `failed` if the classifier
-    /// would retry it.
+    /// An attempt's outcome reached the client at `now_ms`: `failed` if the dependency
+    /// failed.
     pub fn record(&mut self, now_ms: f64, failed: bool) {
         match self.state {
             BreakerState::Open { .. } => {}
@@ -235,6 +242,14 @@ impl Breaker {
                     self.open(now_ms);
                 }
             }
+        }
+    }
+
+    /// An attempt ended at `now_ms` with no answer (its caller aborted it): a probe that
+    /// ends so lets the next call go as the probe at once; any other changes nothing.
+    pub fn abandon(&mut self, now_ms: f64) {
+        if let BreakerState::HalfOpen { blocked_until_ms } = &mut self.state {
+            *blocked_until_ms = float::min(*blocked_until_ms, now_ms);
         }
     }
 

@@ -10,6 +10,7 @@ use super::grpc::{GrpcSettings, GrpcThrottle};
 use super::ratio::{RatioBudget, RatioSettings};
 use super::throttle::{Throttle, ThrottleSettings, Throttled};
 use crate::budget::{BudgetExhausted, BudgetSettings, TokenBucket};
+use crate::classify::{Action, Reason, Verdict};
 use crate::error::{ConfigError, Field};
 
 /// A budget of one of the four schools, unvalidated.
@@ -148,13 +149,30 @@ pub enum Settled {
         /// The retry was paid at the timeout price.
         after_timeout: bool,
     },
-    /// The attempt failed in a way the classifier retries: overload, outage, timeout, 5xx.
+    /// The dependency failed ([`Verdict::dependency_failed`]): overload, outage, timeout,
+    /// a 5xx, 408 or 429, whether or not this request may retry it (a POST's 503 is one).
     Failed,
-    /// The attempt ended otherwise (a 404, an abort): no word on the dependency's health.
+    /// The dependency answered, and not with a failure (a 404): it is up.
     Other,
+    /// The attempt ended with no answer the caller waited for (the caller aborted it): no
+    /// net learns anything from it, and a breaker's probe that ends so lets the next call
+    /// probe at once.
+    Abandoned,
 }
 
 impl Settled {
+    /// How an attempt with `verdict` ended: a success after a retry (or a hedge) is
+    /// `retried`, paid at the timeout price if `after_timeout`.
+    pub const fn of(verdict: &Verdict, retried: bool, after_timeout: bool) -> Settled {
+        match verdict.action {
+            Action::Success if retried => Settled::Retried { after_timeout },
+            Action::Success => Settled::FirstTry,
+            _ if verdict.dependency_failed => Settled::Failed,
+            _ if matches!(verdict.reason, Reason::Aborted) => Settled::Abandoned,
+            _ => Settled::Other,
+        }
+    }
+
     const fn failed(self) -> bool {
         matches!(self, Settled::Failed)
     }
@@ -340,6 +358,12 @@ impl Guard {
     pub fn settle(&mut self, now_ms: f64, settled: Settled) {
         if let Some(b) = &mut self.budget {
             b.settle(now_ms, settled);
+        }
+        if settled == Settled::Abandoned {
+            if let Some(b) = &mut self.breaker {
+                b.abandon(now_ms);
+            }
+            return;
         }
         if let Some(b) = &mut self.breaker {
             b.record(now_ms, settled.failed());

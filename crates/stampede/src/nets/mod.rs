@@ -19,7 +19,8 @@
 //! ([`admit_guarded`](crate::policy::Policy::admit_guarded)), charges it when a retry is
 //! *decided*, never when it is sent (Envoy's bug #30205), and tells it how each attempt
 //! ended ([`decide_verdict_guarded`](crate::policy::Policy::decide_verdict_guarded)).
-//! Every net sees the same failures: outcomes the classifier would retry.
+//! Every net sees the same failures: the dependency failing, retried or not
+//! ([`Verdict::dependency_failed`](crate::classify::Verdict::dependency_failed)).
 //!
 //! A refusal is a deterministic error sent nowhere, and the three kinds are told apart
 //! ([`Blocked`]): a spent budget of any school, an open circuit, a throttled attempt.

@@ -12,9 +12,11 @@
 //!
 //! # Where ours differs, and why
 //!
-//! - An attempt counts as *accepted* unless it failed in a way the classifier would
-//!   retry (overload, outage, timeout, 5xx): the book counts as rejected what the backend
-//!   refused for lack of capacity; the classifier is our one word on that.
+//! - An attempt counts as *accepted* unless the dependency failed
+//!   ([`Verdict::dependency_failed`](crate::classify::Verdict::dependency_failed):
+//!   overload, outage, a transport failure, a 5xx, 408 or 429, retried or not): the book
+//!   counts as rejected what the backend refused for lack of capacity; the classifier is
+//!   our one word on that. An attempt its caller aborted is not counted.
 //! - A request counts when its fate is known: when its answer comes (accepted or not), or
 //!   at once when the throttle rejects it. The book counts it when it is sent, so its
 //!   attempts in flight count as requests not (yet) accepted: a client starting cold
@@ -130,8 +132,8 @@ impl Throttle {
         }
     }
 
-    /// An attempt's answer reached the client at `now_ms`: a request, `accepted` unless it
-    /// failed in a way the classifier would retry.
+    /// An attempt's answer reached the client at `now_ms`: a request, `accepted` unless the
+    /// dependency failed.
     pub fn record(&mut self, now_ms: f64, accepted: bool) {
         self.window.add(now_ms, REQUESTS, 1.0);
         if accepted {

@@ -189,3 +189,128 @@ fn the_aws_quota_refunds_what_the_last_retry_cost() {
 fn an_attempt_stays_32_bytes() {
     assert_eq!(size_of::<Attempt>(), 32);
 }
+
+/// What the nets count is the dependency failing, not whether this request may retry: a
+/// POST's 503, a 503 whose `Retry-After` is past the maximum and a negative pushback are
+/// each the service failing, though none is retried; a 404 is the service up; an abort
+/// says nothing.
+#[test]
+fn the_nets_count_failures_this_request_may_not_retry() {
+    let rules = RetryRules::default();
+    let post = Request::new(Method::Post);
+    let o503 = Outcome::response(HttpStatus::new(503).unwrap());
+    let long = Outcome::Response {
+        status: HttpStatus::new(503).unwrap(),
+        retry_after: Some("3600"),
+        pushback_ms: None,
+    };
+    let stop = Outcome::Response {
+        status: HttpStatus::new(503).unwrap(),
+        retry_after: None,
+        pushback_ms: Some("-1"),
+    };
+    let dns = Outcome::Transport(TransportError::Dns);
+    let abort = Outcome::Transport(TransportError::Abort);
+    let failing = [
+        rules.classify(post, &o503, 0.0),
+        rules.classify(GET, &long, 0.0),
+        rules.classify(GET, &stop, 0.0),
+        rules.classify(GET, &dns, 0.0),
+        verdict(501),
+        verdict(429),
+    ];
+    for v in &failing {
+        assert!(v.dependency_failed, "{v:?}");
+        assert_eq!(Settled::of(v, false, false), Settled::Failed, "{v:?}");
+    }
+    assert!(failing[..4].iter().all(|v| !v.is_retryable()));
+    for (v, settled) in [
+        (verdict(404), Settled::Other),
+        (verdict(410), Settled::Other),
+        (rules.classify(GET, &abort, 0.0), Settled::Abandoned),
+        (verdict(200), Settled::FirstTry),
+    ] {
+        assert!(!v.dependency_failed, "{v:?}");
+        assert_eq!(Settled::of(&v, false, false), settled, "{v:?}");
+    }
+
+    // A breaker opens on a POST endpoint's 503s as on a GET's.
+    let p = policy(1);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        breaker: Some(BreakerSettings {
+            failure_ratio: 0.5,
+            min_throughput: 2,
+            break_ms: 1000.0,
+            ..BreakerSettings::default()
+        }),
+        throttle: Some(ThrottleSettings::default()),
+        budget: Some(BudgetKind::Grpc(GrpcSettings::default())),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    for t in [1.0, 2.0] {
+        let mut a = p.start(t);
+        let d = p.decide_verdict_guarded(&mut a, &failing[0], t, Some(&mut g), &mut rng);
+        assert!(matches!(d, Decision::Stop(StopReason::NotRetryable(_))));
+    }
+    assert!(matches!(
+        g.breaker().unwrap().state(),
+        crate::nets::BreakerState::Open { .. }
+    ));
+    // The throttle saw two requests, none accepted: (2 − 0) / 3.
+    assert!((g.throttle().unwrap().probability(2.0) - 2.0 / 3.0).abs() < 1e-12);
+    // gRPC's bucket lost a token for each (10 → 8).
+    match g.budget() {
+        Some(crate::nets::Budget::Grpc(b)) => assert_eq!(b.tokens(), 8.0),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A half-open breaker's probe that its caller aborted neither closes the circuit nor
+/// keeps it shut: the next call goes as the probe, and its failure opens it again.
+#[test]
+fn an_aborted_probe_lets_the_next_call_probe() {
+    let p = policy(1);
+    let mut rng = seeded(0);
+    let mut g = GuardSettings {
+        breaker: Some(BreakerSettings {
+            failure_ratio: 0.5,
+            min_throughput: 1,
+            break_ms: 100.0,
+            ..BreakerSettings::default()
+        }),
+        ..GuardSettings::default()
+    }
+    .build(0.0)
+    .unwrap();
+    let abort =
+        RetryRules::default().classify(GET, &Outcome::Transport(TransportError::Abort), 0.0);
+    let mut a = p.start(0.0);
+    p.decide_verdict_guarded(&mut a, &verdict(503), 0.0, Some(&mut g), &mut rng);
+    assert!(
+        p.admit_guarded(Some(&mut g), 50.0, &mut rng).is_err(),
+        "open"
+    );
+    // The break is over: a probe goes, and its caller aborts it.
+    assert!(p.admit_guarded(Some(&mut g), 150.0, &mut rng).is_ok());
+    assert!(
+        p.admit_guarded(Some(&mut g), 151.0, &mut rng).is_err(),
+        "one probe at a time"
+    );
+    let mut probe = p.start(150.0);
+    p.decide_verdict_guarded(&mut probe, &abort, 160.0, Some(&mut g), &mut rng);
+    assert!(matches!(
+        g.breaker().unwrap().state(),
+        crate::nets::BreakerState::HalfOpen { .. }
+    ));
+    // The next call probes at once; the service still fails, so the circuit opens again.
+    assert!(p.admit_guarded(Some(&mut g), 161.0, &mut rng).is_ok());
+    let mut next = p.start(161.0);
+    p.decide_verdict_guarded(&mut next, &verdict(503), 170.0, Some(&mut g), &mut rng);
+    assert!(
+        p.admit_guarded(Some(&mut g), 171.0, &mut rng).is_err(),
+        "open again"
+    );
+}
