@@ -246,7 +246,6 @@ fn the_nets_count_failures_this_request_may_not_retry() {
         }),
         throttle: Some(ThrottleSettings::default()),
         budget: Some(BudgetKind::Grpc(GrpcSettings::default())),
-        ..GuardSettings::default()
     }
     .build(0.0)
     .unwrap();
