@@ -29,7 +29,8 @@ export interface PolicyOptions {
   multiplier?: number;
   /** 0 to 2^53-1. Omit for a random seed (what real clients want: a shared seed re-synchronises a herd). */
   seed?: number;
-  /** No retry starts later than this after the first attempt, ms. */
+  /** No retry starts later than this after the first attempt, ms; an attempt already
+   *  running is not cut short (retryFetch's deadlineMs does that). */
   maxElapsedMs?: number;
   /** The longest Retry-After / pushback honoured; past it the request gives up. Default 60000. */
   maxRetryAfterMs?: number;
@@ -476,7 +477,8 @@ export interface AttemptInfo {
   budgetTokens?: number;
   /** Whether the attempt was sent as a hedge (false for the first and for retries). */
   hedge: boolean;
-  /** On the attempt whose answer retryFetch resolves with, when hedging. */
+  /** On the attempt whose response retryFetch resolves with, when hedging: a success, or the
+   *  status hedging gave up on. */
   won?: true;
 }
 
@@ -498,14 +500,19 @@ export interface RetryFetchOptions {
   /** Each attempt's own timeout, ms (more than 0, at most a day); a timed-out attempt is a
    *  "timeout", retried like one. */
   attemptTimeoutMs?: number;
-  /** The whole call's deadline from its start, ms (0 to a day): no attempt runs past it and
-   *  no retry starts after it. Combined with policy.maxElapsedMs: the smaller one applies. */
+  /** The whole call's deadline from its start, ms (more than 0, at most a day): no attempt
+   *  runs past it and no retry starts after it (policy.maxElapsedMs only stops retries from
+   *  starting; with both, the smaller stops them). It ends when the call settles: reading
+   *  the body of the Response it resolved with is the caller's, as with fetch. */
   deadlineMs?: number;
   /** Allow retrying and hedging POST/PATCH (e.g. with an idempotency key). */
   idempotent?: boolean;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
-   *  init.signal (and a Request input's own signal) do exactly the same. An object like an
+   *  init.signal (and a Request input's own signal) do exactly the same. Once the call has
+   *  resolved, an AbortSignal still aborts the reading of the Response's body, as with fetch
+   *  (where the environment has AbortSignal.any: every browser since 2024, Node 20.3+, Deno).
+   *  An object like an
    *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
    *  not true or false is a TypeError naming it (`signal.aborted`). */
   signal?: AbortSignal;

@@ -44,6 +44,8 @@ pub struct FetchCall {
     nets: Nets,
     hedging: Option<Hedging>,
     attempt_timeout_ms: Option<f64>,
+    /// `deadlineMs` (see `call_settings`).
+    deadline_ms: Option<f64>,
     idempotent: bool,
     method: Method,
     started: f64,
@@ -79,7 +81,8 @@ pub(crate) fn or_nan(v: Option<f64>) -> f64 {
 }
 
 /// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
-/// none) or a transport error (`error`: 0 connect, 1 timeout, 2 abort, else none).
+/// none) or a transport error (`error`: 0 connect, 1 timeout, 2 abort, 3 reset, 4 dns, else
+/// none).
 fn outcome<'a>(
     status: f64,
     error: u8,
@@ -87,7 +90,7 @@ fn outcome<'a>(
     pushback: &'a Option<String>,
 ) -> Outcome<'a> {
     match error {
-        0..=2 => Outcome::Transport(transport(error)),
+        0..=4 => Outcome::Transport(transport(error)),
         _ => match HttpStatus::new(status as u16) {
             Ok(status) => Outcome::Response {
                 status,
@@ -102,17 +105,21 @@ fn outcome<'a>(
 
 /// The core's names of the transport errors by the driver's codes, as `onAttempt` reports
 /// them (`slim/opts.rs`'s `schema` hands them to JavaScript).
-pub(crate) const TRANSPORT_NAMES: [&str; 3] = [
+pub(crate) const TRANSPORT_NAMES: [&str; 5] = [
     TransportError::Connect.name(),
     TransportError::Timeout.name(),
     TransportError::Abort.name(),
+    TransportError::Reset.name(),
+    TransportError::Dns.name(),
 ];
 
-/// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort.
+/// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort, 3 reset, 4 dns.
 fn transport(code: u8) -> TransportError {
     match code {
         1 => TransportError::Timeout,
         2 => TransportError::Abort,
+        3 => TransportError::Reset,
+        4 => TransportError::Dns,
         _ => TransportError::Connect,
     }
 }
@@ -188,15 +195,12 @@ impl FetchCall {
     /// The next attempt's timeout at `now`: `attemptTimeoutMs`, or what is left before
     /// the deadline, whichever is sooner; NaN for none.
     pub fn timeout(&mut self, now: f64) -> f64 {
-        let remaining = self
-            .policy
-            .max_elapsed_ms()
-            .map(|max| (max - (now - self.started)).max(1.0));
-        let timeout = match (self.attempt_timeout_ms, remaining) {
-            (Some(a), Some(r)) => Some(a.min(r)),
-            (a, r) => a.or(r),
-        };
-        self.deadline_at = remaining.filter(|r| timeout == Some(*r)).map(|r| now + r);
+        let (timeout, deadline_bound) = crate::deadline::attempt_timeout(
+            self.attempt_timeout_ms,
+            self.deadline_ms,
+            now - self.started,
+        );
+        self.deadline_at = timeout.filter(|_| deadline_bound).map(|t| now + t);
         or_nan(timeout)
     }
 
@@ -398,6 +402,7 @@ impl FetchCall {
             nets: given,
             hedging,
             attempt_timeout_ms,
+            deadline_ms,
         } = read_call_settings(&o)?;
         Ok(FetchCall {
             policy,
@@ -407,6 +412,7 @@ impl FetchCall {
             nets: Nets::None,
             hedging,
             attempt_timeout_ms,
+            deadline_ms,
             idempotent: flag(Extra::Idempotent),
             method: Method::Get,
             started: 0.0,

@@ -29,6 +29,9 @@ pub(crate) struct CallSettings {
     pub(crate) nets: GuardSettings,
     pub(crate) hedging: Option<Hedging>,
     pub(crate) attempt_timeout_ms: Option<f64>,
+    /// `deadlineMs`: no attempt runs past it (the policy's `max_elapsed` holds the nearer
+    /// of it and `policy.maxElapsedMs`, which only stops retries from starting).
+    pub(crate) deadline_ms: Option<f64>,
 }
 
 /// Reads `o`, the call's options: a bad one fails naming the field (full entry: every getter
@@ -38,7 +41,8 @@ pub(crate) fn read_call_settings(o: &Opts) -> Result<CallSettings, Fail> {
         .group("policy", Group::Policy)?
         .unwrap_or_else(|| Opts::empty(prefix_of(Group::Policy)));
     let mut settings = policy_settings(&policy_opts)?;
-    if let Some(deadline) = o.checked(Field::Deadline)? {
+    let deadline_ms = o.checked(Field::Deadline)?;
+    if let Some(deadline) = deadline_ms {
         // Whichever limit is nearer: the policy's maxElapsedMs or this call's deadline.
         let limit = settings
             .max_elapsed_ms
@@ -60,6 +64,7 @@ pub(crate) fn read_call_settings(o: &Opts) -> Result<CallSettings, Fail> {
         nets,
         hedging,
         attempt_timeout_ms,
+        deadline_ms,
     })
 }
 

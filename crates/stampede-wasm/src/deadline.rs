@@ -15,9 +15,50 @@ pub(crate) fn now_at_deadline(deadline: Option<f64>, deadline_fired: bool, now: 
     }
 }
 
+/// An attempt's timeout when it starts `elapsed` ms into the call: `attempt_timeout`, or
+/// what is left before the call's `deadline` (`deadlineMs`), whichever is sooner, at
+/// least 1 ms; and whether it is the deadline's. `policy.maxElapsedMs` plays no part: it
+/// stops retries from starting, not attempts from running (p-retry's `maxRetryTime`).
+pub(crate) fn attempt_timeout(
+    attempt_timeout: Option<f64>,
+    deadline: Option<f64>,
+    elapsed: f64,
+) -> (Option<f64>, bool) {
+    let remaining = deadline.map(|d| (d - elapsed).max(1.0));
+    let timeout = match (attempt_timeout, remaining) {
+        (Some(a), Some(r)) => Some(a.min(r)),
+        (a, r) => a.or(r),
+    };
+    (timeout, remaining.is_some_and(|r| timeout == Some(r)))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::attempt_timeout;
     use super::now_at_deadline as at;
+
+    #[test]
+    fn an_attempt_runs_until_its_timeout_or_the_deadline() {
+        assert_eq!(attempt_timeout(None, None, 50.0), (None, false));
+        assert_eq!(
+            attempt_timeout(Some(300.0), None, 50.0),
+            (Some(300.0), false)
+        );
+        assert_eq!(
+            attempt_timeout(None, Some(200.0), 50.0),
+            (Some(150.0), true)
+        );
+        assert_eq!(
+            attempt_timeout(Some(100.0), Some(200.0), 50.0),
+            (Some(100.0), false)
+        );
+        assert_eq!(
+            attempt_timeout(Some(300.0), Some(200.0), 50.0),
+            (Some(150.0), true)
+        );
+        // Past the deadline (a late timer): a last millisecond, never 0 or less.
+        assert_eq!(attempt_timeout(None, Some(200.0), 250.0), (Some(1.0), true));
+    }
 
     #[test]
     fn the_deadlines_own_timer_ends_at_the_deadline() {

@@ -70,6 +70,7 @@ struct FetchOptions {
     nets: GuardSettings,
     hedging: Option<Hedging>,
     attempt_timeout_ms: Option<f64>,
+    deadline_ms: Option<f64>,
     idempotent: bool,
     signal: Option<Signal>,
     on_attempt: Option<Function>,
@@ -86,6 +87,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         nets,
         hedging,
         attempt_timeout_ms,
+        deadline_ms,
     } = read_call_settings(&o)?;
     let on_attempt = match o.raw("onAttempt")? {
         Some(f) => Some(
@@ -101,6 +103,7 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
         nets,
         hedging,
         attempt_timeout_ms,
+        deadline_ms,
         idempotent: o.bool("idempotent")?.unwrap_or(false),
         signal: match o.raw("signal")? {
             Some(s) => Signal::new(s, "signal", "signal.")?,
@@ -284,14 +287,8 @@ async fn retry(
         let number = state.made() + 1;
         let attempt_started = Date::now();
         let elapsed = crate::clock::mono_ms() - started;
-        let remaining = o
-            .policy
-            .max_elapsed_ms()
-            .map(|max| (max - elapsed).max(1.0));
-        let timeout = match (o.attempt_timeout_ms, remaining) {
-            (Some(a), Some(r)) => Some(a.min(r)),
-            (a, r) => a.or(r),
-        };
+        let (timeout, deadline_bound) =
+            crate::deadline::attempt_timeout(o.attempt_timeout_ms, o.deadline_ms, elapsed);
         let a = call.attempt(timeout).await?;
         // The wall clock reads a Retry-After date; the nets and deadline use the other.
         let at = crate::clock::now();
@@ -299,9 +296,8 @@ async fn retry(
         // Timers count whole milliseconds and may fire a fraction of one early on the
         // monotonic clock: when the deadline's own timer ended the attempt, the deadline
         // has passed, whatever the clock reads, so no retry slips in just before it.
-        let deadline_fired = a.error == Some(TransportError::Timeout)
-            && remaining.is_some_and(|r| timeout == Some(r));
-        let deadline = remaining.map(|r| started + elapsed + r);
+        let deadline_fired = a.error == Some(TransportError::Timeout) && deadline_bound;
+        let deadline = timeout.map(|t| started + elapsed + t);
         let now = crate::deadline::now_at_deadline(deadline, deadline_fired, at.mono_ms);
         let (policy, rng) = (&o.policy, &mut o.rng);
         let decision = nets.with(now, |g| {

@@ -311,6 +311,7 @@ impl Field {
             self,
             Field::RetryCost
                 | Field::AttemptTimeout
+                | Field::Deadline
                 | Field::Service
                 | Field::MaxTokens
                 | Field::TokenRatio

@@ -7,12 +7,16 @@
 
 import { FetchCall } from "./wasm.js";
 import { typeError } from "../errors.js";
+import { anySignal, failureKind } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
-/** The transport errors, by the codes FetchCall takes. */
-const CONNECT = 0;
+/** The transport errors, by the codes FetchCall takes (src/call.rs), and NONE for an
+ *  attempt that got a response. */
 const TIMEOUT = 1;
 export const ABORT = 2;
+export const NONE = 7;
+/** The codes of failureKind's transport errors (timeout, connect, reset, dns). */
+const FAILURES = [TIMEOUT, 0, 3, 4];
 
 export const isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
 const isPlainObject = (v) => v !== null && typeof v === "object";
@@ -93,10 +97,15 @@ export class Outgoing {
     const initSignal = Signal.of(get(this.init, "init.", "signal"), "init.signal", "init.signal.");
     const [clone, inputSignal] = requestParts(input);
     this.clone = clone;
-    this.ctrl = new AbortController();
     this.unlink = [];
+    const given = [signal, initSignal, inputSignal].filter(Boolean);
+    // Real AbortSignals are followed natively (see fetch-env.js): nothing to unlink, and a
+    // resolved Response's body stays abortable by them.
+    this.combined = anySignal(given.map((s) => s.target));
+    if (this.combined) return;
+    this.ctrl = new AbortController();
     try {
-      for (const s of [signal, initSignal, inputSignal]) {
+      for (const s of given) {
         if (!s) continue;
         if (s.aborted()) {
           this.ctrl.abort(s.reason());
@@ -112,7 +121,7 @@ export class Outgoing {
   }
 
   get signal() {
-    return this.ctrl.signal;
+    return this.combined ?? this.ctrl.signal;
   }
 
   /** Throws the caller's reason once aborted. */
@@ -151,7 +160,11 @@ export class Outgoing {
     // If this attempt fails while it is sent (the caller's clone, fetch or then throws
     // after an abort rejected `settled`), nobody awaits `settled`: its rejection is handled.
     sent.settled.then(undefined, ignore);
-    sent.guards.push(onAbort(this.signal, () => ctrl.abort(this.signal.reason)));
+    // The attempt's signal follows the call's natively where it can, so that the caller's
+    // abort still reaches the body of the Response the call resolves with; else by a
+    // listener, which goes with the attempt.
+    const attemptSignal = anySignal([ctrl.signal, this.signal]) ?? ctrl.signal;
+    if (attemptSignal === ctrl.signal) sent.guards.push(onAbort(this.signal, () => ctrl.abort(this.signal.reason)));
     if (timeoutMs !== undefined) {
       const id = setTimeout(() => {
         sent.timedOut = true;
@@ -159,11 +172,11 @@ export class Outgoing {
       }, timeoutMs);
       sent.guards.push(() => clearTimeout(id));
     }
-    sent.guards.push(onAbort(ctrl.signal, () => reject(ctrl.signal.reason)));
+    sent.guards.push(onAbort(attemptSignal, () => reject(attemptSignal.reason)));
     // Whatever of the caller's code throws from here on ends the call: the timer and the
     // listeners go with it.
     try {
-      this.init.signal = ctrl.signal;
+      this.init.signal = attemptSignal;
       const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
       let promise;
       try {
@@ -257,11 +270,11 @@ class Sent {
    *  100 to 599 and `headers.get`), else a TypeError naming fetch; or a failure. */
   attempted(ok, value) {
     if (!ok) {
-      const error = this.callSignal.aborted ? ABORT : this.timedOut ? TIMEOUT : CONNECT;
+      const error = this.callSignal.aborted ? ABORT : this.timedOut ? TIMEOUT : FAILURES[failureKind(value)];
       return { response: undefined, value, status: NaN, error };
     }
     const [status, retryAfter, pushback] = readResponse(value, FetchCall.maxText());
-    return { response: value, value, status, error: 3, retryAfter, pushback };
+    return { response: value, value, status, error: NONE, retryAfter, pushback };
   }
 }
 

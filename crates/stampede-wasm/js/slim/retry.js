@@ -15,9 +15,10 @@
 //
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall, loaded } from "./wasm.js";
+import { classify } from "./api.js";
 import { blockedError, budgetExhaustedError, initError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
-import { ABORT, Outgoing, Signal, call, discardBody, isObject, onAbort } from "./request.js";
+import { ABORT, NONE, Outgoing, Signal, call, discardBody, isObject, onAbort } from "./request.js";
 
 const RETRY = 0;
 const SUCCESS = 1;
@@ -32,7 +33,7 @@ const CANCELLED = "cancelled: another attempt ended the request";
 /** The `onAttempt` record of attempt `a`. */
 function attemptInfo(a, r) {
   const info = { number: r.number, startedMs: r.startedMs };
-  if (a.error !== 3) info.error = transportName(a.error);
+  if (a.error !== NONE) info.error = transportName(a.error);
   else info.status = a.status;
   info.decision = r.decision;
   if (r.delay) {
@@ -232,6 +233,25 @@ async function hedged(fc, req, onAttempt) {
     flights.push({ index, startedMs, sent, tagged, deadlineBound });
   };
   try {
+    return await hedgeSteps();
+  } catch (e) {
+    if (req.signal.aborted && flights.length) {
+      // The caller aborted: the attempts still in flight are aborted and reported too, as
+      // the one in flight is when retrying (the signal is aborted, so no async onAttempt is
+      // waited for; the caller's reason is what the call rejects with).
+      const { reason } = classify({ error: "abort" });
+      await cancelLosers(flights.splice(0), attempts, onAttempt, req.signal, NaN, reason).catch(() => {});
+    }
+    throw e;
+  } finally {
+    // No attempt outlives its call.
+    for (const f of flights) {
+      f.sent.abort();
+      f.sent.close();
+    }
+  }
+
+  async function hedgeSteps() {
     // The hedge delay counts from the moment the first attempt is sent (gRFC A6): the
     // clock is read once `fetch` has been called, so a slow launch does not shorten it.
     launch();
@@ -268,7 +288,9 @@ async function hedged(fc, req, onAttempt) {
         reason: fc.reason,
         tokens: opt(fc.tokens(t)),
         hedge: flight.index > 0,
-        won: step === SUCCESS,
+        // The attempt whose response the call resolves with: a success, or the status
+        // hedging ends on (as fetch, the call resolves with a 503 it gives up on).
+        won: (step === SUCCESS || step === STOP) && a.response !== undefined,
       });
       const deadline = fc.deadline;
       const cut = await reported(report(onAttempt, attempts, info, req.signal, deadline), a, req);
@@ -282,15 +304,9 @@ async function hedged(fc, req, onAttempt) {
         discardBody(last);
         last = undefined;
         // Aborted while onAttempt was told of the losers: the caller's reason.
-        await reported(cancelLosers(flights, attempts, onAttempt, req.signal, fc.deadline), a, req);
+        await reported(cancelLosers(flights.splice(0), attempts, onAttempt, req.signal, fc.deadline, CANCELLED), a, req);
         return finish(fc, a, attempts);
       } else keep(a);
-    }
-  } finally {
-    // No attempt outlives its call.
-    for (const f of flights) {
-      f.sent.abort();
-      f.sent.close();
     }
   }
 }
@@ -313,16 +329,17 @@ function race(flights, due, signal) {
 
 /** The request is over: every attempt still in flight is aborted and reported to
  *  `onAttempt` as an `abort`, in the order they were sent. */
-async function cancelLosers(flights, attempts, onAttempt, signal, deadline) {
+async function cancelLosers(flights, attempts, onAttempt, signal, deadline, reason) {
   for (const f of flights) {
     f.sent.abort();
+    f.sent.close();
     const info = attemptInfo(
       { error: ABORT },
       {
         number: f.index + 1,
         startedMs: f.startedMs,
         decision: "stop",
-        reason: CANCELLED,
+        reason,
         hedge: f.index > 0,
         won: false,
       },

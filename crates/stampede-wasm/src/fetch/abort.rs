@@ -124,15 +124,46 @@ impl Drop for Timer {
     }
 }
 
-/// The call's own controller, aborted (with the caller's reason) by any of the caller's
-/// signals.
+#[wasm_bindgen(module = "/js/fetch-env.js")]
+extern "C" {
+    /// `AbortSignal.any(signals)` when the environment has it and every one is a real
+    /// AbortSignal, else `undefined`: a combined signal follows its sources natively, with
+    /// no listener to remove, so the Response a call resolves with stays abortable by the
+    /// caller's signal while its body is read (as `fetch`'s does).
+    #[wasm_bindgen(js_name = anySignal)]
+    fn any_signal(signals: &js_sys::Array) -> JsValue;
+    /// The transport error a rejected `fetch` stands for, by its place in
+    /// `TransportError::ALL` (Node's system error codes on its `cause`; `connect` when it
+    /// says nothing, as in browsers).
+    #[wasm_bindgen(js_name = failureKind)]
+    pub(super) fn failure_kind(e: &JsValue) -> u32;
+}
+
+/// `signals` combined natively (see [`any_signal`]), if they can be.
+pub(super) fn combined(signals: &js_sys::Array) -> Option<AbortSignal> {
+    any_signal(signals).dyn_into::<AbortSignal>().ok()
+}
+
+/// The call's own signal, aborted (with the caller's reason) by any of the caller's
+/// signals: when they are all real AbortSignals, their native combination; else a
+/// controller of our own that they abort through listeners.
 pub(super) struct Cancel {
-    ctrl: AbortController,
+    signal: AbortSignal,
     _links: Vec<Listener>,
 }
 
 impl Cancel {
     pub(super) fn new(signals: [Option<Signal>; 3]) -> Result<Cancel, JsValue> {
+        let given = js_sys::Array::new();
+        for s in signals.iter().flatten() {
+            given.push(&s.target);
+        }
+        if let Some(signal) = combined(&given) {
+            return Ok(Cancel {
+                signal,
+                _links: Vec::new(),
+            });
+        }
         let ctrl = AbortController::new()?;
         let mut links = Vec::new();
         for s in signals.iter().flatten() {
@@ -144,18 +175,18 @@ impl Cancel {
             links.push(s.on_abort(move || c.abort_with_reason(&src.reason()))?);
         }
         Ok(Cancel {
-            ctrl,
+            signal: ctrl.signal(),
             _links: links,
         })
     }
 
     pub(super) fn signal(&self) -> AbortSignal {
-        self.ctrl.signal()
+        self.signal.clone()
     }
 
     /// `Err(reason)` once aborted.
     pub(super) fn check(&self) -> Result<(), JsValue> {
-        let s = self.ctrl.signal();
+        let s = &self.signal;
         if s.aborted() { Err(s.reason()) } else { Ok(()) }
     }
 }

@@ -16,7 +16,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
-use super::abort::{Cancel, Listener, Signal, Timer, deferred, reject_on_abort};
+use super::abort::{
+    Cancel, Listener, Signal, Timer, combined, deferred, failure_kind, reject_on_abort,
+};
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
 };
@@ -70,11 +72,20 @@ impl Call {
         let timed_out = Rc::new(Cell::new(false));
         let ctrl = AbortController::new()?;
         let cancel = self.cancel.signal();
-        let (c, s) = (ctrl.clone(), cancel.clone());
-        let cancelled = Listener::on_abort(
-            &cancel,
-            Closure::new(move || c.abort_with_reason(&s.reason())),
-        )?;
+        // The attempt's signal follows the call's natively where it can, so that the
+        // caller's abort still reaches the body of the Response the call resolves with;
+        // else through a listener, which goes with the attempt.
+        let (signal, cancelled) = match combined(&js_sys::Array::of2(&ctrl.signal(), &cancel)) {
+            Some(signal) => (signal, None),
+            None => {
+                let (c, s) = (ctrl.clone(), cancel.clone());
+                let link = Listener::on_abort(
+                    &cancel,
+                    Closure::new(move || c.abort_with_reason(&s.reason())),
+                )?;
+                (ctrl.signal(), Some(link))
+            }
+        };
         let timer = match timeout_ms {
             Some(ms) => {
                 let (c, t) = (ctrl.clone(), Rc::clone(&timed_out));
@@ -89,8 +100,8 @@ impl Call {
         let (settled, resolve, reject) = deferred()?;
         // An error below drops `settled`, which an abort may already have rejected.
         handled(&settled);
-        let abort = reject_on_abort(&ctrl.signal(), reject.clone())?;
-        set(&self.init, "signal", ctrl.signal());
+        let abort = reject_on_abort(&signal, reject.clone())?;
+        set(&self.init, "signal", signal);
         let input = match &self.clone {
             Some(f) => f.call0(&self.input).map_err(threw("input.", "clone"))?,
             None => self.input.clone(),
@@ -188,7 +199,7 @@ pub(super) struct Sent {
     timed_out: Rc<Cell<bool>>,
     /// The call's signal: aborted when the caller aborts.
     aborted: web_sys::AbortSignal,
-    _guards: (Listener, Option<Timer>, Listener),
+    _guards: (Option<Listener>, Option<Timer>, Listener),
 }
 
 impl Sent {
@@ -234,7 +245,11 @@ impl Attempted {
         } else if timed_out {
             TransportError::Timeout
         } else {
-            TransportError::Connect
+            let kind = failure_kind(&e) as usize;
+            TransportError::ALL
+                .get(kind)
+                .copied()
+                .unwrap_or(TransportError::Connect)
         };
         Attempted {
             last: Last::Error(e),

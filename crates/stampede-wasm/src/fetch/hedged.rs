@@ -18,7 +18,7 @@
 //! attempts in flight, the hedge timer and the caller's abort.
 
 use js_sys::{Array, Date, Promise};
-use stampede::classify::{Request, TransportError, Verdict};
+use stampede::classify::{Reason, Request, TransportError, Verdict};
 use stampede::hedge::{HedgeStep, Hedging};
 use stampede::policy::StopReason;
 use wasm_bindgen::JsCast;
@@ -27,7 +27,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::abort::{Listener, Timer, deferred, reject_on_abort};
 use super::attempt::{Attempted, Call, Sent};
-use super::js::tagged;
+use super::js::{awaited, handled, tagged};
 use super::{FetchOptions, Nets, Report, attempt_info, finish, report};
 use crate::call_errors::retry_error_js;
 
@@ -80,13 +80,14 @@ pub(super) async fn run(
     launch(o, call, started, &mut flights, &mut launched)?;
     let mut h = hedging.start(&o.policy, request, crate::clock::mono_ms());
     loop {
-        call.cancel.check()?;
+        unless_aborted(o, call, &attempts, &flights)?;
         let due = h.next_due_ms();
         let (wake, _timer, _abort) = race(&flights, due, call)?;
         // Rejects with the caller's reason when the caller aborts (dropping `flights`
         // aborts the attempts, already aborted through their chained controllers).
-        let woke = JsFuture::from(wake).await?;
-        call.cancel.check()?;
+        let woke = JsFuture::from(wake).await;
+        unless_aborted(o, call, &attempts, &flights)?;
+        let woke = woke?;
         let Some(woke) = woke.dyn_ref::<Array>() else {
             // The hedge timer: the next hedge is decided (timers may fire a fraction of a
             // millisecond early on the monotonic clock: the due time has come).
@@ -137,7 +138,9 @@ pub(super) async fn run(
             HedgeStep::Done(r @ StopReason::Succeeded(_)) => ("success", None, r.to_string()),
             HedgeStep::Done(r) => ("stop", None, r.to_string()),
         };
-        let won = decision == "success";
+        // The attempt whose response the call resolves with: a success, or the status
+        // hedging ends on (as `fetch`, the call resolves with a 503 it gives up on).
+        let won = matches!(step, HedgeStep::Done(_)) && a.error.is_none();
         let info = attempt_info(
             a.status,
             a.error,
@@ -168,7 +171,7 @@ pub(super) async fn run(
                 return Err(e);
             }
         };
-        if let Err(abort_reason) = call.cancel.check() {
+        if let Err(abort_reason) = unless_aborted(o, call, &attempts, &flights) {
             a.discard_body();
             return Err(abort_reason);
         }
@@ -206,6 +209,45 @@ pub(super) async fn run(
     }
 }
 
+/// `Err(reason)` once the caller aborted, the attempts still in flight (aborted as
+/// `flights` is dropped) reported to `onAttempt` as an `abort` first, as the one in flight
+/// is when retrying. The call is over, so nothing is waited for, and what the callback
+/// throws or rejects with then is nobody's: the call rejects with the caller's reason.
+#[inline(never)]
+fn unless_aborted(
+    o: &FetchOptions,
+    call: &Call,
+    attempts: &Array,
+    flights: &Flights,
+) -> Result<(), JsValue> {
+    let aborted = call.cancel.check();
+    if aborted.is_err() {
+        let reason = Reason::Aborted.to_string();
+        for f in &flights.0 {
+            let info = attempt_info(
+                None,
+                Some(TransportError::Abort),
+                &Report {
+                    number: f.index + 1,
+                    started_ms: f.started_ms,
+                    decision: "stop",
+                    delay: None,
+                    reason: &reason,
+                    tokens: None,
+                    hedge: f.index > 0,
+                    won: false,
+                },
+            );
+            attempts.push(&info);
+            let cb = o.on_attempt.as_ref();
+            if let Some(told) = cb.and_then(|f| f.call1(&JsValue::NULL, &info).ok()) {
+                handled(&awaited(&told));
+            }
+        }
+    }
+    aborted
+}
+
 /// Keeps `a` as the last attempt, throwing away the body of the one before.
 fn replace(last: &mut Option<Attempted>, a: Attempted) {
     if let Some(prev) = last.replace(a) {
@@ -222,15 +264,9 @@ fn launch(
     flights: &mut Flights,
     launched: &mut u32,
 ) -> Result<(), JsValue> {
-    let remaining = o
-        .policy
-        .max_elapsed_ms()
-        .map(|max| (max - (crate::clock::mono_ms() - started)).max(1.0));
-    let timeout = match (o.attempt_timeout_ms, remaining) {
-        (Some(a), Some(r)) => Some(a.min(r)),
-        (a, r) => a.or(r),
-    };
-    let deadline_bound = remaining.is_some_and(|r| timeout == Some(r));
+    let elapsed = crate::clock::mono_ms() - started;
+    let (timeout, deadline_bound) =
+        crate::deadline::attempt_timeout(o.attempt_timeout_ms, o.deadline_ms, elapsed);
     let started_ms = Date::now();
     let sent = call.send(timeout)?;
     let index = *launched;

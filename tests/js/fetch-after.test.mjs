@@ -1,0 +1,202 @@
+// retryFetch where a hostile pass (a helper, 2026-12-06) found it unlike fetch or unlike its
+// docs: the caller's signal after the call resolved, what a Node failure was, maxElapsedMs
+// against deadlineMs, and the nets seeing failures the call may not retry. Against node:http
+// servers of its own on 127.0.0.1, each closed by its test; run against both entries
+// (fetch-slim.test.mjs).
+import test from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { stampede } from "./load.mjs";
+
+const { retryFetch, RetryError, CircuitOpenError } = stampede;
+const realFetch = globalThis.fetch;
+const quick = { strategy: "none", maxAttempts: 4, seed: 1 };
+let n = 0;
+const site = (name) => `${name} ${process.pid} ${++n}`;
+
+/** A server on 127.0.0.1 answering with `handler`, closed (connections too) after `body`. */
+async function serving(handler, body) {
+  const server = http.createServer(handler);
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    await body(`http://127.0.0.1:${server.address().port}/`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+/** Settles `p` within `ms`, else "pending". */
+const within = (p, ms) =>
+  Promise.race([p.then(() => "resolved", (e) => e), new Promise((r) => setTimeout(r, ms, "pending"))]);
+
+test("the caller's signal still aborts the body of the Response the call resolved with, as fetch's does", async () => {
+  await serving(
+    (req, res) => {
+      res.writeHead(200);
+      res.write("partial"); // and never ends
+    },
+    async (url) => {
+      for (const where of ["signal", "init.signal"]) {
+        const ctrl = new AbortController();
+        const options = where === "signal" ? { signal: ctrl.signal } : {};
+        const init = where === "init.signal" ? { signal: ctrl.signal } : undefined;
+        const res = await retryFetch(url, init, { ...options, policy: quick });
+        assert.equal(res.status, 200);
+        const read = res.text();
+        setTimeout(() => ctrl.abort(new Error(`stop ${where}`)), 50);
+        const got = await within(read, 3000);
+        assert.ok(got instanceof Error, `${where}: the body read is ${got}`);
+        assert.equal(got.message, `stop ${where}`);
+      }
+    },
+  );
+});
+
+/** Runs `body` with a stub fetch that rejects as Node's undici does: a TypeError "fetch
+ *  failed" whose cause carries the system error's `code`. */
+async function failing(code, body) {
+  let calls = 0;
+  globalThis.fetch = async () => {
+    calls++;
+    throw new TypeError("fetch failed", { cause: Object.assign(new Error(`${code} example.invalid`), { code }) });
+  };
+  try {
+    await body(() => calls);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
+test("Node's failures are told apart by their cause: a host that does not resolve is dns, not retried", async () => {
+  for (const [code, kind, attempts] of [
+    ["ENOTFOUND", "dns", 1],
+    ["EAI_AGAIN", "dns", 1],
+    ["ECONNRESET", "reset", 4],
+    ["UND_ERR_SOCKET", "reset", 4],
+    ["ECONNREFUSED", "connect", 4],
+    ["UND_ERR_CONNECT_TIMEOUT", "timeout", 4],
+    ["SOMETHING_NEW", "connect", 4],
+  ]) {
+    await failing(code, async (calls) => {
+      const seen = [];
+      const e = await retryFetch("http://example.invalid/", undefined, { policy: quick, onAttempt: (a) => seen.push(a.error) }).then(
+        () => assert.fail("resolved"),
+        (e) => e,
+      );
+      assert.ok(e instanceof RetryError, `${code}: ${e}`);
+      assert.deepEqual(seen, Array(attempts).fill(kind), code);
+      assert.equal(calls(), attempts, code);
+      assert.equal(e.cause.cause.code, code, "the environment's error is the cause");
+    });
+  }
+});
+
+test("a real reset (the server drops the socket) is reset; a refused port is connect", async () => {
+  await serving(
+    (req) => req.socket.destroy(),
+    async (url) => {
+      const seen = [];
+      await assert.rejects(retryFetch(url, undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
+      assert.deepEqual(seen, ["reset", "reset"]);
+    },
+  );
+  const seen = [];
+  await assert.rejects(retryFetch("http://127.0.0.1:9/", undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
+  assert.deepEqual(seen, ["connect", "connect"]);
+});
+
+test("policy.maxElapsedMs stops retries from starting, never cuts an attempt short; deadlineMs does", async () => {
+  await serving(
+    (req, res) => setTimeout(() => res.end("late"), 400),
+    async (url) => {
+      const seen = [];
+      const res = await retryFetch(url, undefined, { policy: { ...quick, maxElapsedMs: 100 }, onAttempt: (a) => seen.push(a) });
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), "late");
+      assert.deepEqual(seen.map((a) => [a.status, a.decision]), [[200, "success"]]);
+      const t0 = performance.now();
+      const e = await retryFetch(url, undefined, { policy: quick, deadlineMs: 100 }).then(
+        () => assert.fail("resolved"),
+        (e) => e,
+      );
+      assert.ok(e instanceof RetryError);
+      assert.equal(e.attempts[0].error, "timeout");
+      const took = performance.now() - t0;
+      assert.ok(took >= 90 && took < 380, `the deadline ended the call after ${took} ms`);
+    },
+  );
+});
+
+test("deadlineMs: 0 is refused up front, naming it, and nothing is sent", async () => {
+  let calls = 0;
+  globalThis.fetch = async () => {
+    calls++;
+    return new Response("x");
+  };
+  try {
+    await assert.rejects(
+      retryFetch("http://127.0.0.1:9/", undefined, { deadlineMs: 0 }),
+      (e) => e instanceof RangeError && /^deadlineMs: /.test(e.message) && e.minExclusive === true,
+    );
+    assert.equal(calls, 0);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+test("the breaker opens on a POST endpoint's 503s, which are never retried", async () => {
+  let calls = 0;
+  globalThis.fetch = async () => {
+    calls++;
+    return new Response("down", { status: 503 });
+  };
+  try {
+    const callSite = site("post breaker");
+    const breaker = { failureRatio: 0.5, minThroughput: 2, breakMs: 60_000 };
+    const post = () => retryFetch("http://127.0.0.1:9/orders", { method: "POST", body: "{}" }, { callSite, breaker, policy: quick });
+    assert.equal((await post()).status, 503);
+    assert.equal((await post()).status, 503);
+    await assert.rejects(post(), CircuitOpenError);
+    assert.equal(calls, 2, "one attempt each, and nothing once open");
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+test("hedging: the caller's abort reports every attempt in flight, and won marks the response the call resolves with", async () => {
+  await serving(
+    () => {}, // never answers
+    async (url) => {
+      const seen = [];
+      const signal = AbortSignal.timeout(150);
+      const hedging = { delayMs: 30, maxAttempts: 3 };
+      const e = await retryFetch(url, undefined, { hedging, signal, onAttempt: (a) => seen.push(a) }).then(
+        () => assert.fail("resolved"),
+        (e) => e,
+      );
+      assert.equal(e.name, "TimeoutError", "the caller's reason");
+      assert.deepEqual(
+        seen.map((a) => [a.number, a.error, a.decision, a.hedge]),
+        [
+          [1, "abort", "stop", false],
+          [2, "abort", "stop", true],
+          [3, "abort", "stop", true],
+        ],
+      );
+      assert.match(seen[0].reason, /caller aborted/);
+    },
+  );
+  await serving(
+    (req, res) => {
+      res.writeHead(503);
+      res.end();
+    },
+    async (url) => {
+      const seen = [];
+      const res = await retryFetch(url, undefined, { hedging: { delayMs: 20, maxAttempts: 3 }, policy: quick, onAttempt: (a) => seen.push(a) });
+      assert.equal(res.status, 503, "hedging gave up on a status: the last response, as fetch");
+      assert.deepEqual(seen.map((a) => a.won === true), [false, false, true]);
+    },
+  );
+});
