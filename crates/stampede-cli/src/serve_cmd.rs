@@ -27,11 +27,11 @@ pub struct Args {
     static_dir: PathBuf,
     /// Close a connection that has not sent a whole request header this long
     /// after it opened, or after its previous answer (idle keep-alive).
-    #[arg(long, value_name = "DURATION", default_value_t = Timeout(HEADER_TIMEOUT), value_parser = header_timeout)]
+    #[arg(long, value_name = "DURATION", default_value_t = Timeout(HEADER_TIMEOUT), value_parser = header_timeout, allow_hyphen_values = true)]
     header_timeout: Timeout,
     /// Serve at most this many connections at once; one more gets a 503 with
     /// Retry-After: 1 and is closed.
-    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS, value_parser = max_connections)]
+    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS, value_parser = max_connections, allow_hyphen_values = true)]
     max_connections: usize,
 }
 

@@ -140,8 +140,8 @@ use tower_http::compression::CompressionLayer;
 
 pub use self::limits::{
     ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits,
-    MAX_CONNECTION_LIFE, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE, MAX_REFUSING, REFUSAL_LINGER,
-    SHUTDOWN_GRACE, WRITE_STALL,
+    MAX_CONNECTION_LIFE, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE, MAX_HEAD_BYTES, MAX_REFUSING,
+    REFUSAL_LINGER, SHUTDOWN_GRACE, WRITE_STALL,
 };
 use self::logging::{init_tracing, log_request};
 use self::signals::{count_signals, nth_signal};
@@ -214,8 +214,11 @@ pub fn app(static_dir: &Path) -> Router {
 /// Like [`app`], with the state's limits taken from `config`.
 pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
     let store = Arc::new(Store::new(config));
+    let api = api::router(store, config.body_timeout);
     Router::new()
-        .nest("/api", api::router(store, config.body_timeout))
+        // `/api/` is the API's too (its JSON 404 and headers), not the static files'.
+        .route_service("/api/", api.clone().into_service())
+        .nest("/api", api)
         .fallback_service(static_files::router(static_dir))
         .layer(middleware::from_fn(api::no_tunnels))
         .layer(CompressionLayer::new())

@@ -51,6 +51,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 
 use super::Limits;
+use super::MAX_HEAD_BYTES;
 use super::limits::{ACCEPT_BACKOFF, MAX_REFUSING};
 use super::refuse::Refusal;
 use super::stall::StallTimeout;
@@ -70,7 +71,8 @@ pub(super) async fn serve_router(
 ) {
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES);
     let cap = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
     let serving = Arc::new(Semaphore::new(cap));
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));

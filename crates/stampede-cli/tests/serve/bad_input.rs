@@ -153,6 +153,18 @@ async fn unknown_api_paths_are_json_404s() {
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
     assert!(answer.is_json());
     assert!(answer.json["error"].as_str().unwrap().contains("/api/nope"));
+    // `/api/` too: the API's JSON 404 with its headers, not the static files' empty one.
+    for path in ["/api/", "/api"] {
+        let answer = server.get(path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(answer.is_json(), "{path}");
+        assert_eq!(answer.header("cache-control"), Some("no-store"), "{path}");
+        assert_eq!(
+            answer.header("access-control-allow-origin"),
+            Some("*"),
+            "{path}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -190,4 +202,41 @@ async fn connect_is_refused_and_not_counted() {
         );
     }
     assert!(server.log("tunnel").await.is_empty(), "not recorded");
+}
+
+/// A request's head is at most about `MAX_HEAD_BYTES` (32 KiB; hyper checks its read
+/// buffer, so a head that arrives whole in one read may pass it by a read's size): a longer
+/// one is a 431 and the connection closes, where hyper's default let each connection hold
+/// 0.4 MB of an endless header until the header timeout (300 of them took the server from
+/// 9 to 130 MB).
+#[tokio::test]
+async fn a_head_past_32_kib_is_a_431() {
+    use stampede_cli::serve::MAX_HEAD_BYTES;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = Server::start().await;
+    for (len, status) in [
+        (MAX_HEAD_BYTES / 2, "200"),
+        (MAX_HEAD_BYTES * 2, "431"),
+        (400_000, "431"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        let head = format!(
+            "GET /api/health HTTP/1.1\r\nHost: test\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+            "a".repeat(len)
+        );
+        // The server may answer (and close) before it has read the whole of a long head.
+        let _ = stream.write_all(head.as_bytes()).await;
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            stream.read_to_end(&mut answer),
+        );
+        let _ = read.await.expect("the server answers and closes");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{len} bytes: {answer}"
+        );
+    }
 }

@@ -216,6 +216,9 @@ fn connection_limits_out_of_range_are_refused_naming_the_flag() {
         ("--header-timeout", "0", "from 10ms to 600s"),
         ("--header-timeout", "11m", "from 10ms to 600s"),
         ("--header-timeout", "soon", "from 10ms to 600s"),
+        // A negative value is a value, not an unknown flag `-1`.
+        ("--header-timeout", "-1s", "from 10ms to 600s"),
+        ("--max-connections", "-5", "from 1 to 100000"),
         ("--max-connections", "0", "from 1 to 100000"),
         ("--max-connections", "100001", "from 1 to 100000"),
         ("--max-connections", "many", "from 1 to 100000"),

@@ -30,8 +30,14 @@ async fn bodies_up_to_64_kib_are_accepted_and_larger_ones_are_413() {
         Some("*"),
         "the page can read the 413 too"
     );
+    assert_eq!(
+        over.header("connection"),
+        Some("close"),
+        "the body is not read, so the connection says it closes (a kept-alive client saw EPIPE)"
+    );
     let huge = Answer::from(post(4 * 1024 * 1024, "huge").await.unwrap()).await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(huge.header("connection"), Some("close"));
     assert!(
         server.log("over").await.is_empty(),
         "a refused request is not recorded"

@@ -81,7 +81,8 @@ async fn methods_over_16_bytes_are_400s_naming_method_and_not_recorded() {
     let fits = send(b"BASELINE-CONTROL", "verbs").await;
     assert_eq!(fits.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(fits.json["attempt"], 1);
-    for method in [b"UPDATEREDIRECTREF".to_vec(), vec![b'X'; 100_000]] {
+    // The longest method a head may carry (a longer head is a 431: see bad_input.rs).
+    for method in [b"UPDATEREDIRECTREF".to_vec(), vec![b'X'; 20_000]] {
         let refused = send(&method, "verbs").await;
         assert_eq!(
             refused.status,

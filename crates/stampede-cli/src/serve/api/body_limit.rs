@@ -58,11 +58,20 @@ pub(super) async fn limit_body(
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }
-        Err(BodyError::TooLarge) => ApiError {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            message: format!("body: larger than the limit of {MAX_BODY_BYTES} bytes"),
+        Err(BodyError::TooLarge) => {
+            let mut response = ApiError {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                message: format!("body: larger than the limit of {MAX_BODY_BYTES} bytes"),
+            }
+            .into_response();
+            // The rest of the body is not read, so the connection cannot carry another
+            // request: say so (a client would otherwise send its next one into a closed
+            // socket and see a spurious reset).
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+            response
         }
-        .into_response(),
         Err(BodyError::TooSlow(timeout)) => {
             let mut response = ApiError {
                 status: StatusCode::REQUEST_TIMEOUT,
