@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_DIR, DemoStore, answer, reasonPhrase, type DemoAnswer } from "../../www/src/demo/api.js";
+import { DEMO_DIR, DemoStore, MAX_BODY_BYTES, MAX_HEAD_BYTES, answer, reasonPhrase, type DemoAnswer } from "../../www/src/demo/api.js";
 import { isHttpDate, shown } from "../../www/src/demo/params.js";
 import { DEMO_PATH, demoLiveUrl, endpointOf, fetchable, isServerHealth, mayBeServed } from "../../www/src/logic/live.js";
 
@@ -100,6 +100,23 @@ test("OPTIONS is answered empty and never counted, as stampede serve answers a p
   }
   // The key was never seen: its first real attempt still fails.
   assert.equal(ask("flaky", "key=o&fail=1", { store }).status, 503);
+});
+
+test("a body past 64 KiB is a 413 and a head past 32 KiB a 431, as stampede serve's, neither counted", () => {
+  const store = new DemoStore();
+  const big = answer(store, { method: "POST", path: "flaky", query: "key=b&fail=1", now: 0, bodyBytes: MAX_BODY_BYTES + 1 });
+  assert.equal(big.status, 413);
+  assert.deepEqual(body(big), { error: `body: larger than the limit of ${MAX_BODY_BYTES} bytes` });
+  assert.equal(reasonPhrase(413), "Payload Too Large");
+  const fits = answer(store, { method: "POST", path: "flaky", query: "key=b&fail=1", now: 0, bodyBytes: MAX_BODY_BYTES });
+  assert.equal(fits.status, 503, "the first counted attempt: the 413 was not one");
+  // A 2 MB query is refused before any of it is decoded (it held the worker for seconds).
+  const t0 = performance.now();
+  const long = ask("flaky", `key=l&fail=0&pad=${"%41".repeat(700_000)}`, { store });
+  assert.equal(long.status, 431);
+  assert.ok(performance.now() - t0 < 50, `${performance.now() - t0} ms`);
+  assert.equal(reasonPhrase(431), "Request Header Fields Too Large");
+  assert.equal(ask("flaky", `key=l&fail=0&pad=${"a".repeat(MAX_HEAD_BYTES - 100)}`, { store }).status, 200);
 });
 
 test("bad parameters are 400s naming the parameter, in stampede serve's words", () => {

@@ -18,6 +18,12 @@ export const MAX_DOWN_MS = 600_000;
 export const MAX_SLOW_MS = 10_000;
 /** How many keys the demo remembers; past it, the least recently created key is forgotten. */
 export const MAX_KEYS = 1_000;
+/** The largest request body, as `stampede serve`'s (MAX_BODY_BYTES): past it, a 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** The longest path and query, as `stampede serve` bounds a request's head (MAX_HEAD_BYTES):
+ *  past it, a 431, before any of it is decoded (a 2 MB query, every pair decoded, held the
+ *  worker for 1 to 3 s). */
+export const MAX_HEAD_BYTES = 32 * 1024;
 
 export interface DemoRequest {
   method: string;
@@ -27,6 +33,8 @@ export interface DemoRequest {
   query: string;
   /** Milliseconds on any clock that does not go back (outages are timed on it). */
   now: number;
+  /** The body's size in bytes (the Service Worker stops counting past MAX_BODY_BYTES). */
+  bodyBytes?: number;
 }
 
 export interface DemoAnswer {
@@ -105,6 +113,12 @@ function route(store: DemoStore, req: DemoRequest): DemoAnswer {
   // As stampede serve: an OPTIONS request is a preflight, answered empty, never an attempt
   // (it was counted, and answered with the endpoint's JSON).
   if (req.method === "OPTIONS") return { status: 200, headers: { ...NO_STORE }, body: null };
+  if (req.path.length + req.query.length > MAX_HEAD_BYTES) {
+    return json(431, { error: `request head: larger than the limit of ${MAX_HEAD_BYTES} bytes` });
+  }
+  if ((req.bodyBytes ?? 0) > MAX_BODY_BYTES) {
+    return json(413, { error: `body: larger than the limit of ${MAX_BODY_BYTES} bytes` });
+  }
   const params = Params.parse(req.query);
   const path = req.path;
   // The endpoints that record a request bound its method, as the server's log does.
@@ -182,6 +196,7 @@ const REASONS: Record<number, string> = {
   413: "Payload Too Large",
   425: "Too Early",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",

@@ -6,7 +6,7 @@
 // Its memory (a counter per key) lives as long as the browser keeps the worker running;
 // the live panel pings it during a call so that a call's retries always see one counter.
 
-import { DEMO_DIR, DemoStore, answer, reasonPhrase } from "./api.js";
+import { DEMO_DIR, DemoStore, MAX_BODY_BYTES, answer, reasonPhrase } from "./api.js";
 
 // The worker's global scope, typed by hand: the page's tsconfig has the DOM lib, not WebWorker.
 interface FetchEvent extends Event {
@@ -42,14 +42,35 @@ sw.addEventListener("message", (e) => e.waitUntil(e.data === "claim" ? sw.client
 sw.addEventListener("fetch", (e) => {
   const url = new URL(e.request.url);
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return;
+  e.respondWith(respond(e.request, url));
+});
+
+async function respond(request: Request, url: URL): Promise<Response> {
   const a = answer(store, {
-    method: e.request.method,
+    method: request.method,
     path: url.pathname.slice(base.pathname.length),
     query: url.search,
     now: performance.now(),
+    bodyBytes: await bodySize(request),
   });
-  const body = e.request.method === "HEAD" ? null : a.body;
-  const respond = () => new Response(body, { status: a.status, statusText: reasonPhrase(a.status), headers: a.headers });
+  const body = request.method === "HEAD" ? null : a.body;
   const delay = a.delayMs ?? 0;
-  e.respondWith(delay > 0 ? new Promise<Response>((resolve) => setTimeout(() => resolve(respond()), delay)) : respond());
-});
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  return new Response(body, { status: a.status, statusText: reasonPhrase(a.status), headers: a.headers });
+}
+
+/** The request body's size in bytes, read no further than one past the limit. */
+async function bodySize(request: Request): Promise<number> {
+  if (!request.body) return 0;
+  const reader = request.body.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return bytes;
+    bytes += value.byteLength;
+    if (bytes > MAX_BODY_BYTES) {
+      reader.cancel().catch(() => {});
+      return bytes;
+    }
+  }
+}
