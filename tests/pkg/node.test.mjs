@@ -105,6 +105,7 @@ test("the tarball holds both entries, their types and the README, and nothing el
     "package.json",
     "snippets/HASH/inline0.js",
     "snippets/HASH/js/errors.js",
+    "snippets/HASH/js/fetch-env.js",
     "snippets/HASH/js/headers.js",
     "stampede.d.ts",
     "stampede.js",
