@@ -60,6 +60,7 @@ test("status/{code} always answers code, with no body for 204, 205 and 304", () 
   assert.equal(ask("status/200", "retry_after=2").headers["retry-after"], undefined);
   for (const code of [204, 205, 304]) assert.equal(ask(`status/${code}`).body, null, String(code));
   assert.equal(ask("status/199").status, 400);
+  assert.deepEqual(body(ask("status/%FF")), { error: 'code: expected UTF-8 text once percent-decoded, got "%FF"' });
   assert.equal(ask("status/600").status, 400);
   assert.deepEqual(body(ask("status/abc")), {
     error: 'code: expected an HTTP status from 200 to 599 (1xx is not a final status), got "abc"',
@@ -262,6 +263,9 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
       ["status/204", ""],
       ["status/199", ""],
       ["status/abc", ""],
+      // A code that is not UTF-8 once decoded, and one with a stray `%`: the same words.
+      ["status/%FF", ""],
+      ["status/50%33%", ""],
       ["reset", "key=d1"],
       ["flaky", "key=d1&fail=2"],
       ["health", ""],

@@ -5,7 +5,7 @@
 // answer out; the Service Worker (sw.ts) turns it into a Response. Tested in
 // tests/www-unit/demo-api.test.ts.
 
-import { DemoError, Params, checkMethod, finalStatus, type Hints } from "./params.js";
+import { DemoError, Params, checkMethod, finalStatus, pathSegment, type Hints } from "./params.js";
 
 /** The folder, under the page, whose requests the Service Worker answers. */
 export const DEMO_DIR = "demo-api/";
@@ -145,13 +145,7 @@ function route(store: DemoStore, req: DemoRequest): DemoAnswer {
   }
   const code = /^status\/([^/]+)$/.exec(path)?.[1];
   if (code !== undefined) {
-    let decoded = code;
-    try {
-      decoded = decodeURIComponent(code);
-    } catch {
-      // Not UTF-8 once decoded: shown as sent, and refused as not a status.
-    }
-    const status = finalStatus(decoded);
+    const status = finalStatus(pathSegment("code", code));
     const hints = params.hints();
     const key = params.optionalKey();
     if (key !== null) store.record(key, req.now);

@@ -26,7 +26,17 @@ const utf8Lossy = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** Percent-decodes `raw` with `+` for a space; a `%` not followed by two hex digits stays. */
-function formDecode(raw: string): Uint8Array {
+/** A path segment percent-decoded as the server's router decodes it (`%XX` a byte, a stray
+ *  `%` kept), or a 400 naming it when the bytes are not UTF-8, in the server's words. */
+export function pathSegment(name: string, raw: string): string {
+  try {
+    return utf8.decode(formDecode(raw, false));
+  } catch {
+    throw DemoError.bad(name, `expected UTF-8 text once percent-decoded, got ${shown(raw)}`);
+  }
+}
+
+function formDecode(raw: string, plusIsSpace = true): Uint8Array {
   const bytes = encoder.encode(raw);
   const out: number[] = [];
   const hex = (b: number | undefined) => (b === undefined ? -1 : parseInt(String.fromCharCode(b), 16));
@@ -38,7 +48,7 @@ function formDecode(raw: string): Uint8Array {
       out.push(hi * 16 + lo);
       i += 3;
     } else {
-      out.push(b === 0x2b ? 0x20 : b);
+      out.push(b === 0x2b && plusIsSpace ? 0x20 : b);
       i += 1;
     }
   }

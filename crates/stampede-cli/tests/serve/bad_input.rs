@@ -240,3 +240,16 @@ async fn a_head_past_32_kib_is_a_431() {
         );
     }
 }
+
+/// A status code that is not UTF-8 once percent-decoded is refused as a query parameter is,
+/// in the same words (the framework's own said "Invalid URL: Invalid UTF-8 in `code`").
+#[tokio::test]
+async fn a_status_code_that_is_not_utf8_is_named_in_the_apis_words() {
+    let server = Server::start().await;
+    let answer = server.get("/api/status/%FF").await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json["error"],
+        "code: expected UTF-8 text once percent-decoded, got \"%FF\""
+    );
+}

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::json;
 
-use super::error::ApiError;
+use super::error::{ApiError, shown};
 use super::hints::Hints;
 use super::params::{Params, Verb, final_status};
 use crate::serve::state::{LogEntry, Seen, Store};
@@ -75,12 +75,24 @@ pub(super) async fn flaky(
 pub(super) async fn status(
     State(store): Shared,
     Verb(method): Verb,
+    OriginalUri(uri): OriginalUri,
     code: Result<Path<String>, PathRejection>,
     params: Params,
 ) -> Result<Response, ApiError> {
     let code = match code {
         Ok(Path(code)) => final_status(&code)?,
-        Err(rejection) => return Err(ApiError::bad("code", rejection.body_text())),
+        // The route matched, so the code is there: it is not UTF-8 once percent-decoded
+        // (`%FF`), said as a query parameter's is (the page's demo API says the same).
+        Err(_) => {
+            let raw = uri.path().rsplit('/').next().unwrap_or_default();
+            return Err(ApiError::bad(
+                "code",
+                format!(
+                    "expected UTF-8 text once percent-decoded, got {}",
+                    shown(raw)
+                ),
+            ));
+        }
     };
     let hints = params.hints()?.for_status(code);
     if let Some(key) = params.optional_key()? {
