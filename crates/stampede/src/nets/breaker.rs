@@ -25,8 +25,9 @@
 //!   Polly handles what its `ShouldHandle` predicate says; this is the predicate every
 //!   other net here uses too, so the nets see the same failures. An attempt its caller
 //!   aborted says nothing of the dependency: it is not counted, and a probe that ends so
-//!   lets the next call go as the probe (Polly's probe would count the cancellation as
-//!   its outcome).
+//!   is one that never reported (the next goes a break later), where Polly's would count
+//!   the cancellation as its outcome. (Letting the next call probe at once would need the
+//!   breaker to know which attempt is the probe: any aborted attempt would free the slot.)
 //! - Outcomes that arrive while the circuit is open (attempts sent before it opened) are
 //!   ignored, as in Polly; while half-open, any outcome decides, as in Polly.
 //! - The window is ten slots (Polly uses rolling windows too, of a tenth of the sampling
@@ -36,7 +37,6 @@ use core::fmt;
 
 use super::window::Window;
 use crate::error::{ConfigError, Field, fmt_num};
-use crate::float;
 
 /// Which attempts an open breaker blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -242,14 +242,6 @@ impl Breaker {
                     self.open(now_ms);
                 }
             }
-        }
-    }
-
-    /// An attempt ended at `now_ms` with no answer (its caller aborted it): a probe that
-    /// ends so lets the next call go as the probe at once; any other changes nothing.
-    pub fn abandon(&mut self, now_ms: f64) {
-        if let BreakerState::HalfOpen { blocked_until_ms } = &mut self.state {
-            *blocked_until_ms = float::min(*blocked_until_ms, now_ms);
         }
     }
 

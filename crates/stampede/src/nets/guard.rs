@@ -149,14 +149,20 @@ pub enum Settled {
         /// The retry was paid at the timeout price.
         after_timeout: bool,
     },
-    /// The dependency failed ([`Verdict::dependency_failed`]): overload, outage, timeout,
-    /// a 5xx, 408 or 429, whether or not this request may retry it (a POST's 503 is one).
+    /// The dependency failed in a way the rules retry (overload, outage, a timeout, a
+    /// status they retry), or with a server's hint to stop retrying one (gRFC A6's
+    /// "pushback"): every net counts it.
     Failed,
+    /// The dependency failed ([`Verdict::dependency_failed`]) in a way this request's rules
+    /// never retry: a POST's 503, a 5xx outside the statuses retried, a host that did not
+    /// resolve. The breaker and the throttle count it (the service failed); gRPC's token
+    /// bucket does not (grpc-go counts a status only when the policy retries it).
+    FailedUnretried,
     /// The dependency answered, and not with a failure (a 404): it is up.
     Other,
     /// The attempt ended with no answer the caller waited for (the caller aborted it): no
-    /// net learns anything from it, and a breaker's probe that ends so lets the next call
-    /// probe at once.
+    /// net learns anything from it. A breaker's probe that ends so is a probe that never
+    /// reported: the next goes a break later.
     Abandoned,
 }
 
@@ -167,14 +173,23 @@ impl Settled {
         match verdict.action {
             Action::Success if retried => Settled::Retried { after_timeout },
             Action::Success => Settled::FirstTry,
-            _ if verdict.dependency_failed => Settled::Failed,
-            _ if matches!(verdict.reason, Reason::Aborted) => Settled::Abandoned,
-            _ => Settled::Other,
+            Action::Retry => Settled::Failed,
+            _ if !verdict.dependency_failed => match verdict.reason {
+                Reason::Aborted => Settled::Abandoned,
+                _ => Settled::Other,
+            },
+            // A status the rules retry, stopped by the server's hint.
+            _ => match verdict.reason {
+                Reason::PushbackStop | Reason::PushbackMalformed | Reason::HintTooLong { .. } => {
+                    Settled::Failed
+                }
+                _ => Settled::FailedUnretried,
+            },
         }
     }
 
     const fn failed(self) -> bool {
-        matches!(self, Settled::Failed)
+        matches!(self, Settled::Failed | Settled::FailedUnretried)
     }
 }
 
@@ -360,9 +375,6 @@ impl Guard {
             b.settle(now_ms, settled);
         }
         if settled == Settled::Abandoned {
-            if let Some(b) = &mut self.breaker {
-                b.abandon(now_ms);
-            }
             return;
         }
         if let Some(b) = &mut self.breaker {

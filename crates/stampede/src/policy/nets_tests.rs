@@ -219,9 +219,19 @@ fn the_nets_count_failures_this_request_may_not_retry() {
         verdict(501),
         verdict(429),
     ];
-    for v in &failing {
+    // A POST's 503 and a host that does not resolve: never retried by these rules; a hint
+    // to stop (too long, negative pushback) on a status they retry: gRFC A6's "pushback".
+    let settled = [
+        Settled::FailedUnretried,
+        Settled::Failed,
+        Settled::Failed,
+        Settled::FailedUnretried,
+        Settled::Failed,
+        Settled::Failed,
+    ];
+    for (v, s) in failing.iter().zip(settled) {
         assert!(v.dependency_failed, "{v:?}");
-        assert_eq!(Settled::of(v, false, false), Settled::Failed, "{v:?}");
+        assert_eq!(Settled::of(v, false, false), s, "{v:?}");
     }
     assert!(failing[..4].iter().all(|v| !v.is_retryable()));
     for (v, settled) in [
@@ -260,17 +270,23 @@ fn the_nets_count_failures_this_request_may_not_retry() {
     ));
     // The throttle saw two requests, none accepted: (2 − 0) / 3.
     assert!((g.throttle().unwrap().probability(2.0) - 2.0 / 3.0).abs() < 1e-12);
-    // gRPC's bucket lost a token for each (10 → 8).
-    match g.budget() {
-        Some(crate::nets::Budget::Grpc(b)) => assert_eq!(b.tokens(), 8.0),
+    // gRPC's bucket counts only what the rules retry (grpc-go): a POST's 503 takes no
+    // token (10 left), a negative pushback on a GET's 503 takes one (9).
+    let grpc_tokens = |g: &mut Guard| match g.budget() {
+        Some(crate::nets::Budget::Grpc(b)) => b.tokens(),
         other => panic!("{other:?}"),
-    }
+    };
+    assert_eq!(grpc_tokens(&mut g), 10.0);
+    let mut a = p.start(3.0);
+    p.decide_verdict_guarded(&mut a, &failing[2], 3.0, Some(&mut g), &mut rng);
+    assert_eq!(grpc_tokens(&mut g), 9.0);
 }
 
-/// A half-open breaker's probe that its caller aborted neither closes the circuit nor
-/// keeps it shut: the next call goes as the probe, and its failure opens it again.
+/// A half-open breaker's probe that its caller aborted does not close the circuit (it
+/// did, and let `minThroughput` calls through to a service still down): it is a probe that
+/// never reported, so the next goes a break later, and its failure opens the circuit again.
 #[test]
-fn an_aborted_probe_lets_the_next_call_probe() {
+fn an_aborted_probe_neither_closes_the_circuit_nor_counts() {
     let p = policy(1);
     let mut rng = seeded(0);
     let mut g = GuardSettings {
@@ -304,12 +320,16 @@ fn an_aborted_probe_lets_the_next_call_probe() {
         g.breaker().unwrap().state(),
         crate::nets::BreakerState::HalfOpen { .. }
     ));
-    // The next call probes at once; the service still fails, so the circuit opens again.
-    assert!(p.admit_guarded(Some(&mut g), 161.0, &mut rng).is_ok());
-    let mut next = p.start(161.0);
-    p.decide_verdict_guarded(&mut next, &verdict(503), 170.0, Some(&mut g), &mut rng);
     assert!(
-        p.admit_guarded(Some(&mut g), 171.0, &mut rng).is_err(),
+        p.admit_guarded(Some(&mut g), 161.0, &mut rng).is_err(),
+        "still shut"
+    );
+    // A break after the probe went, the next probes; the service still fails.
+    assert!(p.admit_guarded(Some(&mut g), 250.0, &mut rng).is_ok());
+    let mut next = p.start(250.0);
+    p.decide_verdict_guarded(&mut next, &verdict(503), 260.0, Some(&mut g), &mut rng);
+    assert!(
+        p.admit_guarded(Some(&mut g), 261.0, &mut rng).is_err(),
         "open again"
     );
 }
