@@ -154,7 +154,8 @@ export type BreakerMode = "all" | "retries";
  *  open, it fails fast (CircuitOpenError) for `breakMs`; then one call goes through as a
  *  probe (half-open): its success closes it, its failure opens it again. A failure is the
  *  service failing, retried or not (any 5xx, 408, 429, a timeout or another transport
- *  failure; a POST's 503 too); an aborted attempt counts for nothing. Defaults Polly's:
+ *  failure; a POST's 503 too); an aborted attempt counts for nothing (an aborted probe is one
+ *  that never reported: the next goes a break later). Defaults Polly's:
  *  0.1 over 30 s, 100 calls, 5 s, mode "all". */
 export interface BreakerOptions {
   /** 0 to 1. */
@@ -477,8 +478,8 @@ export interface AttemptInfo {
   budgetTokens?: number;
   /** Whether the attempt was sent as a hedge (false for the first and for retries). */
   hedge: boolean;
-  /** On the attempt whose response retryFetch resolves with, when hedging: a success, or the
-   *  status hedging gave up on. */
+  /** When hedging, on the attempt whose answer ended the request and is what retryFetch
+   *  resolves with: a success, or a status that stops hedging. */
   won?: true;
 }
 
@@ -510,9 +511,8 @@ export interface RetryFetchOptions {
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
    *  init.signal (and a Request input's own signal) do exactly the same. Once the call has
-   *  resolved, an AbortSignal still aborts the reading of the Response's body, as with fetch
-   *  (where the environment has AbortSignal.any: every browser since 2024, Node 20.3+, Deno).
-   *  An object like an
+   *  resolved, it still aborts the reading of the Response's body, as with fetch (its listener
+   *  goes once the Response is collected). An object like an
    *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
    *  not true or false is a TypeError naming it (`signal.aborted`). */
   signal?: AbortSignal;

@@ -7,6 +7,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { stampede } from "./load.mjs";
+import { collectUntil } from "./gc.mjs";
 
 const { retryFetch, RetryError, CircuitOpenError } = stampede;
 const realFetch = globalThis.fetch;
@@ -68,10 +69,32 @@ async function failing(code, body) {
   }
 }
 
+test("a long-lived signal keeps no listener for the responses dropped", async () => {
+  const { getEventListeners } = await import("node:events");
+  globalThis.fetch = async () => new Response("ok");
+  const page = new AbortController();
+  try {
+    for (let i = 0; i < 50; i++) {
+      const res = await retryFetch("http://127.0.0.1:9/", undefined, { signal: page.signal, policy: quick });
+      await res.text();
+    }
+    // Each resolved call keeps one listener while its Response may still be read, then
+    // none once it is collected (a FinalizationRegistry).
+    const left = () => getEventListeners(page.signal, "abort").length;
+    assert.ok(left() > 0, "the last Responses are still followed");
+    // (The last Response may still be held by this function's frame: at most one.)
+    assert.ok(await collectUntil(() => left() <= 1), `${left()} listeners left on the long-lived signal`);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
 test("Node's failures are told apart by their cause: a host that does not resolve is dns, not retried", async () => {
   for (const [code, kind, attempts] of [
     ["ENOTFOUND", "dns", 1],
-    ["EAI_AGAIN", "dns", 1],
+    ["EAI_NONAME", "dns", 1],
+    // The resolver's "try again" (its server timed out): transient, retried.
+    ["EAI_AGAIN", "connect", 4],
     ["ECONNRESET", "reset", 4],
     ["UND_ERR_SOCKET", "reset", 4],
     ["ECONNREFUSED", "connect", 4],
@@ -106,6 +129,26 @@ test("a real reset (the server drops the socket) is reset; a refused port is con
   assert.deepEqual(seen, ["connect", "connect"]);
 });
 
+test("a timeout the network reports is retried, even with a deadline (only the deadline's own timer is the deadline)", async () => {
+  await failing("ETIMEDOUT", async (calls) => {
+    const seen = [];
+    await assert.rejects(retryFetch("http://example.invalid/", undefined, { policy: quick, deadlineMs: 5000, onAttempt: (a) => seen.push([a.error, a.decision]) }), RetryError);
+    assert.deepEqual(seen, [["timeout", "retry"], ["timeout", "retry"], ["timeout", "retry"], ["timeout", "stop"]]);
+    assert.equal(calls(), 4);
+  });
+  // A fetch wrapper's own TimeoutError is a timeout too.
+  globalThis.fetch = async () => {
+    throw new DOMException("took too long", "TimeoutError");
+  };
+  try {
+    const seen = [];
+    await assert.rejects(retryFetch("http://example.invalid/", undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
+    assert.deepEqual(seen, ["timeout", "timeout"]);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
 test("policy.maxElapsedMs stops retries from starting, never cuts an attempt short; deadlineMs does", async () => {
   await serving(
     (req, res) => setTimeout(() => res.end("late"), 400),
@@ -126,6 +169,16 @@ test("policy.maxElapsedMs stops retries from starting, never cuts an attempt sho
       assert.ok(took >= 90 && took < 380, `the deadline ended the call after ${took} ms`);
     },
   );
+  // Nor does it cut the wait for an async onAttempt (deadlineMs does).
+  globalThis.fetch = async () => new Response("ok");
+  try {
+    const t0 = performance.now();
+    const res = await retryFetch("http://127.0.0.1:9/", undefined, { policy: { ...quick, maxElapsedMs: 50 }, onAttempt: () => new Promise((r) => setTimeout(r, 300)) });
+    assert.equal(res.status, 200);
+    assert.ok(performance.now() - t0 >= 290, `resolved after ${performance.now() - t0} ms, before onAttempt`);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
 });
 
 test("deadlineMs: 0 is refused up front, naming it, and nothing is sent", async () => {

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { Readable } from "node:stream";
 import { stampede } from "./load.mjs";
+import { collectUntil } from "./gc.mjs";
 
 const { retryFetch, RetryError } = stampede;
 
@@ -426,7 +427,11 @@ hostile("asking whether fetch takes init leaves no listener on the caller's sign
     assert.equal(o.value?.status, 200, String(o.error));
   }
   assert.equal(calls.n, 20);
-  assert.equal(getEventListeners(ctrl.signal, "abort").length, 0);
+  // A resolved call keeps one listener while its Response may be read (its body follows
+  // the signal, as fetch's does), none once the Response is collected.
+  const left = () => getEventListeners(ctrl.signal, "abort").length;
+  // (The last Response may still be held by this function's frame: at most one.)
+  assert.ok(await collectUntil(() => left() <= 1), `${left()} listeners left`);
 });
 
 hostile("an input or init fetch refuses whatever the network does is refused at once, naming it", ok200, async (calls) => {

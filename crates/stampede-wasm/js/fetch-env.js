@@ -1,21 +1,45 @@
 // What retryFetch asks of its environment beyond `fetch` itself, shared by both entries (the
-// full one's src/fetch/, the slim one's js/slim/): signals combined the way `fetch` follows
-// them, and what a rejected `fetch` says about why it failed.
+// full one's src/fetch/, the slim one's js/slim/): the caller's signals kept on the body of
+// the Response a call resolves with, and what a rejected `fetch` says about why it failed.
 
-/** `AbortSignal.any(signals)` when the environment has it and every one is a real
- *  AbortSignal; else `undefined` (the caller then links them by listeners). A combined
- *  signal follows its sources for as long as they live, without listeners anyone must
- *  remove: so a Response retryFetch resolves with stays abortable by the caller's signal
- *  while its body is read, as `fetch`'s does, and a long-lived signal gathers nothing. */
-export function anySignal(signals) {
-  try {
-    const any = typeof AbortSignal === "function" ? AbortSignal.any : undefined;
-    if (typeof any !== "function" || !signals.every((s) => s instanceof AbortSignal)) return undefined;
-    return Reflect.apply(any, AbortSignal, [signals]);
-  } catch {
-    // A revoked Proxy among them, or an environment whose `any` throws: linked by hand.
-    return undefined;
+/** Removes a resolved call's listeners once its Response is collected. */
+const unlinks = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((off) => off()) : undefined;
+
+/** Keeps `response`'s body abortable by the caller's signals once the call has resolved, as
+ *  fetch's own signal aborts a body being read: each of `signals` (the caller's, real or
+ *  signal-like) aborts `ctrl` (the controller of the attempt that answered, whose signal its
+ *  fetch follows) with its reason. The listeners go when one fires or when the response is
+ *  collected, so a long-lived signal keeps none for the responses dropped. (AbortSignal.any
+ *  would link them natively, but Node's keeps an entry on a long-lived source for every call:
+ *  nodejs/node#55351, #64476.) Never throws: the call has resolved. */
+export function follow(response, signals, ctrl) {
+  const offs = [];
+  const off = () => {
+    for (const f of offs.splice(0)) f();
+  };
+  for (const s of signals) {
+    try {
+      const onAbort = () => {
+        let reason;
+        try {
+          reason = s.reason;
+        } catch (e) {
+          reason = e;
+        }
+        ctrl.abort(reason);
+        off();
+      };
+      s.addEventListener("abort", onAbort);
+      offs.push(() => {
+        try {
+          s.removeEventListener("abort", onAbort);
+        } catch {}
+      });
+    } catch {}
   }
+  try {
+    if (offs.length && unlinks) unlinks.register(response, off);
+  } catch {}
 }
 
 /** The transport errors by their place in the core's `TransportError::ALL`. */
@@ -26,13 +50,15 @@ const DNS = 3;
 
 /** The system errors Node's fetch (undici) puts on a failure's `cause`, by the transport
  *  error they are. Anything else (and every failure in a browser, which says nothing but
- *  `TypeError`) is read as a refused connection, `connect`. */
+ *  `TypeError`) is read as a refused connection, `connect`. `EAI_AGAIN` is the resolver's
+ *  "try again" (a DNS server that timed out): retried as a connection that failed, where a
+ *  name that does not exist is `dns`, not retried by default. */
 const CODES = {
   ENOTFOUND: DNS,
-  EAI_AGAIN: DNS,
   EAI_NONAME: DNS,
   EAI_NODATA: DNS,
   EAI_FAIL: DNS,
+  EAI_AGAIN: CONNECT,
   ECONNRESET: RESET,
   EPIPE: RESET,
   ECONNABORTED: RESET,
@@ -45,14 +71,16 @@ const CODES = {
 
 /** The transport error a rejected `fetch` stands for, by its place in the core's
  *  `TransportError::ALL` (0 timeout, 1 connect, 2 reset, 3 dns): the first known `code` on
- *  `e` or its `cause` chain (three deep), else `connect`. Never throws (the error may be
- *  the caller's own `fetch`'s, with getters of its own). */
+ *  `e` or its `cause` chain (three deep), or a `TimeoutError` (a fetch wrapper's own
+ *  timeout), else `connect`. Never throws (the error may be the caller's own `fetch`'s, with
+ *  getters of its own). */
 export function failureKind(e) {
   try {
     let c = e;
     for (let i = 0; i < 3 && c !== null && typeof c === "object"; i++) {
       const code = c.code;
       if (typeof code === "string" && Object.hasOwn(CODES, code)) return CODES[code];
+      if (c.name === "TimeoutError") return TIMEOUT;
       c = c.cause;
     }
   } catch {}

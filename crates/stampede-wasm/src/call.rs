@@ -81,8 +81,8 @@ pub(crate) fn or_nan(v: Option<f64>) -> f64 {
 }
 
 /// The outcome JavaScript read: `status` (0 for an opaque response, else 100-599; NaN for
-/// none) or a transport error (`error`: 0 connect, 1 timeout, 2 abort, 3 reset, 4 dns, else
-/// none).
+/// none) or a transport error (`error`: 0 connect, 1 timeout (the attempt's own timer), 2
+/// abort, 3 reset, 4 dns, 5 timeout (the network's), else none).
 fn outcome<'a>(
     status: f64,
     error: u8,
@@ -90,7 +90,7 @@ fn outcome<'a>(
     pushback: &'a Option<String>,
 ) -> Outcome<'a> {
     match error {
-        0..=4 => Outcome::Transport(transport(error)),
+        0..=5 => Outcome::Transport(transport(error)),
         _ => match HttpStatus::new(status as u16) {
             Ok(status) => Outcome::Response {
                 status,
@@ -105,18 +105,20 @@ fn outcome<'a>(
 
 /// The core's names of the transport errors by the driver's codes, as `onAttempt` reports
 /// them (`slim/opts.rs`'s `schema` hands them to JavaScript).
-pub(crate) const TRANSPORT_NAMES: [&str; 5] = [
+pub(crate) const TRANSPORT_NAMES: [&str; 6] = [
     TransportError::Connect.name(),
     TransportError::Timeout.name(),
     TransportError::Abort.name(),
     TransportError::Reset.name(),
     TransportError::Dns.name(),
+    TransportError::Timeout.name(),
 ];
 
-/// A transport error by the driver's code: 0 connect, 1 timeout, 2 abort, 3 reset, 4 dns.
+/// A transport error by the driver's code: 0 connect, 1 timeout (the attempt's own timer,
+/// which alone can be the deadline's), 2 abort, 3 reset, 4 dns, 5 timeout (the network's).
 fn transport(code: u8) -> TransportError {
     match code {
-        1 => TransportError::Timeout,
+        1 | 5 => TransportError::Timeout,
         2 => TransportError::Abort,
         3 => TransportError::Reset,
         4 => TransportError::Dns,
@@ -245,12 +247,13 @@ impl FetchCall {
         }
     }
 
-    /// The call's deadline on the monotonic clock (its start, or its hedging's, and the
-    /// elapsed-time limit); NaN for none.
+    /// The call's deadline on the monotonic clock (its start and `deadlineMs`; hedging's
+    /// own, from its start and the elapsed-time limit); NaN for none.
     pub fn deadline(&self) -> f64 {
         match &self.hedge {
             Some(h) => or_nan(h.deadline_ms()),
-            None => or_nan(self.policy.max_elapsed_ms().map(|max| self.started + max)),
+            // `deadlineMs`: `policy.maxElapsedMs` only stops retries from starting.
+            None => or_nan(self.deadline_ms.map(|d| self.started + d)),
         }
     }
 

@@ -281,7 +281,8 @@ async fn retry(
     let mut state = o.policy.start(started);
     let attempts = Array::new();
     // The call's deadline, which also ends the wait for an async onAttempt.
-    let call_deadline = o.policy.max_elapsed_ms().map(|max| started + max);
+    // (`deadlineMs`: `policy.maxElapsedMs` only stops retries from starting.)
+    let call_deadline = o.deadline_ms.map(|d| started + d);
     loop {
         call.cancel.check()?;
         let number = state.made() + 1;
@@ -296,7 +297,7 @@ async fn retry(
         // Timers count whole milliseconds and may fire a fraction of one early on the
         // monotonic clock: when the deadline's own timer ended the attempt, the deadline
         // has passed, whatever the clock reads, so no retry slips in just before it.
-        let deadline_fired = a.error == Some(TransportError::Timeout) && deadline_bound;
+        let deadline_fired = a.timed_out && deadline_bound;
         let deadline = timeout.map(|t| started + elapsed + t);
         let now = crate::deadline::now_at_deadline(deadline, deadline_fired, at.mono_ms);
         let (policy, rng) = (&o.policy, &mut o.rng);
@@ -358,12 +359,16 @@ async fn retry(
                 let now =
                     crate::deadline::now_at_deadline(call_deadline, cut, crate::clock::mono_ms());
                 if let Err(r) = o.policy.retry_may_start(&state, now, delay_ms) {
+                    a.resolved(call);
                     return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
                 }
                 a.discard_body();
                 sleep(delay_ms, &signal).await?;
             }
-            Decision::Stop(r) => return finish(a.last, nets.call_site(), &r, &reason, &attempts),
+            Decision::Stop(r) => {
+                a.resolved(call);
+                return finish(a.last, nets.call_site(), &r, &reason, &attempts);
+            }
         }
     }
 }

@@ -7,16 +7,17 @@
 
 import { FetchCall } from "./wasm.js";
 import { typeError } from "../errors.js";
-import { anySignal, failureKind } from "../fetch-env.js";
+import { failureKind, follow } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
-/** The transport errors, by the codes FetchCall takes (src/call.rs), and NONE for an
- *  attempt that got a response. */
+/** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
+ *  timer, 5 a timeout the network reported (only the first can be the deadline's); NONE
+ *  for an attempt that got a response. */
 const TIMEOUT = 1;
 export const ABORT = 2;
 export const NONE = 7;
 /** The codes of failureKind's transport errors (timeout, connect, reset, dns). */
-const FAILURES = [TIMEOUT, 0, 3, 4];
+const FAILURES = [5, 0, 3, 4];
 
 export const isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
 const isPlainObject = (v) => v !== null && typeof v === "object";
@@ -97,16 +98,11 @@ export class Outgoing {
     const initSignal = Signal.of(get(this.init, "init.", "signal"), "init.signal", "init.signal.");
     const [clone, inputSignal] = requestParts(input);
     this.clone = clone;
-    this.unlink = [];
-    const given = [signal, initSignal, inputSignal].filter(Boolean);
-    // Real AbortSignals are followed natively (see fetch-env.js): nothing to unlink, and a
-    // resolved Response's body stays abortable by them.
-    this.combined = anySignal(given.map((s) => s.target));
-    if (this.combined) return;
     this.ctrl = new AbortController();
+    this.unlink = [];
+    this.given = [signal, initSignal, inputSignal].filter(Boolean);
     try {
-      for (const s of given) {
-        if (!s) continue;
+      for (const s of this.given) {
         if (s.aborted()) {
           this.ctrl.abort(s.reason());
           break;
@@ -121,7 +117,13 @@ export class Outgoing {
   }
 
   get signal() {
-    return this.combined ?? this.ctrl.signal;
+    return this.ctrl.signal;
+  }
+
+  /** The call resolves with attempt `a`'s Response: the caller's signals keep aborting its
+   *  body while it is read, as fetch's own does (see fetch-env.js). */
+  follow(a) {
+    if (this.given.length) follow(a.response, this.given.map((s) => s.target), a.ctrl);
   }
 
   /** Throws the caller's reason once aborted. */
@@ -160,11 +162,7 @@ export class Outgoing {
     // If this attempt fails while it is sent (the caller's clone, fetch or then throws
     // after an abort rejected `settled`), nobody awaits `settled`: its rejection is handled.
     sent.settled.then(undefined, ignore);
-    // The attempt's signal follows the call's natively where it can, so that the caller's
-    // abort still reaches the body of the Response the call resolves with; else by a
-    // listener, which goes with the attempt.
-    const attemptSignal = anySignal([ctrl.signal, this.signal]) ?? ctrl.signal;
-    if (attemptSignal === ctrl.signal) sent.guards.push(onAbort(this.signal, () => ctrl.abort(this.signal.reason)));
+    sent.guards.push(onAbort(this.signal, () => ctrl.abort(this.signal.reason)));
     if (timeoutMs !== undefined) {
       const id = setTimeout(() => {
         sent.timedOut = true;
@@ -172,11 +170,11 @@ export class Outgoing {
       }, timeoutMs);
       sent.guards.push(() => clearTimeout(id));
     }
-    sent.guards.push(onAbort(attemptSignal, () => reject(attemptSignal.reason)));
+    sent.guards.push(onAbort(ctrl.signal, () => reject(ctrl.signal.reason)));
     // Whatever of the caller's code throws from here on ends the call: the timer and the
     // listeners go with it.
     try {
-      this.init.signal = attemptSignal;
+      this.init.signal = ctrl.signal;
       const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
       let promise;
       try {
@@ -274,7 +272,7 @@ class Sent {
       return { response: undefined, value, status: NaN, error };
     }
     const [status, retryAfter, pushback] = readResponse(value, FetchCall.maxText());
-    return { response: value, value, status, error: NONE, retryAfter, pushback };
+    return { response: value, value, status, error: NONE, retryAfter, pushback, ctrl: this.ctrl };
   }
 }
 

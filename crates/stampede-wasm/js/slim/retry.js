@@ -103,8 +103,11 @@ function sleep(ms, signal) {
 
 /** What a call that stopped hands back: a response (a success, or the last HTTP status,
  *  as `fetch` would), or the error of its last transport failure. */
-function finish(fc, a, attempts) {
-  if (a.response !== undefined) return a.response;
+function finish(fc, a, attempts, req) {
+  if (a.response !== undefined) {
+    req.follow(a);
+    return a.response;
+  }
   throw stopError(fc, attempts, a.value);
 }
 
@@ -197,10 +200,10 @@ async function retry(fc, req, onAttempt) {
     });
     // Aborted during the attempt or from inside onAttempt: stop here, send no more.
     const cut = await reported(report(onAttempt, attempts, info, req.signal, deadline), a, req);
-    if (d !== RETRY) return finish(fc, a, attempts);
+    if (d !== RETRY) return finish(fc, a, attempts, req);
     // A slow onAttempt may have taken the time the retry had: one that would start past
     // the deadline now stops there, as the decision would have (see src/fetch.rs).
-    if (fc.mayStart(cut ? Math.max(now(), deadline) : now()) !== RETRY) return finish(fc, a, attempts);
+    if (fc.mayStart(cut ? Math.max(now(), deadline) : now()) !== RETRY) return finish(fc, a, attempts, req);
     discardBody(a);
     await sleep(delayMs, req.signal);
   }
@@ -237,10 +240,18 @@ async function hedged(fc, req, onAttempt) {
   } catch (e) {
     if (req.signal.aborted && flights.length) {
       // The caller aborted: the attempts still in flight are aborted and reported too, as
-      // the one in flight is when retrying (the signal is aborted, so no async onAttempt is
-      // waited for; the caller's reason is what the call rejects with).
+      // the one in flight is when retrying. The call is over: nothing is waited for, and
+      // what onAttempt throws then is nobody's (the call rejects with the caller's reason).
       const { reason } = classify({ error: "abort" });
-      await cancelLosers(flights.splice(0), attempts, onAttempt, req.signal, NaN, reason).catch(() => {});
+      for (const f of flights.splice(0)) {
+        f.sent.abort();
+        f.sent.close();
+        const info = attemptInfo({ error: ABORT }, { number: f.index + 1, startedMs: f.startedMs, decision: "stop", reason, hedge: f.index > 0 });
+        attempts.push(info);
+        try {
+          onAttempt?.(info)?.then?.(undefined, () => {});
+        } catch {}
+      }
     }
     throw e;
   } finally {
@@ -267,7 +278,7 @@ async function hedged(fc, req, onAttempt) {
         const step = decided(fc.onDue(Math.max(now(), due ?? 0)));
         if (step === RETRY) launch();
         else if (step === SUCCESS || step === STOP) {
-          if (last) return finish(fc, last, attempts);
+          if (last) return finish(fc, last, attempts, req);
           throw retryError(fc.reason, attempts, undefined);
         }
         continue;
@@ -304,8 +315,8 @@ async function hedged(fc, req, onAttempt) {
         discardBody(last);
         last = undefined;
         // Aborted while onAttempt was told of the losers: the caller's reason.
-        await reported(cancelLosers(flights.splice(0), attempts, onAttempt, req.signal, fc.deadline, CANCELLED), a, req);
-        return finish(fc, a, attempts);
+        await reported(cancelLosers(flights.splice(0), attempts, onAttempt, req.signal, fc.deadline), a, req);
+        return finish(fc, a, attempts, req);
       } else keep(a);
     }
   }
@@ -329,7 +340,7 @@ function race(flights, due, signal) {
 
 /** The request is over: every attempt still in flight is aborted and reported to
  *  `onAttempt` as an `abort`, in the order they were sent. */
-async function cancelLosers(flights, attempts, onAttempt, signal, deadline, reason) {
+async function cancelLosers(flights, attempts, onAttempt, signal, deadline) {
   for (const f of flights) {
     f.sent.abort();
     f.sent.close();
@@ -339,7 +350,7 @@ async function cancelLosers(flights, attempts, onAttempt, signal, deadline, reas
         number: f.index + 1,
         startedMs: f.startedMs,
         decision: "stop",
-        reason,
+        reason: CANCELLED,
         hedge: f.index > 0,
         won: false,
       },

@@ -126,12 +126,11 @@ impl Drop for Timer {
 
 #[wasm_bindgen(module = "/js/fetch-env.js")]
 extern "C" {
-    /// `AbortSignal.any(signals)` when the environment has it and every one is a real
-    /// AbortSignal, else `undefined`: a combined signal follows its sources natively, with
-    /// no listener to remove, so the Response a call resolves with stays abortable by the
-    /// caller's signal while its body is read (as `fetch`'s does).
-    #[wasm_bindgen(js_name = anySignal)]
-    fn any_signal(signals: &js_sys::Array) -> JsValue;
+    /// Keeps `response`'s body abortable by the caller's `signals` once the call resolved:
+    /// each aborts `ctrl` (the attempt's that answered), its listener gone when one fires
+    /// or the response is collected (see js/fetch-env.js).
+    #[wasm_bindgen(js_name = follow)]
+    pub(super) fn follow_body(response: &JsValue, signals: &js_sys::Array, ctrl: &AbortController);
     /// The transport error a rejected `fetch` stands for, by its place in
     /// `TransportError::ALL` (Node's system error codes on its `cause`; `connect` when it
     /// says nothing, as in browsers).
@@ -139,34 +138,22 @@ extern "C" {
     pub(super) fn failure_kind(e: &JsValue) -> u32;
 }
 
-/// `signals` combined natively (see [`any_signal`]), if they can be.
-pub(super) fn combined(signals: &js_sys::Array) -> Option<AbortSignal> {
-    any_signal(signals).dyn_into::<AbortSignal>().ok()
-}
-
-/// The call's own signal, aborted (with the caller's reason) by any of the caller's
-/// signals: when they are all real AbortSignals, their native combination; else a
-/// controller of our own that they abort through listeners.
+/// The call's own controller, aborted (with the caller's reason) by any of the caller's
+/// signals.
 pub(super) struct Cancel {
-    signal: AbortSignal,
+    ctrl: AbortController,
+    /// The caller's signals, for [`follow_body`] once the call resolves.
+    pub(super) given: js_sys::Array,
     _links: Vec<Listener>,
 }
 
 impl Cancel {
     pub(super) fn new(signals: [Option<Signal>; 3]) -> Result<Cancel, JsValue> {
-        let given = js_sys::Array::new();
-        for s in signals.iter().flatten() {
-            given.push(&s.target);
-        }
-        if let Some(signal) = combined(&given) {
-            return Ok(Cancel {
-                signal,
-                _links: Vec::new(),
-            });
-        }
         let ctrl = AbortController::new()?;
+        let given = js_sys::Array::new();
         let mut links = Vec::new();
         for s in signals.iter().flatten() {
+            given.push(&s.target);
             if s.aborted()? {
                 ctrl.abort_with_reason(&s.reason());
                 break;
@@ -175,18 +162,19 @@ impl Cancel {
             links.push(s.on_abort(move || c.abort_with_reason(&src.reason()))?);
         }
         Ok(Cancel {
-            signal: ctrl.signal(),
+            ctrl,
+            given,
             _links: links,
         })
     }
 
     pub(super) fn signal(&self) -> AbortSignal {
-        self.signal.clone()
+        self.ctrl.signal()
     }
 
     /// `Err(reason)` once aborted.
     pub(super) fn check(&self) -> Result<(), JsValue> {
-        let s = &self.signal;
+        let s = self.ctrl.signal();
         if s.aborted() { Err(s.reason()) } else { Ok(()) }
     }
 }

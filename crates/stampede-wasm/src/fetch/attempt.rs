@@ -17,7 +17,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::abort::{
-    Cancel, Listener, Signal, Timer, combined, deferred, failure_kind, reject_on_abort,
+    Cancel, Listener, Signal, Timer, deferred, failure_kind, follow_body, reject_on_abort,
 };
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
@@ -72,20 +72,11 @@ impl Call {
         let timed_out = Rc::new(Cell::new(false));
         let ctrl = AbortController::new()?;
         let cancel = self.cancel.signal();
-        // The attempt's signal follows the call's natively where it can, so that the
-        // caller's abort still reaches the body of the Response the call resolves with;
-        // else through a listener, which goes with the attempt.
-        let (signal, cancelled) = match combined(&js_sys::Array::of2(&ctrl.signal(), &cancel)) {
-            Some(signal) => (signal, None),
-            None => {
-                let (c, s) = (ctrl.clone(), cancel.clone());
-                let link = Listener::on_abort(
-                    &cancel,
-                    Closure::new(move || c.abort_with_reason(&s.reason())),
-                )?;
-                (ctrl.signal(), Some(link))
-            }
-        };
+        let (c, s) = (ctrl.clone(), cancel.clone());
+        let cancelled = Listener::on_abort(
+            &cancel,
+            Closure::new(move || c.abort_with_reason(&s.reason())),
+        )?;
         let timer = match timeout_ms {
             Some(ms) => {
                 let (c, t) = (ctrl.clone(), Rc::clone(&timed_out));
@@ -100,8 +91,8 @@ impl Call {
         let (settled, resolve, reject) = deferred()?;
         // An error below drops `settled`, which an abort may already have rejected.
         handled(&settled);
-        let abort = reject_on_abort(&signal, reject.clone())?;
-        set(&self.init, "signal", signal);
+        let abort = reject_on_abort(&ctrl.signal(), reject.clone())?;
+        set(&self.init, "signal", ctrl.signal());
         let input = match &self.clone {
             Some(f) => f.call0(&self.input).map_err(threw("input.", "clone"))?,
             None => self.input.clone(),
@@ -199,7 +190,7 @@ pub(super) struct Sent {
     timed_out: Rc<Cell<bool>>,
     /// The call's signal: aborted when the caller aborts.
     aborted: web_sys::AbortSignal,
-    _guards: (Option<Listener>, Option<Timer>, Listener),
+    _guards: (Listener, Option<Timer>, Listener),
 }
 
 impl Sent {
@@ -207,7 +198,10 @@ impl Sent {
     /// the contract of `fetch` (see [`Attempted::response`]).
     pub(super) fn attempted(&self, result: Result<JsValue, JsValue>) -> Result<Attempted, JsValue> {
         match result {
-            Ok(v) => Attempted::response(v),
+            Ok(v) => Attempted::response(v).map(|a| Attempted {
+                ctrl: Some(self.ctrl.clone()),
+                ..a
+            }),
             Err(e) => Ok(Attempted::failed(
                 e,
                 self.aborted.aborted(),
@@ -233,6 +227,11 @@ pub(super) struct Attempted {
     pub(super) last: Last,
     pub(super) status: Option<u16>,
     pub(super) error: Option<TransportError>,
+    /// The attempt's own timer ended it (not the network's timeout): only then can it be
+    /// the deadline's.
+    pub(super) timed_out: bool,
+    /// The controller of an attempt that answered (its body follows it).
+    ctrl: Option<AbortController>,
     retry_after: Option<String>,
     pushback: Option<String>,
 }
@@ -255,6 +254,8 @@ impl Attempted {
             last: Last::Error(e),
             status: None,
             error: Some(kind),
+            timed_out: !aborted && timed_out,
+            ctrl: None,
             retry_after: None,
             pushback: None,
         }
@@ -276,6 +277,8 @@ impl Attempted {
         Ok(Attempted {
             status: read.get(0).as_f64().map(|s| s as u16),
             error: None,
+            timed_out: false,
+            ctrl: None,
             retry_after: read.get(1).as_string(),
             pushback: read.get(2).as_string(),
             last: Last::Response(v),
@@ -295,6 +298,16 @@ impl Attempted {
                 Err(_) => Outcome::response(HttpStatus::OK),
             },
             (None, None) => Outcome::Transport(TransportError::Connect),
+        }
+    }
+
+    /// The call resolves with this attempt's Response (if it is one): the caller's signals
+    /// keep aborting its body while it is read, as `fetch`'s own does.
+    pub(super) fn resolved(&self, call: &Call) {
+        if let (Last::Response(r), Some(ctrl)) = (&self.last, &self.ctrl) {
+            if call.cancel.given.length() > 0 {
+                follow_body(r, &call.cancel.given, ctrl);
+            }
         }
     }
 

@@ -99,7 +99,10 @@ pub(super) async fn run(
                 HedgeStep::Done(r) => {
                     let text = r.to_string();
                     return match last {
-                        Some(a) => finish(a.last, nets.call_site(), &r, &text, &attempts),
+                        Some(a) => {
+                            a.resolved(call);
+                            finish(a.last, nets.call_site(), &r, &text, &attempts)
+                        }
                         None => Err(retry_error_js(&text, &attempts, &JsValue::UNDEFINED)),
                     };
                 }
@@ -122,7 +125,7 @@ pub(super) async fn run(
             .policy
             .rules()
             .classify(request, &a.outcome(), clock.wall_ms);
-        let fired = a.error == Some(TransportError::Timeout) && flight.deadline_bound;
+        let fired = a.timed_out && flight.deadline_bound;
         let now = crate::deadline::now_at_deadline(h.deadline_ms(), fired, clock.mono_ms);
         let step = nets.with(now, |g| h.on_outcome(&verdict, now, g, &mut o.rng))?;
         let (decision, delay, reason) = match &step {
@@ -203,6 +206,7 @@ pub(super) async fn run(
                     a.discard_body();
                     return Err(abort_reason);
                 }
+                a.resolved(call);
                 return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
             }
         }
