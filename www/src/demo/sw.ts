@@ -46,12 +46,14 @@ sw.addEventListener("fetch", (e) => {
 });
 
 async function respond(request: Request, url: URL): Promise<Response> {
+  const bodyBytes = await bodySize(request);
   const a = answer(store, {
     method: request.method,
     path: url.pathname.slice(base.pathname.length),
     query: url.search,
+    // Read once the body is in, so requests reach the demo in the order of their clock.
     now: performance.now(),
-    bodyBytes: await bodySize(request),
+    bodyBytes,
   });
   const body = request.method === "HEAD" ? null : a.body;
   const delay = a.delayMs ?? 0;
@@ -59,9 +61,11 @@ async function respond(request: Request, url: URL): Promise<Response> {
   return new Response(body, { status: a.status, statusText: reasonPhrase(a.status), headers: a.headers });
 }
 
-/** The request body's size in bytes, read no further than one past the limit. */
+/** The request body's size in bytes, read no further than one past the limit (where the
+ *  browser gives a Request its body as a stream: Firefox does not, and reads it whole). */
 async function bodySize(request: Request): Promise<number> {
-  if (!request.body) return 0;
+  if (request.method === "GET" || request.method === "HEAD") return 0;
+  if (!request.body) return (await request.arrayBuffer()).byteLength;
   const reader = request.body.getReader();
   let bytes = 0;
   for (;;) {
