@@ -228,20 +228,7 @@ fn unless_aborted(
     if aborted.is_err() {
         let reason = Reason::Aborted.to_string();
         for f in &flights.0 {
-            let info = attempt_info(
-                None,
-                Some(TransportError::Abort),
-                &Report {
-                    number: f.index + 1,
-                    started_ms: f.started_ms,
-                    decision: "stop",
-                    delay: None,
-                    reason: &reason,
-                    tokens: None,
-                    hedge: f.index > 0,
-                    won: false,
-                },
-            );
+            let info = aborted_info(f, &reason);
             attempts.push(&info);
             let cb = o.on_attempt.as_ref();
             if let Some(told) = cb.and_then(|f| f.call1(&JsValue::NULL, &info).ok()) {
@@ -321,20 +308,7 @@ async fn cancel_losers(
 ) -> Result<(), JsValue> {
     for f in &flights.0 {
         f.sent.abort();
-        let info = attempt_info(
-            None,
-            Some(TransportError::Abort),
-            &Report {
-                number: f.index + 1,
-                started_ms: f.started_ms,
-                decision: "stop",
-                delay: None,
-                reason: CANCELLED,
-                tokens: None,
-                hedge: f.index > 0,
-                won: false,
-            },
-        );
+        let info = aborted_info(f, CANCELLED);
         report(
             o.on_attempt.as_ref(),
             attempts,
@@ -345,4 +319,22 @@ async fn cancel_losers(
         .await?;
     }
     Ok(())
+}
+
+/// The `onAttempt` record of attempt `f`, aborted in flight for `reason`.
+fn aborted_info(f: &Flight, reason: &str) -> js_sys::Object {
+    attempt_info(
+        None,
+        Some(TransportError::Abort),
+        &Report {
+            number: f.index + 1,
+            started_ms: f.started_ms,
+            decision: "stop",
+            delay: None,
+            reason,
+            tokens: None,
+            hedge: f.index > 0,
+            won: false,
+        },
+    )
 }

@@ -58,32 +58,18 @@ pub(super) async fn limit_body(
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }
-        Err(BodyError::TooLarge) => {
-            let mut response = ApiError {
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-                message: format!("body: larger than the limit of {MAX_BODY_BYTES} bytes"),
-            }
-            .into_response();
-            // The rest of the body is not read, so the connection cannot carry another
-            // request: say so (a client would otherwise send its next one into a closed
-            // socket and see a spurious reset).
-            response
-                .headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-            response
-        }
-        Err(BodyError::TooSlow(timeout)) => {
-            let mut response = ApiError {
-                status: StatusCode::REQUEST_TIMEOUT,
-                message: format!("body: not received in full within {timeout:?}"),
-            }
-            .into_response();
-            // The rest of the body may still be on its way: do not wait for it.
-            response
-                .headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-            response
-        }
+        // The rest of the body is not read, so the connection cannot carry another request:
+        // say so (a client would otherwise send its next one into a closed socket and see a
+        // spurious reset).
+        Err(BodyError::TooLarge) => closing(ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!("body: larger than the limit of {MAX_BODY_BYTES} bytes"),
+        }),
+        // The rest of the body may still be on its way: do not wait for it.
+        Err(BodyError::TooSlow(timeout)) => closing(ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!("body: not received in full within {timeout:?}"),
+        }),
         Err(BodyError::Unreadable(error)) => {
             ApiError::bad("body", format_args!("could not be read: {error}")).into_response()
         }
@@ -116,4 +102,13 @@ async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
         buffer.extend_from_slice(&data);
     }
     Ok(Bytes::from(buffer))
+}
+
+/// `error`'s answer, saying that the connection closes after it.
+fn closing(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
 }
