@@ -54,13 +54,13 @@ test("the caller's signal still aborts the body of the Response the call resolve
   );
 });
 
-/** Runs `body` with a stub fetch that rejects as Node's undici does: a TypeError "fetch
- *  failed" whose cause carries the system error's `code`. */
-async function failing(code, body) {
+/** Runs `body` with `fake` as the global fetch (retryFetch looks it up at every attempt),
+ *  and a count of its calls; the real one is put back after. */
+async function stubbed(fake, body) {
   let calls = 0;
-  globalThis.fetch = async () => {
+  globalThis.fetch = async (...args) => {
     calls++;
-    throw new TypeError("fetch failed", { cause: Object.assign(new Error(`${code} example.invalid`), { code }) });
+    return fake(...args);
   };
   try {
     await body(() => calls);
@@ -69,11 +69,18 @@ async function failing(code, body) {
   }
 }
 
+/** Runs `body` with a stub fetch that rejects as Node's undici does: a TypeError "fetch
+ *  failed" whose cause carries the system error's `code`. */
+function failing(code, body) {
+  return stubbed(() => {
+    throw new TypeError("fetch failed", { cause: Object.assign(new Error(`${code} example.invalid`), { code }) });
+  }, body);
+}
+
 test("a long-lived signal keeps no listener for the responses dropped", async () => {
   const { getEventListeners } = await import("node:events");
-  globalThis.fetch = async () => new Response("ok");
   const page = new AbortController();
-  try {
+  await stubbed(() => new Response("ok"), async () => {
     for (let i = 0; i < 50; i++) {
       const res = await retryFetch("http://127.0.0.1:9/", undefined, { signal: page.signal, policy: quick });
       await res.text();
@@ -84,9 +91,7 @@ test("a long-lived signal keeps no listener for the responses dropped", async ()
     assert.ok(left() > 0, "the last Responses are still followed");
     // (The last Response may still be held by this function's frame: at most one.)
     assert.ok(await collectUntil(() => left() <= 1), `${left()} listeners left on the long-lived signal`);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+  });
 });
 
 test("Node's failures are told apart by their cause: a host that does not resolve is dns, not retried", async () => {
@@ -137,16 +142,14 @@ test("a timeout the network reports is retried, even with a deadline (only the d
     assert.equal(calls(), 4);
   });
   // A fetch wrapper's own TimeoutError is a timeout too.
-  globalThis.fetch = async () => {
+  const timedOut = () => {
     throw new DOMException("took too long", "TimeoutError");
   };
-  try {
+  await stubbed(timedOut, async () => {
     const seen = [];
     await assert.rejects(retryFetch("http://example.invalid/", undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
     assert.deepEqual(seen, ["timeout", "timeout"]);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+  });
 });
 
 test("policy.maxElapsedMs stops retries from starting, never cuts an attempt short; deadlineMs does", async () => {
@@ -170,51 +173,34 @@ test("policy.maxElapsedMs stops retries from starting, never cuts an attempt sho
     },
   );
   // Nor does it cut the wait for an async onAttempt (deadlineMs does).
-  globalThis.fetch = async () => new Response("ok");
-  try {
+  await stubbed(() => new Response("ok"), async () => {
     const t0 = performance.now();
     const res = await retryFetch("http://127.0.0.1:9/", undefined, { policy: { ...quick, maxElapsedMs: 50 }, onAttempt: () => new Promise((r) => setTimeout(r, 300)) });
     assert.equal(res.status, 200);
     assert.ok(performance.now() - t0 >= 290, `resolved after ${performance.now() - t0} ms, before onAttempt`);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+  });
 });
 
 test("deadlineMs: 0 is refused up front, naming it, and nothing is sent", async () => {
-  let calls = 0;
-  globalThis.fetch = async () => {
-    calls++;
-    return new Response("x");
-  };
-  try {
+  await stubbed(() => new Response("x"), async (calls) => {
     await assert.rejects(
       retryFetch("http://127.0.0.1:9/", undefined, { deadlineMs: 0 }),
       (e) => e instanceof RangeError && /^deadlineMs: /.test(e.message) && e.minExclusive === true,
     );
-    assert.equal(calls, 0);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+    assert.equal(calls(), 0);
+  });
 });
 
 test("the breaker opens on a POST endpoint's 503s, which are never retried", async () => {
-  let calls = 0;
-  globalThis.fetch = async () => {
-    calls++;
-    return new Response("down", { status: 503 });
-  };
-  try {
+  await stubbed(() => new Response("down", { status: 503 }), async (calls) => {
     const callSite = site("post breaker");
     const breaker = { failureRatio: 0.5, minThroughput: 2, breakMs: 60_000 };
     const post = () => retryFetch("http://127.0.0.1:9/orders", { method: "POST", body: "{}" }, { callSite, breaker, policy: quick });
     assert.equal((await post()).status, 503);
     assert.equal((await post()).status, 503);
     await assert.rejects(post(), CircuitOpenError);
-    assert.equal(calls, 2, "one attempt each, and nothing once open");
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+    assert.equal(calls(), 2, "one attempt each, and nothing once open");
+  });
 });
 
 test("hedging: the caller's abort reports every attempt in flight, and won marks the response the call resolves with", async () => {

@@ -54,7 +54,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use self::abort::{Signal, sleep};
-use self::attempt::{Call, Last};
+use self::attempt::{Attempted, Call, Last};
 use self::js::get;
 use crate::call_errors::{refused_error, stop_error};
 use crate::call_nets::Nets;
@@ -113,16 +113,19 @@ fn read_options(options: &JsValue) -> Result<FetchOptions, JsValue> {
     })
 }
 
-/// Hands back what a call that stopped for `reason` ends with: a response (a success, or
-/// the last HTTP status, as `fetch` would), or the error of its last transport failure.
+/// Hands back what a call that stopped for `reason` with attempt `a` last ends with: its
+/// response (a success, or the last HTTP status, as `fetch` would; see
+/// [`Attempted::resolved`]), or the error of its last transport failure.
 fn finish(
-    last: Last,
+    a: Attempted,
+    call: &Call,
     call_site: Option<&str>,
     reason: &StopReason,
     text: &str,
     attempts: &Array,
 ) -> Result<JsValue, JsValue> {
-    match last {
+    a.resolved(call);
+    match a.last {
         Last::Response(r) => Ok(r),
         Last::Error(e) => Err(stop_error(call_site, reason, text, attempts, &e)),
     }
@@ -359,16 +362,12 @@ async fn retry(
                 let now =
                     crate::deadline::now_at_deadline(call_deadline, cut, crate::clock::mono_ms());
                 if let Err(r) = o.policy.retry_may_start(&state, now, delay_ms) {
-                    a.resolved(call);
-                    return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
+                    return finish(a, call, nets.call_site(), &r, &r.to_string(), &attempts);
                 }
                 a.discard_body();
                 sleep(delay_ms, &signal).await?;
             }
-            Decision::Stop(r) => {
-                a.resolved(call);
-                return finish(a.last, nets.call_site(), &r, &reason, &attempts);
-            }
+            Decision::Stop(r) => return finish(a, call, nets.call_site(), &r, &reason, &attempts),
         }
     }
 }

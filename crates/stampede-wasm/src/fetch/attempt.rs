@@ -301,8 +301,8 @@ impl Attempted {
         }
     }
 
-    /// The call resolves with this attempt's Response (if it is one): the caller's signals
-    /// keep aborting its body while it is read, as `fetch`'s own does.
+    /// The call ends with this attempt: if it is a Response, the call resolves with it, and
+    /// the caller's signals keep aborting its body while it is read, as `fetch`'s own does.
     pub(super) fn resolved(&self, call: &Call) {
         if let (Last::Response(r), Some(ctrl)) = (&self.last, &self.ctrl) {
             if call.cancel.given.length() > 0 {

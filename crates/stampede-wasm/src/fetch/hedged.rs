@@ -99,10 +99,7 @@ pub(super) async fn run(
                 HedgeStep::Done(r) => {
                     let text = r.to_string();
                     return match last {
-                        Some(a) => {
-                            a.resolved(call);
-                            finish(a.last, nets.call_site(), &r, &text, &attempts)
-                        }
+                        Some(a) => finish(a, call, nets.call_site(), &r, &text, &attempts),
                         None => Err(retry_error_js(&text, &attempts, &JsValue::UNDEFINED)),
                     };
                 }
@@ -206,8 +203,7 @@ pub(super) async fn run(
                     a.discard_body();
                     return Err(abort_reason);
                 }
-                a.resolved(call);
-                return finish(a.last, nets.call_site(), &r, &r.to_string(), &attempts);
+                return finish(a, call, nets.call_site(), &r, &r.to_string(), &attempts);
             }
         }
     }
