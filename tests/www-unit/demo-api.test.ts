@@ -133,7 +133,8 @@ test("bad parameters are 400s naming the parameter, in stampede serve's words", 
     ["flaky", "key=%FF&fail=1", 'key: expected UTF-8 text once percent-decoded, got "%FF"'],
     ["outage", "key=k&down_ms=600001", 'down_ms: expected a whole number from 0 to 600000, got "600001"'],
     ["flaky", "key=k&fail=1&pushback_ms=2147483648", 'pushback_ms: expected a signed 32-bit integer, got "2147483648"'],
-    ["flaky", "key=k&fail=1&retry_after=soon", 'retry_after: expected delta-seconds (digits) or an HTTP-date such as "Wed, 21 Oct 2015 07:28:00 GMT", got "soon"'],
+    ["flaky", "key=k&fail=1&retry_after=soon", 'retry_after: expected delta-seconds (digits, at most 18446744073709551615) or an HTTP-date such as "Wed, 21 Oct 2015 07:28:00 GMT", got "soon"'],
+    ["flaky", "key=k&fail=1&retry_after=18446744073709551616", 'retry_after: expected delta-seconds (digits, at most 18446744073709551615) or an HTTP-date such as "Wed, 21 Oct 2015 07:28:00 GMT", got "18446744073709551616"'],
   ];
   for (const [path, query, message] of cases) {
     const a = ask(path, query);
@@ -245,6 +246,7 @@ test("the demo answers as stampede serve does, query by query", async (t) => {
       ["flaky", "key=d2&fail=1&status=429&pushback_ms=+250"],
       ["flaky", "key=d3&fail=1&retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT"],
       ["flaky", "key=d3&fail=1&retry_after=Wed,%2032%20Oct%202015%2007:28:00%20GMT"],
+      ["flaky", "key=d3b&fail=1&retry_after=18446744073709551616"],
       ["flaky", "key=a+b%2Bc%C3%A9&fail=0&fail=x"],
       ["flaky", "key=%FF&fail=1"],
       ["flaky", "fail=1"],

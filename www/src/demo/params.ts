@@ -181,7 +181,7 @@ export class Params {
       if (!valid) {
         throw DemoError.bad(
           "retry_after",
-          `expected delta-seconds (digits) or an HTTP-date such as "Wed, 21 Oct 2015 07:28:00 GMT", got ${shown(retryAfter)}`,
+          `expected delta-seconds (digits, at most ${U64_MAX}) or an HTTP-date such as "Wed, 21 Oct 2015 07:28:00 GMT", got ${shown(retryAfter)}`,
         );
       }
       hints.retryAfter = retryAfter;

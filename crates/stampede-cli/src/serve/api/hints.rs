@@ -52,8 +52,9 @@ impl Params {
                         ApiError::bad(
                             "retry_after",
                             format!(
-                                "expected delta-seconds (digits) or an HTTP-date such as \
-                                 \"Wed, 21 Oct 2015 07:28:00 GMT\", got {}",
+                                "expected delta-seconds (digits, at most {}) or an \
+                                 HTTP-date such as \"Wed, 21 Oct 2015 07:28:00 GMT\", got {}",
+                                u64::MAX,
                                 shown(raw)
                             ),
                         )
@@ -107,6 +108,15 @@ mod tests {
                 "{bad:?}: {error:?}"
             );
         }
+        // One past u64::MAX is digits, but too many: the message says so.
+        let error = params(&[("retry_after", "18446744073709551616")])
+            .hints()
+            .unwrap_err();
+        assert_eq!(
+            error.message,
+            "retry_after: expected delta-seconds (digits, at most 18446744073709551615) or an \
+             HTTP-date such as \"Wed, 21 Oct 2015 07:28:00 GMT\", got \"18446744073709551616\""
+        );
         for (name, query) in [
             ("retry_after", "retry_after=%FF"),
             ("pushback_ms", "pushback_ms=%FF"),
