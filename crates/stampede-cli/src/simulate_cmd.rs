@@ -129,7 +129,8 @@ pub struct SimulateArgs {
 /// `stampede sweep --scenario aws-occ --strategy none,exponential,full --clients 10..190:10 --runs 100`
 #[derive(ClapArgs, Debug)]
 pub struct SweepArgs {
-    /// Clients: a list (100,200), a range 10..190:10 (10 to 190 inclusive, step 10), or both.
+    /// Clients: a list (100,200), a range 10..190:10 (10 to 190 inclusive, step 10; without
+    /// `:STEP`, step 1), or both; each count once, at most 1000 counts.
     #[arg(long, default_value = "10..190:10", value_parser = parse_clients)]
     clients: ClientList,
     /// Strategies, comma-separated.
@@ -213,17 +214,19 @@ fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
         .map_err(|e| format!("{FORM}; {e}"))
 }
 
-/// The most points `--clients` may list.
-const MAX_POINTS: usize = 1000;
+/// The most client counts `--clients` may list (a grid's points are these times the
+/// strategies).
+const MAX_COUNTS: usize = 1000;
 
-/// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000; at most 1000 points.
+/// `10..190:10`, `100,200`, or a mix, each value 1 to 1,000,000, each once (a repeated one
+/// would only run its points again, as a repeated strategy would); at most 1000 counts.
 fn parse_clients(s: &str) -> Result<ClientList, String> {
     let bad = || {
         format!(
             "expected counts from 1 to {MAX_CLIENTS}: a list (100,200) or a range such as 10..190:10"
         )
     };
-    let too_many = || format!("expected at most {MAX_POINTS} points");
+    let too_many = || format!("expected at most {MAX_COUNTS} client counts");
     let mut out = Vec::new();
     for item in list_items(s, "100,200 or 10..190:10")? {
         if let Some((lo, rest)) = item.split_once("..") {
@@ -236,16 +239,24 @@ fn parse_clients(s: &str) -> Result<ClientList, String> {
             }
             // Counted before it is expanded: 1..1000000 is one item, not a million pushes.
             let points = ((hi - lo) / step + 1) as usize;
-            if out.len() + points > MAX_POINTS {
+            if out.len() + points > MAX_COUNTS {
                 return Err(too_many());
             }
             out.extend((lo..=hi).step_by(step as usize));
         } else {
             out.push(whole_in(item, Field::Clients).map_err(|_| bad())?);
         }
-        if out.len() > MAX_POINTS {
+        if out.len() > MAX_COUNTS {
             return Err(too_many());
         }
+    }
+    let mut sorted = out.clone();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "{} is listed twice; list each client count once",
+            w[0]
+        ));
     }
     Ok(ClientList(out))
 }
@@ -462,15 +473,21 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.json {
         writeln!(out, "{}", Value::Object(map))?;
     } else {
+        // aws-occ's clients retry until their write wins: no attempt limit to state.
+        let attempts = if a.common.scenario == Scenario::AwsOcc {
+            "retried until the write wins".to_owned()
+        } else {
+            format!("{} attempts", a.common.attempts())
+        };
         writeln!(
             out,
-            "{} · {} clients · {} base {} ms, cap {} ms, {} attempts · {} run(s), seed {}",
+            "{} · {} clients · {} base {} ms, cap {} ms, {} · {} run(s), seed {}",
             a.common.scenario,
             a.clients,
             a.strategy,
             base,
             cap,
-            a.common.attempts(),
+            attempts,
             a.common.runs,
             a.common.seed
         )?;

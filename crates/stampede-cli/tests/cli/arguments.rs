@@ -133,6 +133,23 @@ fn an_empty_list_item_is_named_not_skipped() {
             "stampede: invalid value '10,,20' for '--clients <CLIENTS>': item 2 of 3 is \
              empty: expected a comma-separated list such as 100,200 or 10..190:10",
         ),
+        // A count repeated, as a list or through a range: its rows would only come twice.
+        (
+            &["sweep", "--clients", "100,100"],
+            "stampede: invalid value '100,100' for '--clients <CLIENTS>': 100 is listed \
+             twice; list each client count once",
+        ),
+        (
+            &["sweep", "--clients", "10..50:10,30"],
+            "stampede: invalid value '10..50:10,30' for '--clients <CLIENTS>': 30 is listed \
+             twice; list each client count once",
+        ),
+        // The bound is on client counts (the grid's points are these times the strategies).
+        (
+            &["sweep", "--clients", "1..1001"],
+            "stampede: invalid value '1..1001' for '--clients <CLIENTS>': expected at most \
+             1000 client counts",
+        ),
     ];
     for (args, want) in cases {
         rejected(&stampede(args), want, args);

@@ -636,3 +636,27 @@ fn flag_defaults_are_the_cores() {
     assert_eq!(v["total_attempts"].as_f64(), Some(m.total_attempts));
     assert_eq!(v["completion_ms"].as_f64(), Some(m.completion_ms));
 }
+
+/// The text output's first line states the run's policy: an attempt limit where there is one,
+/// and for aws-occ, whose clients retry until their write wins, none (it said "6 attempts").
+#[test]
+fn the_text_header_states_the_attempt_limit_only_where_there_is_one() {
+    let occ = stdout_of(&[
+        "simulate",
+        "--scenario",
+        "aws-occ",
+        "--clients",
+        "20",
+        "--strategy",
+        "full",
+    ]);
+    let first = occ.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("cap 2000 ms, retried until the write wins ·")
+            && !first.contains("attempts"),
+        "{first}"
+    );
+    let burst = stdout_of(&["simulate", "--clients", "20", "--attempts", "4"]);
+    let first = burst.lines().next().unwrap_or_default();
+    assert!(first.contains(", 4 attempts ·"), "{first}");
+}
