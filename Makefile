@@ -73,6 +73,7 @@ test-js: wasm
 
 test-types: wasm
 	tsc --noEmit -p tests/types
+	tsc --noEmit -p tests/types/tsconfig.node.json
 
 ## The --target bundler build, bundled by Vite and run in headless Chromium.
 test-bundler: setup

@@ -134,7 +134,7 @@ function exportErrorClasses(dir, glue) {
 function guardInit(js) {
   const head = "function __wbg_finalize_init(instance, module) {";
   if (!js.includes(head)) return js;
-  js = guardUnloaded(js);
+  js = quietBareArguments(guardUnloaded(js));
   const start = "    wasm.__wbindgen_start();\n    return wasm;\n}";
   const at = js.indexOf(start, js.indexOf(head));
   if (at < 0) fail("the glue's __wbg_finalize_init does not end as expected: init() cannot be guarded");
@@ -161,6 +161,17 @@ function guardInit(js) {
 function __wbg_finalize_init_unguarded(instance, module) {` +
     js.slice(js.indexOf(head) + head.length)
   );
+}
+
+/** `init(url)` and `initSync(bytes)` (the argument itself rather than `{ module_or_path }` /
+ *  `{ module }`) work as they always have, and this package's types and the slim entry take
+ *  both forms; wasm-bindgen's glue also logs a deprecation warning for them to the console of
+ *  the app that embeds us. Dropped here. */
+function quietBareArguments(js) {
+  const warning = /\} else \{\n\s*console\.warn\('using deprecated parameters [^']*'\)\n\s*\}/g;
+  const found = js.match(warning)?.length ?? 0;
+  if (found !== 2) fail(`the web glue's init and initSync do not warn about bare arguments as expected (${found} warnings found, 2 expected)`);
+  return js.replace(warning, "}");
 }
 
 /** Makes the web glue's API, used before `init()`, throw a TypeError that says to call it
@@ -355,6 +366,30 @@ const slimRaw = readFileSync(join(fetchDir, "stampede_fetch_bg.wasm")).length;
 console.log(`finish-pkg: stampede/fetch: wasm ${slimRaw} bytes raw; wasm + JS gzip -9 ${slimTotal} bytes (${kb(slimTotal)}); bar ${kb(MAX_SLIM_GZIP_BYTES)}, goal ${kb(SLIM_GOAL_GZIP_BYTES)}${slimTotal > SLIM_GOAL_GZIP_BYTES ? " (not met)" : ""}`);
 if (slimTotal > MAX_SLIM_GZIP_BYTES) overBars.push(`stampede/fetch is ${kb(slimTotal)} gzipped, over the ${kb(MAX_SLIM_GZIP_BYTES)} bar`);
 
+/** The package README's table of entries states each one's size (KB of 1,000 bytes, raw and
+ *  gzip -9): a figure more than 5% off the build's is a bar missed, so that the page npm shows
+ *  never goes stale (it said 237 KB for a 260 KB module). */
+function checkReadmeSizes(readme, actual) {
+  const text = readFileSync(readme, "utf8");
+  const rows = {
+    fetch: /^\| `stampede\/fetch` \|.*\| wasm ([\d.]+) KB \(([\d.]+) KB\), and ([\d.]+) KB of JS \(([\d.]+) KB\) \|$/m,
+    full: /^\| `stampede` \|.*\| wasm ([\d.]+) KB \(([\d.]+) KB\) \|$/m,
+  };
+  for (const [entry, row] of Object.entries(rows)) {
+    const stated = text.match(row)?.slice(1).map(Number);
+    if (!stated) {
+      overBars.push(`${readme}: no size row for the ${entry} entry (a table row that ends "wasm N KB (N KB) |")`);
+      continue;
+    }
+    stated.forEach((kbStated, i) => {
+      const bytes = actual[entry][i];
+      if (Math.abs(kbStated * 1000 - bytes) > 0.05 * bytes) {
+        overBars.push(`${readme}: the ${entry} entry's size ${kbStated} KB is stale: the build's is ${(bytes / 1000).toFixed(1)} KB`);
+      }
+    });
+  }
+}
+
 // ---- The manifest --------------------------------------------------------------------------
 // wasm-pack's own manifest is replaced whole: it knows one build and no `exports`. Every path
 // the manifest names must exist, so a renamed output fails here and not in a user's bundler.
@@ -365,5 +400,9 @@ walk(manifest.exports);
 for (const p of paths) if (!p.includes("*") && !existsSync(join(pkg, p))) fail(`package.json names ${p}, which the build did not make`);
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 if (!existsSync(join(pkg, "README.md"))) fail(`${pkg}/README.md is missing (wasm-pack copies crates/stampede-wasm/README.md)`);
+checkReadmeSizes(join(crate, "README.md"), {
+  full: [wasm.length, gz],
+  fetch: [slimRaw, gzip(join(fetchDir, "stampede_fetch_bg.wasm")), readFileSync(join(fetchDir, "stampede_fetch.js")).length, gzip(join(fetchDir, "stampede_fetch.js"))],
+});
 console.log(`finish-pkg: ${pkg} is "stampede" ${manifest.version}: entries ${Object.keys(manifest.exports).join(", ")}`);
 finish();

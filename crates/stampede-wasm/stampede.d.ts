@@ -8,10 +8,17 @@
  *  Before it has loaded, every function and constructor throws a TypeError that says to call
  *  it (retryFetch returns a promise rejected with it). */
 export default function init(
-  input?: { module_or_path: BufferSource | WebAssembly.Module | URL | string | Response | Promise<Response> } | BufferSource | URL | string,
+  input?: { module_or_path: WasmBytes | WasmModule | URL | string | Response | Promise<Response> } | WasmBytes | URL | string,
 ): Promise<unknown>;
 /** Synchronous variant for bytes or a compiled module. */
-export function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+export function initSync(module: { module: WasmBytes | WasmModule } | WasmBytes | WasmModule): unknown;
+
+/** The wasm's bytes (the DOM's `BufferSource`, spelled out so that these types need no DOM
+ *  lib: a Node project with `@types/node` and `lib: ["ES2022"]` checks them as they are). */
+export type WasmBytes = ArrayBuffer | ArrayBufferView;
+/** A compiled `WebAssembly.Module`, where the project's libs declare one (the DOM's do;
+ *  `@types/node` does not, and there only the bytes are typed). */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 
 export type Strategy = "none" | "constant" | "exponential" | "full" | "equal" | "decorrelated" | "decorrelated-v2";
 export type TransportErrorKind = "timeout" | "connect" | "reset" | "dns" | "abort";
@@ -630,7 +637,7 @@ export class ThrottledError extends Error {
  *  Cross-origin: the server must send Access-Control-Expose-Headers: Retry-After (and
  *  grpc-retry-pushback-ms) for the hints to be readable, and a CORS failure looks exactly like
  *  a network failure ("connect"). */
-export function retryFetch(input: RequestInfo | URL, init?: RequestInit, options?: RetryFetchOptions): Promise<Response>;
+export function retryFetch(input: string | URL | Request, init?: RequestInit, options?: RetryFetchOptions): Promise<Response>;
 
 // ---- Settings: the core's names, defaults and ranges, and the errors that name them ----
 

@@ -85,3 +85,28 @@ for (const entry of entries) {
     assert.equal(entry.use(m), 4);
   });
 }
+
+for (const entry of entries) {
+  const bytes = readFileSync(fileURLToPath(new URL(entry.wasm, pkg)));
+  const fresh = async (tag) => import(new URL(`${entry.js}?${tag}`, pkg).href);
+
+  // The argument itself (bytes, a module) rather than `{ module }` / `{ module_or_path }`: the
+  // types take it, and it loads without a word on the app's console (wasm-bindgen's glue
+  // warned that it was deprecated on every load).
+  test(`${entry.name}: init and initSync take the module or bytes themselves, without a console warning`, async () => {
+    const warned = [];
+    const warn = console.warn;
+    console.warn = (...args) => warned.push(args.join(" "));
+    try {
+      const sync = await fresh("bare-sync");
+      sync.initSync(new WebAssembly.Module(bytes));
+      assert.equal(entry.use(sync), 4);
+      const async = await fresh("bare-async");
+      await async.default(bytes);
+      assert.equal(entry.use(async), 4);
+    } finally {
+      console.warn = warn;
+    }
+    assert.deepEqual(warned, []);
+  });
+}

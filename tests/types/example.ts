@@ -214,3 +214,15 @@ export function hedging(): number {
   void [off, none, bad];
   return hedges + delay;
 }
+
+// init and initSync take a compiled module typed as the DOM's WebAssembly.Module (and only
+// the bytes where no lib declares one: tests/types/node.ts).
+import { initSync } from "stampede";
+import type { WasmModule } from "stampede";
+type IsWebAssemblyModule = [WasmModule] extends [WebAssembly.Module] ? ([WebAssembly.Module] extends [WasmModule] ? true : false) : false;
+export const wasmModuleIsTheDom: IsWebAssemblyModule = true;
+export function loadFrom(module: WebAssembly.Module, bytes: Uint8Array): Promise<unknown> {
+  initSync({ module });
+  initSync({ module: bytes });
+  return init({ module_or_path: module });
+}

@@ -40,4 +40,6 @@ export type {
   SettingsRangeError,
   SettingsTypeError,
   SettingsError,
+  WasmBytes,
+  WasmModule,
 } from "../stampede.js";
