@@ -22,6 +22,19 @@ pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + 
     }
 }
 
+/// A default duration as `--help` shows it and [`duration_ms`] reads it back exactly: whole
+/// seconds as `2s`, anything else as `10ms` (a bare `2000` read as if it were seconds was
+/// the easy mistake: `--outage 2` is 2 ms). Made once per flag when the parser is built, so
+/// the few bytes are leaked rather than owned by a `Command` that needs `&'static str`.
+pub fn duration_text(ms: f64) -> &'static str {
+    let text = if ms != 0.0 && ms % 1000.0 == 0.0 {
+        format!("{}s", ms / 1000.0)
+    } else {
+        format!("{ms}ms")
+    };
+    text.leak()
+}
+
 /// A duration's milliseconds, or `None` when `s` is not one (any range: the caller checks).
 pub fn duration_ms(s: &str) -> Option<f64> {
     let t = s.trim();
@@ -195,6 +208,23 @@ pub fn shown(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_durations_show_their_unit_and_read_back_exactly() {
+        for (ms, text) in [
+            (2000.0, "2s"),
+            (60_000.0, "60s"),
+            (200.0, "200ms"),
+            (10.0, "10ms"),
+            (0.0, "0ms"),
+            (0.5, "0.5ms"),
+            (1500.0, "1500ms"),
+            (86_400_000.0, "86400s"),
+        ] {
+            assert_eq!(duration_text(ms), text);
+            assert_eq!(duration_ms(text), Some(ms), "{text}");
+        }
+    }
 
     #[test]
     fn durations() {

@@ -11,7 +11,7 @@ use stampede::classify::{
     Action, HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError,
     is_field_value, is_token,
 };
-use stampede_cli::args::{config_error, duration, shown, whole};
+use stampede_cli::args::{config_error, duration, duration_text, shown, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long)]
     idempotent: bool,
     /// The longest server hint honoured; past it the request gives up.
-    #[arg(long, default_value_t = DEFAULT_MAX_RETRY_AFTER_MS, value_parser = duration(Field::MaxRetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(DEFAULT_MAX_RETRY_AFTER_MS), value_parser = duration(Field::MaxRetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     max_retry_after: f64,
     /// The statuses retried, e.g. "5xx,408,429" (the default), "502-504", or "" for none
     /// (transport errors only).

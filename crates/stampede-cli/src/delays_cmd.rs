@@ -7,7 +7,7 @@ use serde_json::json;
 use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy, check_samples};
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
-use stampede_cli::args::{config_error, duration, number, parse_seed, whole};
+use stampede_cli::args::{config_error, duration, duration_text, number, parse_seed, whole};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -20,10 +20,10 @@ pub struct Args {
     #[arg(long, default_value = defaults().strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
     /// The first delay (for decorrelated-v2, the median first delay): 200ms, 1.5s, 2m.
-    #[arg(long, default_value_t = defaults().base_ms, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().base_ms), value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: f64,
     /// No delay is longer than this.
-    #[arg(long, default_value_t = defaults().cap_ms, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().cap_ms), value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: f64,
     /// Attempts in all, the first included (1 to 100): each sequence has attempts-1 delays.
     #[arg(long, default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]

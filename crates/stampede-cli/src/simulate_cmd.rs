@@ -14,7 +14,9 @@ use stampede::sim::{
     BudgetScope, LatencyDist, MAX_CLIENTS, Scenario, SimSettings, check_runs, run_many,
     run_many_seeing_first,
 };
-use stampede_cli::args::{config_error, duration, number, parse_seed, whole, whole_in};
+use stampede_cli::args::{
+    config_error, duration, duration_text, number, parse_seed, whole, whole_in,
+};
 
 use crate::UsageError;
 use crate::hedge_flags::Hedge;
@@ -51,10 +53,10 @@ pub struct Common {
     #[arg(long, default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
     /// How long the server is down.
-    #[arg(long, default_value_t = defaults().outage_ms, value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().outage_ms), value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
     outage: f64,
     /// When the outage starts.
-    #[arg(long, default_value_t = defaults().outage_start_ms, value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().outage_start_ms), value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: f64,
     /// Requests per second the fleet serves when up: sets the workers at --service. With
     /// --workers, capacity follows from --workers and --service instead.
@@ -64,7 +66,7 @@ pub struct Common {
     #[arg(long, default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
     reject_cost: f64,
     /// Mean round trip (aws-occ: each message's mean delay).
-    #[arg(long, default_value_t = defaults().latency_ms, value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
     /// aws-occ of each message (not with --latency-dist exponential).
@@ -74,10 +76,10 @@ pub struct Common {
     #[arg(long, default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: f64,
     /// steady, spike, closed: how long new requests keep coming.
-    #[arg(long, default_value_t = defaults().duration_ms, value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().duration_ms), value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
     duration: f64,
     /// burst: spread the first requests over this window.
-    #[arg(long, default_value_t = defaults().burst_window_ms, value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, default_value = duration_text(defaults().burst_window_ms), value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
     window: f64,
     /// The server's Retry-After during the outage (sent in whole seconds).
     #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
