@@ -175,10 +175,11 @@ export interface BreakerOptions {
 }
 
 /** Client-side adaptive throttling (Google SRE book, "Handling Overload"): every attempt is
- *  rejected locally (ThrottledError) with probability max(0, (requests − k·accepts) /
- *  (requests + 1)) over the last `windowMs`; an attempt counts as accepted unless the
- *  service failed (as for the breaker), and the calls it rejects count as requests, so with
- *  few calls an early failure can keep it rejecting. Defaults the book's: k 2, 2 minutes. */
+ *  rejected locally (ThrottledError) with probability max(0, (requests − k·accepts − 5) /
+ *  (requests + 1)) over the last `windowMs` (the 5 is go-zero's protection: a call site's
+ *  first failures reject nothing); an attempt counts as accepted unless the service failed
+ *  (as for the breaker), and the calls it rejects count as requests. Defaults the book's:
+ *  k 2, 2 minutes. */
 export interface ThrottleOptions {
   /** At least 1. */
   k?: number;

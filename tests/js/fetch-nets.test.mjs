@@ -202,7 +202,7 @@ test("breaker mode `retries`: first attempts still go out, retries are blocked",
   });
 });
 
-test("throttle: rejects locally with the SRE book's probability max(0, (requests − K·accepts)/(requests + 1))", async () => {
+test("throttle: rejects locally with the SRE book's probability max(0, (requests − K·accepts − 5)/(requests + 1)), 5 go-zero's protection", async () => {
   const cs = site("throttle");
   const throttle = { k: 2, windowMs: 600_000 };
   // The backend fails three calls in four; each call is one attempt. Every call counts as a
@@ -214,7 +214,7 @@ test("throttle: rejects locally with the SRE book's probability max(0, (requests
   let rejected = 0;
   await scripted((i) => (i % 4 === 0 ? 200 : 503), async (count) => {
     for (let i = 0; i < 400; i++) {
-      const p = Math.max(0, (requests - 2 * accepts) / (requests + 1));
+      const p = Math.max(0, (requests - 2 * accepts - 5) / (requests + 1));
       expected += p;
       variance += p * (1 - p);
       requests++;
@@ -239,6 +239,34 @@ test("throttle: rejects locally with the SRE book's probability max(0, (requests
   // deviations of their expectation.
   const sd = Math.sqrt(variance);
   assert.ok(rejected > 0 && Math.abs(rejected - expected) <= 4 * sd + 1, `${rejected} rejected, ${expected.toFixed(1)} ± ${sd.toFixed(1)} expected`);
+});
+
+// The protection (go-zero's 5): without it a call site's second call was rejected with
+// probability 1/2 once its first had failed, and a quiet call site fed on its first failures.
+test("throttle: a call site's first six calls go out even if every one fails; the seventh may not", async () => {
+  let rejected = 0;
+  for (let seed = 0; seed < 40; seed++) {
+    const cs = site(`throttle-protection-${seed}`);
+    const throttle = { k: 2 };
+    await scripted(() => 503, async (count) => {
+      for (let i = 0; i < 6; i++) {
+        const r = await retryFetch(URL_, undefined, { policy: { ...now, maxAttempts: 1, seed: seed * 100 + i }, callSite: cs, throttle });
+        assert.equal(r.status, 503, `seed ${seed}, call ${i + 1}`);
+      }
+      assert.equal(count(), 6);
+      // Six requests, no accept: rejected with probability (6 − 0 − 5)/7.
+      const seventh = await retryFetch(URL_, undefined, { policy: { ...now, maxAttempts: 1, seed: seed * 100 + 6 }, callSite: cs, throttle }).catch((e) => e);
+      if (seventh instanceof ThrottledError) {
+        rejected++;
+        assert.ok(Math.abs(seventh.probability - 1 / 7) < 1e-12, `${seventh.probability}`);
+        assert.equal(count(), 6);
+      } else {
+        assert.equal(seventh.status, 503);
+      }
+    });
+  }
+  // 40 seeded draws at 1/7: about 5.7 (standard deviation 2.2); the seeds fix which.
+  assert.ok(rejected >= 1 && rejected <= 15, `${rejected}`);
 });
 
 test("bad nets settings: RangeError or TypeError naming the field, and nothing is sent", async () => {

@@ -47,8 +47,8 @@ pub struct Nets {
     #[arg(long, value_name = "MODE", value_parser = parse_mode, help_heading = NETS)]
     breaker_mode: Option<BreakerMode>,
     /// Adaptive throttling (Google SRE book): reject locally with probability
-    /// max(0, (requests - K·accepts)/(requests + 1)) over WINDOW [default: 2m]. K = 2 is
-    /// the book's.
+    /// max(0, (requests - K·accepts - 5)/(requests + 1)) over WINDOW [default: 2m]. K = 2 is
+    /// the book's; the 5 (go-zero's protection) keeps a window's first failures from tipping it.
     #[arg(long, value_name = "K[:WINDOW]", value_parser = parse_throttle,
           allow_hyphen_values = true, help_heading = NETS)]
     adaptive_throttle: Option<ThrottleSettings>,

@@ -23,6 +23,15 @@
 //!   with 20 attempts in flight would reject with probability 20/21 though the backend
 //!   accepts everything. Counting at the answer removes that skew and changes nothing
 //!   in a steady state (the same requests, counted a round trip later).
+//! - It rejects nothing until `requests` exceeds `K·accepts` by more than
+//!   [`PROTECTION`] (5, go-zero's `googleBreaker`; kratos's SRE breaker waits for 100
+//!   requests in its window): the book's formula alone rejects a caller's second request
+//!   with probability 1/2 after its first one failed, and a window that starts empty with
+//!   a few failures then tips into rejecting most of what is asked (each rejection a
+//!   request without an accept) for as long as the window remembers them. In the issue's
+//!   scenario (100 clients sharing one throttle, 20% of attempts failing) that cold start
+//!   failed half the requests fast over 10 s, where the book's steady state rejects none
+//!   below `1 − 1/K` failures. With the protection no seed of fifty tipped at 30%.
 //! - The window is ten slots; the random draw comes from the caller's seeded RNG.
 
 use core::fmt;
@@ -63,9 +72,14 @@ impl ThrottleSettings {
     }
 }
 
-/// The probability of rejecting an attempt, given the window's counts.
+/// Requests the window may hold beyond `K·accepts` before the throttle rejects anything
+/// (go-zero's `googleBreaker`: `protection = 5`).
+pub const PROTECTION: f64 = 5.0;
+
+/// The probability of rejecting an attempt, given the window's counts:
+/// `max(0, (requests − K·accepts − PROTECTION) / (requests + 1))`.
 pub fn reject_probability(requests: f64, accepts: f64, k: f64) -> f64 {
-    ((requests - k * accepts) / (requests + 1.0)).max(0.0)
+    ((requests - k * accepts - PROTECTION) / (requests + 1.0)).max(0.0)
 }
 
 /// The error of an attempt the throttle rejected locally.
@@ -150,8 +164,14 @@ mod tests {
     fn the_formula() {
         assert_eq!(reject_probability(0.0, 0.0, 2.0), 0.0);
         assert_eq!(reject_probability(10.0, 5.0, 2.0), 0.0);
-        assert_eq!(reject_probability(10.0, 0.0, 2.0), 10.0 / 11.0);
-        assert_eq!(reject_probability(100.0, 20.0, 2.0), 60.0 / 101.0);
+        assert_eq!(reject_probability(10.0, 0.0, 2.0), 5.0 / 11.0);
+        assert_eq!(reject_probability(100.0, 20.0, 2.0), 55.0 / 101.0);
+        // The protection: a first failure (or five) rejects nothing; the sixth does.
+        assert_eq!(reject_probability(1.0, 0.0, 2.0), 0.0);
+        assert_eq!(reject_probability(5.0, 0.0, 2.0), 0.0);
+        assert_eq!(reject_probability(6.0, 0.0, 2.0), 1.0 / 7.0);
+        assert_eq!(reject_probability(25.0, 10.0, 2.0), 0.0);
+        assert_eq!(reject_probability(26.0, 10.0, 2.0), 1.0 / 27.0);
     }
 
     #[test]
@@ -172,10 +192,10 @@ mod tests {
                 t.record(now, false);
             }
         }
-        // With 1000 accepts the probability is 0 up to 2000 requests, then grows to
-        // (3000 − 2000)/3001 ≈ 1/3: about 1000 × 1/6 ≈ 167 rejections expected (standard
-        // deviation about 12); 120 to 215 is four deviations either side.
+        // With 1000 accepts the probability is 0 up to 2005 requests, then grows to
+        // (3000 − 2000 − 5)/3001 ≈ 1/3: about 995 × 1/6 ≈ 165 rejections expected
+        // (standard deviation about 12); 120 to 215 is four deviations either side.
         assert!((120..=215).contains(&rejected), "{rejected}");
-        assert!((t.probability(3000.0) - 1000.0 / 3001.0).abs() < 1e-12);
+        assert!((t.probability(3000.0) - 995.0 / 3001.0).abs() < 1e-12);
     }
 }

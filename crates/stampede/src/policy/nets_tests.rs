@@ -268,8 +268,12 @@ fn the_nets_count_failures_this_request_may_not_retry() {
         g.breaker().unwrap().state(),
         crate::nets::BreakerState::Open { .. }
     ));
-    // The throttle saw two requests, none accepted: (2 − 0) / 3.
-    assert!((g.throttle().unwrap().probability(2.0) - 2.0 / 3.0).abs() < 1e-12);
+    // The throttle saw two requests, none accepted: with four more failures it holds six,
+    // one past its protection of five: (6 − 0 − 5) / 7 (without the two, 0).
+    for _ in 0..4 {
+        g.throttle().unwrap().record(2.0, false);
+    }
+    assert!((g.throttle().unwrap().probability(2.0) - 1.0 / 7.0).abs() < 1e-12);
     // gRPC's bucket counts only what the rules retry (grpc-go): a POST's 503 takes no
     // token (10 left), a negative pushback on a GET's 503 takes one (9).
     let grpc_tokens = |g: &mut Guard| match g.budget() {

@@ -37,37 +37,36 @@ fn a_healthy_backend_is_never_throttled() {
 /// the K·accepts the formula lets through is `K(1 − p)` times what is sent: more than
 /// enough while `p < 1 − 1/K` (50% at K = 2), too little above. Then every rejection
 /// raises `requests` without `accepts`, the probability climbs towards 1 and the client
-/// sheds almost everything (the SRE book's throttle assumes rejections mean lack of
-/// capacity, not a fixed failure rate). At p = 0.7 and 0.9 most requests are throttled;
-/// at p = 0.2 few are (the first answers, in a window still nearly empty, can be
-/// failures: that cold start is the formula's, not a steady rejection).
+/// sheds most of what it asks (the SRE book's throttle assumes rejections mean lack of
+/// capacity, not a fixed failure rate). At p = 0.2 nothing is throttled: the protection
+/// (5 requests beyond K·accepts, go-zero's) keeps the first counts of a window, still
+/// small, from tipping it (without it, a shared throttle's first failures did, in some
+/// seeds, for seconds).
 ///
 /// How much still goes out: after `n` draws a throttle has sent `s(n)` attempts, of which
 /// `a·s/K` were accepted, with `a = K(1 − p)`; each draw sends with probability
-/// `(K·accepts + 1)/(requests + 1) = (a·s + 1)/(n + 1)`. As an equation in `n`,
-/// `ds/dn = (a·s + 1)/(n + 1)`, so `s(n) = ((n + 1)^a − 1)/a`: sublinear when `a < 1`, the
-/// share sent falling as `n^(a − 1)`. The measured attempts must be within a factor of 2
-/// of that (the equation ignores that accepts are learned a round trip late, and uses
-/// each throttle's mean draws). The lower bound holds only where that delay is small: a
-/// client draws 10 times a second, 0.2 times per 20 ms round trip; the shared throttle
-/// draws 20 times per round trip, and at the start rejections (counted at once) outrun
-/// the accepts still in flight, so it sheds more than the equation says (only the upper
-/// bound is checked there).
+/// `min(1, (K·accepts + 1 + P)/(requests + 1)) = min(1, (a·s + c)/(n + 1))`, `c = 1 + P`.
+/// Everything goes out (`s = n`) up to `n₀ = (c − 1)/(1 − a)`; from there, as an equation
+/// in `n`, `ds/dn = (a·s + c)/(n + 1)`, so `a·s + c = (a·n₀ + c)·((n + 1)/(n₀ + 1))^a`:
+/// sublinear when `a < 1`, the share sent falling as `n^(a − 1)`. The measured attempts
+/// must be within a factor of 2 of that (the equation ignores that accepts are learned a
+/// round trip late, and uses each throttle's mean draws). The lower bound holds only where
+/// that delay is small: a client draws 10 times a second, 0.2 times per 20 ms round trip;
+/// the shared throttle draws 20 times per round trip, and rejections (counted at once)
+/// outrun the accepts still in flight, so it sheds more than the equation says (only the
+/// upper bound is checked there).
 #[test]
 fn the_throttle_collapses_past_one_minus_one_over_k() {
+    let c = 1.0 + stampede::nets::throttle::PROTECTION;
     for seed in SEEDS {
         for scope in [BudgetScope::Client, BudgetScope::Shared] {
             let what = format!("{scope:?}, seed {seed}");
             let low = run(0.2, throttle(), scope, seed);
-            assert!(
-                low.throttled < 0.15 * low.requests,
-                "{what}: {}",
-                low.throttled
-            );
+            assert_eq!(low.throttled, 0.0, "{what}");
             for p in [0.7, 0.9] {
                 let high = run(p, throttle(), scope, seed);
                 assert!(
-                    high.throttled > 0.8 * high.requests,
+                    high.throttled > 0.6 * high.requests,
                     "{what}, p = {p}: {}",
                     high.throttled
                 );
@@ -78,7 +77,9 @@ fn the_throttle_collapses_past_one_minus_one_over_k() {
                 };
                 let n = (high.throttled_draws()) / throttles;
                 let a = 2.0 * (1.0 - p);
-                let want = throttles * ((n + 1.0).powf(a) - 1.0) / a;
+                let n0 = (c - 1.0) / (1.0 - a);
+                let sent = ((a * n0 + c) * ((n + 1.0) / (n0 + 1.0)).powf(a) - c) / a;
+                let want = throttles * sent;
                 let got = high.total_attempts;
                 let lower = scope == BudgetScope::Client && want >= 100.0;
                 assert!(
