@@ -314,6 +314,14 @@ describe("the playground", () => {
     const log = await (await fetch(new URL(`/api/log?key=${encodeURIComponent(key)}`, pg.server.url))).json();
     assert.equal(log.entries.length, 3);
     assert.deepEqual(log.entries.map((e) => e.status), [503, 503, 200]);
+    // A second Send shows the retries again: the URL box has a fresh key (with one key per
+    // visit, it got 200 at once).
+    const next = await page.inputValue("#live-url");
+    assert.notEqual(new URL(next, pg.server.url).searchParams.get("key"), key);
+    assert.equal(next.replace(/key=\w+/, ""), url.replace(/key=\w+/, ""), "only the key changed");
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.querySelectorAll("#live-log li").length >= 3 && !document.querySelector("#live-send")?.disabled, null, { timeout: 30_000 });
+    assert.deepEqual(await page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status)), ["503", "503", "200"]);
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), [], "only the expected 503s are logged");
     await page.close();
   });

@@ -100,8 +100,9 @@ export class LivePanel {
   private ready = false;
   /** Whether the probe for `stampede serve` has answered (Send waits for it). */
   private probed = false;
-  /** This visit's key: each visit's flaky endpoint starts fresh. */
-  private readonly key = randomKey();
+  /** The flaky endpoint's key: a new one after each call to it, so that every Send shows
+   *  the two 503s and their retries (with one key per visit, a second Send got 200 at once). */
+  private key = randomKey();
   private drawn: Drawn[] = [];
   private waits: { from: number; to: number }[] = [];
   private started = 0;
@@ -390,7 +391,19 @@ export class LivePanel {
       this.controller = null;
       this.send.disabled = !this.ready;
       this.cancel.disabled = true;
+      this.renewKey(url);
     }
+  }
+
+  /** After a call to the flaky endpoint with this key (the server's or the demo's, as the
+   *  panel offers them), the URL box gets a fresh key: the next Send starts over. A URL the
+   *  reader typed or changed is left as it is. */
+  private renewKey(called: string): void {
+    const offered = [defaultLiveUrl(this.key), demoLiveUrl(this.key)];
+    if (!offered.includes(called) || this.url.value.trim() !== called) return;
+    this.key = randomKey();
+    this.url.value = called === offered[0] ? defaultLiveUrl(this.key) : demoLiveUrl(this.key);
+    this.onChange();
   }
 
   private addAttempt(a: Attempt): void {
