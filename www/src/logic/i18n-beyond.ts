@@ -26,7 +26,7 @@ export const enBeyond = {
   "nets.net.breaker": "Circuit breaker on retries (10%)",
   "nets.net.throttle": "Adaptive throttling (K = 2)",
   "nets.figure":
-    "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. Without a net, 4 attempts cost 1 + p + p² + p³; a budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold.",
+    "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. Without a net, 4 attempts cost 1 + p + p² + p³; a ratio budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold; the token bucket, which fails new calls fast too once it is empty, can fall below 1 (requests never sent).",
   "nets.chart.x": "Fail rate",
   "nets.aria": "Attempts per request against the fail rate, one line per safety net",
   "sweep.running": "Simulating {done} of {n} runs on {w} workers…",
@@ -93,7 +93,7 @@ export const ruBeyond: Record<BeyondKey, string> = {
   "nets.net.breaker": "Предохранитель на повторы (10%)",
   "nets.net.throttle": "Адаптивное ограничение (K = 2)",
   "nets.figure":
-    "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины ({n} воркеров), а страница остаётся отзывчивой. Без страховки 4 попытки стоят 1 + p + p² + p³; бюджет держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога.",
+    "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины ({n} воркеров), а страница остаётся отзывчивой. Без страховки 4 попытки стоят 1 + p + p² + p³; бюджет-доля держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога; ведро токенов, которое, опустев, быстро отказывает и новым вызовам, может опуститься ниже 1 (запросы, так и не отправленные).",
   "nets.chart.x": "Доля отказов",
   "nets.aria": "Попыток на запрос в зависимости от доли отказов, по линии на страховку",
   "sweep.running": "Считаем {done} из {n} прогонов на {w} воркерах…",

@@ -32,7 +32,7 @@ export const en = {
   "preset.storm.title": "A 30 s outage without a budget",
   "preset.storm.blurb": "Steady traffic: the retry storm keeps the recovered server down for well over a minute after a 30 s outage.",
   "preset.budget.title": "The same with a budget",
-  "preset.budget.blurb": "A shared token bucket caps retries; the server recovers the moment it comes back.",
+  "preset.budget.blurb": "A shared token bucket caps retries, and once it is empty fails new calls fast too; the server recovers the moment it comes back.",
   "preset.aws.title": "The AWS contention experiment",
   "preset.aws.blurb": "100 clients race to update one row; compare strategies by the work they do.",
   "preset.collapse.title": "Timeouts turn a spike into a collapse",
@@ -239,6 +239,7 @@ export const en = {
   "metric.p99Ms": "p99 latency",
   "metric.capacityMultiple": "{x} capacity",
   "metric.perRequest": "attempts per request",
+  "metric.noOutage": "no outage in this run",
   "metric.ofRequests": "of {n}",
   "metric.goodputRps": "Goodput",
   "metric.timeouts": "Timed out",
@@ -281,7 +282,7 @@ export const en = {
 
   "delays.heading": "Delay distributions",
   "delays.why":
-    "**Why jitter fixes it.** Full jitter draws each wait uniformly between 0 and the exponential bound, so the same crowd arrives spread over the whole window instead of in one instant. The total work barely changes; its peak falls by the width of the window — and the peak is what decides whether the recovering server survives. Equal jitter keeps half of each wait fixed; decorrelated jitter grows from the previous wait. Below: the wait before each retry, {n} sampled clients.",
+    "**Why jitter fixes it.** Full jitter draws each wait uniformly between 0 and the exponential bound, so the same crowd of retries arrives spread over the whole window instead of in one instant: their peak (**Peak after the outage**) falls by the width of the window — and that peak is what decides whether the recovering server survives. The first attempts still leave together, before any wait: the run's overall peak is theirs. Equal jitter keeps half of each wait fixed; decorrelated jitter grows from the previous wait. Below: the wait before each retry, {n} sampled clients.",
   "delays.retry": "Retry {n}",
   "delays.median": "median {v}",
   "delays.none": "With one attempt there is nothing to retry.",

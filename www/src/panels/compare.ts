@@ -142,7 +142,7 @@ export class ComparePanel {
     const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
     this.drawMinis();
     const capacity = fleetCapacity(a.fleet);
-    this.table.show(a.metrics, b.metrics, capacity, s.scenario, lang);
+    this.table.show(a.metrics, b.metrics, capacity, s.scenario, outage !== null, lang);
     byId("compare-a-title").textContent = t(`strategy.${s.a.strategy}` as Key) + (s.a.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
     byId("compare-b-title").textContent = t(`strategy.${s.b.strategy}` as Key) + (s.b.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
 

@@ -138,7 +138,7 @@ export class HerdPanel {
       this.goodput.setPlayhead(this.playback.time);
       measure("stampede:draw-goodput", t2);
     }
-    showMetrics(r.metrics, fleetCapacity(r.fleet), s.scenario, t, lang);
+    showMetrics(r.metrics, fleetCapacity(r.fleet), s.scenario, outage !== null, t, lang);
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);

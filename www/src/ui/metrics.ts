@@ -31,8 +31,13 @@ function setText(el: HTMLElement | null, text: string): void {
   if (el && el.textContent !== text) el.textContent = text;
 }
 
-/** `capacityRps`: the fleet's (Infinity with unlimited workers: no "× capacity" then). */
-export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, t: T, lang: Lang): void {
+/** The metrics measured from the outage's end: without an outage in the run they mean
+ *  nothing (a collapse after a spike showed "Recovery 0 ms"), so they read "—". */
+const AFTER_OUTAGE: ReadonlySet<MetricName> = new Set(["peakRecoveryRps", "recoveryMs"]);
+
+/** `capacityRps`: the fleet's (Infinity with unlimited workers: no "× capacity" then).
+ *  `outage`: whether the run has one. */
+export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, outage: boolean, t: T, lang: Lang): void {
   if (!stripEls) {
     stripEls = STRIP.map((name) => ({
       name,
@@ -42,6 +47,11 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
     hideEls = [...document.querySelectorAll<HTMLElement>("[data-hide-for]")];
   }
   for (const { name, value, aside } of stripEls) {
+    if (!outage && AFTER_OUTAGE.has(name)) {
+      setText(value, "—");
+      setText(aside, t("metric.noOutage"));
+      continue;
+    }
     setText(value, metricText(name, m[name as keyof Metrics]));
     setText(aside, asideText(name, m, capacityRps, scenario, t, lang));
   }
@@ -87,6 +97,8 @@ interface Row {
   /** Which is better: the lower value, or the higher. */
   better: "lower" | "higher";
   scenarios?: Scenario[];
+  /** Measured from the outage's end: "—" in a run without one. */
+  afterOutage?: true;
 }
 
 const count = (v: number | null, lang: Lang) => (v === null ? "—" : formatNumber(v, lang));
@@ -96,13 +108,13 @@ const NOT_OCC: Scenario[] = ["burst", "steady", "spike", "closed"];
 const ofCapacity = (v: number, cap: number) => (Number.isFinite(cap) && cap > 0 ? v / cap : null);
 
 const ROWS: Row[] = [
-  { key: "cmp.peakRecovery", value: (m, c) => ofCapacity(m.peakRecoveryRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.peakRecovery", value: (m, c) => ofCapacity(m.peakRecoveryRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC, afterOutage: true },
   { key: "cmp.peak", value: (m, c) => ofCapacity(m.peakRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
   { key: "cmp.goodput", value: (m) => m.goodputRps, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 1)), better: "higher", scenarios: NOT_OCC },
   { key: "cmp.totalAttempts", value: (m) => m.totalAttempts, text: count, better: "lower", scenarios: NOT_OCC },
   { key: "cmp.calls", value: (m) => m.calls, text: count, better: "lower", scenarios: ["aws-occ"] },
   { key: "cmp.amplification", value: (m) => m.amplification, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 2)), better: "lower" },
-  { key: "cmp.recovery", value: (m) => m.recoveryMs, text: duration, better: "lower", scenarios: NOT_OCC },
+  { key: "cmp.recovery", value: (m) => m.recoveryMs, text: duration, better: "lower", scenarios: NOT_OCC, afterOutage: true },
   { key: "cmp.completion", value: (m) => m.completionMs, text: duration, better: "lower" },
   { key: "cmp.p50", value: (m) => m.p50Ms, text: duration, better: "lower" },
   { key: "cmp.p99", value: (m) => m.p99Ms, text: duration, better: "lower" },
@@ -133,17 +145,23 @@ export class CompareTable {
     }
   }
 
-  show(a: Metrics | null, b: Metrics | null, cap: number, scenario: Scenario, lang: Lang): void {
+  /** `outage`: whether the runs have one (the rows measured from its end read "—" if not). */
+  show(a: Metrics | null, b: Metrics | null, cap: number, scenario: Scenario, outage: boolean, lang: Lang): void {
     ROWS.forEach((r, i) => {
       const c = this.cells[i];
       if (!c) return;
       c.row.hidden = !!r.scenarios && !r.scenarios.includes(scenario);
-      const va = a ? r.value(a, cap) : null;
-      const vb = b ? r.value(b, cap) : null;
-      c.a.textContent = a ? r.text(va, lang) : "…";
-      c.b.textContent = b ? r.text(vb, lang) : "…";
+      const applies = outage || !r.afterOutage;
+      const va = a && applies ? r.value(a, cap) : null;
+      const vb = b && applies ? r.value(b, cap) : null;
+      const ta = a ? r.text(va, lang) : "…";
+      const tb = b ? r.text(vb, lang) : "…";
+      c.a.textContent = ta;
+      c.b.textContent = tb;
+      // Marked better only where the reader can see the difference: two cells that read
+      // "1 min" are not one better than the other.
       const better = (x: number | null, y: number | null) =>
-        x !== null && y !== null && Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y)) && (r.better === "lower" ? x < y : x > y);
+        x !== null && y !== null && ta !== tb && Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y)) && (r.better === "lower" ? x < y : x > y);
       c.a.classList.toggle("better", better(va, vb));
       c.b.classList.toggle("better", better(vb, va));
     });
