@@ -205,6 +205,26 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("a value policy B's run refused stays out of the address: it keeps B as it last ran", T, async () => {
+    const { page, problems } = await open("?b-base=3000");
+    await page.locator("#compare").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…", null, { timeout: 30_000 });
+    await page.fill("#b-base", "-1");
+    await page.locator("#b-base").blur();
+    await page.waitForFunction(() => (document.querySelector('[data-error-for="b-base"]')?.textContent ?? "") !== "", null, { timeout: 30_000 });
+    // Policy A still runs on an edit meanwhile (its picture is drawn, the state is kept).
+    const runs = Number(await page.evaluate(() => document.documentElement.dataset.runs));
+    await page.fill("#clients", "2000");
+    await page.locator("#clients").blur();
+    await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, runs, { timeout: 30_000 });
+    await page.waitForTimeout(600); // the address follows within 250 ms
+    const query = new URLSearchParams(await page.evaluate(() => location.search));
+    assert.equal(query.get("clients"), "2000");
+    assert.equal(query.get("b-base"), "3000", "B as it last ran, not the refused -1");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link whose every number is nonsense opens on the defaults", T, async () => {
     const { page, problems } = await open("?base=-1&cap=-1&attempts=NaN&multiplier=0&budget-capacity=-3&b-base=-9&retry-after=-1");
     assert.equal(await page.inputValue("#base"), "2000");

@@ -15,7 +15,7 @@
 import { localizeError, locateError } from "./logic/errors.js";
 import { formatNumber } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
-import { cloneState, type Lang, type State } from "./logic/state.js";
+import { cloneState, type Lang, type PolicyState, type State } from "./logic/state.js";
 import { adoptFleet, simOptions } from "./logic/run.js";
 import { readPalette, type Palette } from "./figures/palette.js";
 import { ResultKeeper } from "./wasm/keep.js";
@@ -67,6 +67,10 @@ export class App {
   private readonly sweeps: SweepPanel<unknown>[];
   private errA: PackageError | null = null;
   private errB: PackageError | null = null;
+  /** Policy B's settings when it last ran: the link keeps them while B's fields hold a value
+   *  its run refused (A's picture is still drawn, so `good` takes the refused value, and it
+   *  went into the address and the shared link). */
+  private goodB: PolicyState | null = null;
   /** What each package error was raised for (see `dropStale`). */
   private readonly errFor = new WeakMap<PackageError, string>();
   private runs = 0;
@@ -106,7 +110,7 @@ export class App {
       this.scheduler.request(false);
     });
     this.link = new LinkRepair(this.controls, () => this.view());
-    this.shareLink = new ShareLink(() => ({ state: this.good, lang: this.lang, t: this.t }));
+    this.shareLink = new ShareLink(() => ({ state: this.linked(), lang: this.lang, t: this.t }));
 
     const ctx: PanelContext = {
       state: () => this.good,
@@ -300,7 +304,15 @@ export class App {
       return;
     }
     this.errB = null;
+    this.goodB = { ...s.b };
     this.showErrors();
+  }
+
+  /** The state the address and Share write: the good state, with policy B as it last ran
+   *  while B's fields hold a value its run refused. */
+  private linked(): State {
+    if (this.errB === null || this.goodB === null) return this.good;
+    return { ...this.good, a: { ...this.good.a }, b: { ...this.goodB } };
   }
 
   /** A value from the link was refused: runs again with it at its default. Returns whether it did. */
