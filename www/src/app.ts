@@ -150,7 +150,7 @@ export class App {
     this.controls.show(this.good);
     this.herd.showRows(this.good.rows);
     this.markPreset();
-    this.link.note(link);
+    this.link.note(link, initial.scenario);
     this.showErrors();
     // Nothing can run before the wasm module is there.
     this.setEnabled(false);

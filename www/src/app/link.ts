@@ -6,9 +6,9 @@
 // still opens with a picture. Once the reader acts, a refusal is theirs to see and fix.
 
 import { localizeError } from "../logic/errors.js";
-import { fieldById } from "../logic/fields.js";
-import { clipText } from "../logic/format.js";
-import { DEFAULT_STATE, cloneState, type Lang, type State } from "../logic/state.js";
+import { fieldById, parseField } from "../logic/fields.js";
+import { clipText, formatNumber } from "../logic/format.js";
+import { DEFAULT_STATE, cloneState, type Lang, type Scenario, type State } from "../logic/state.js";
 import type { PackageError } from "../ui/controls.js";
 import type { T } from "../ui/i18n-dom.js";
 import { byId, type View } from "../panels/panel.js";
@@ -55,14 +55,23 @@ export class LinkRepair {
     private readonly view: () => Pick<View, "t" | "lang">,
   ) {}
 
-  /** Shows, next to each field, what the link had that could not be used (the default is shown). */
-  note(link: LinkProblems): void {
+  /** Shows, next to each field, what the link had that could not be used (the default is
+   *  shown), with the range the page takes when the value was a number outside it. */
+  note(link: LinkProblems, scenario: Scenario): void {
     const general: string[] = [];
     for (const key of link.ignored) {
-      const value = quoted(link.given[key] ?? "");
+      const raw = link.given[key] ?? "";
+      const value = quoted(raw);
       const span = document.getElementById(`${key}-error`);
+      const field = fieldById(key);
+      const parsed = field ? parseField(field, raw, false, scenario) : null;
+      const range = parsed && !parsed.ok && parsed.problem.kind === "range" ? parsed.problem : null;
       if (span && !span.closest<HTMLElement>(".field")?.hidden) {
-        this.form.setNotice(key, (t) => t("link.field", { value }));
+        this.form.setNotice(key, (t, lang) =>
+          range
+            ? t("link.fieldRange", { value, min: formatNumber(range.min, lang, 6), max: formatNumber(range.max, lang, 6) })
+            : t("link.field", { value }),
+        );
       } else {
         general.push(`${key}=${value}`);
       }
