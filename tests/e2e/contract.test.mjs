@@ -105,6 +105,21 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("the metrics measured from the outage's end are hidden in a run without one, their hooks still numbers", T, async () => {
+    const { page, problems } = await open("?scenario=spike&outage=0");
+    const shown = (name) => page.$eval(`[data-metric="${name}"]`, (e) => !e.closest(".metric")?.hidden);
+    assert.equal(await shown("recoveryMs"), false);
+    assert.equal(await shown("peakRecoveryRps"), false);
+    assert.equal(await shown("peakRps"), true);
+    const m = await readMetrics(page);
+    for (const name of METRICS) assert.match(m[name] ?? "", NUMBER_TEXT, `${name}: ${m[name]}`);
+    await afterRun(page, () => page.fill("#outage", "2000"));
+    assert.equal(await shown("recoveryMs"), true);
+    assert.equal(await shown("peakRecoveryRps"), true);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("each typed number moves its slider, and each slider moves its typed number", T, async () => {
     const { page, problems } = await open();
     for (const id of NUMBERS) {

@@ -301,11 +301,15 @@ export class App {
       if (this.repairFromLink(s, err)) return;
       this.errB = this.raised(err, s);
       this.showErrors();
+      // The address may have followed A's run with the value B now refuses: it takes B's
+      // last good settings back.
+      this.shareLink.follow();
       return;
     }
     this.errB = null;
     this.goodB = { ...s.b };
     this.showErrors();
+    this.shareLink.follow();
   }
 
   /** The state the address and Share write: the good state, with policy B as it last ran

@@ -233,7 +233,6 @@ export const ru: Record<Key, string> = {
   "metric.p99Ms": "Задержка p99",
   "metric.capacityMultiple": "{x} от пропускной способности",
   "metric.perRequest": "попыток на запрос",
-  "metric.noOutage": "в этом прогоне нет сбоя",
   "metric.ofRequests": "из {n}",
   "metric.goodputRps": "Полезная пропускная способность",
   "metric.timeouts": "Тайм-аутов",

@@ -240,7 +240,6 @@ export const en = {
   "metric.p99Ms": "p99 latency",
   "metric.capacityMultiple": "{x} capacity",
   "metric.perRequest": "attempts per request",
-  "metric.noOutage": "no outage in this run",
   "metric.ofRequests": "of {n}",
   "metric.goodputRps": "Goodput",
   "metric.timeouts": "Timed out",

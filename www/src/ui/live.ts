@@ -391,7 +391,8 @@ export class LivePanel {
       this.controller = null;
       this.send.disabled = !this.ready;
       this.cancel.disabled = true;
-      this.renewKey(url);
+      // Only once the endpoint has counted a request for this key.
+      if (attempts > 0) this.renewKey(url);
     }
   }
 

@@ -32,8 +32,10 @@ function setText(el: HTMLElement | null, text: string): void {
 }
 
 /** The metrics measured from the outage's end: without an outage in the run they mean
- *  nothing (a collapse after a spike showed "Recovery 0 ms"), so they read "—". */
+ *  nothing (a collapse after a spike showed "Recovery 0 ms"), so they are hidden then (their
+ *  hooks keep a plain number, as every `[data-metric]` does). */
 const AFTER_OUTAGE: ReadonlySet<MetricName> = new Set(["peakRecoveryRps", "recoveryMs"]);
+let afterOutageEls: HTMLElement[] = [];
 
 /** `capacityRps`: the fleet's (Infinity with unlimited workers: no "× capacity" then).
  *  `outage`: whether the run has one. */
@@ -45,18 +47,17 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
       aside: document.querySelector<HTMLElement>(`[data-aside="${name}"]`),
     }));
     hideEls = [...document.querySelectorAll<HTMLElement>("[data-hide-for]")];
+    afterOutageEls = stripEls.flatMap(({ name, value }) => {
+      const el = AFTER_OUTAGE.has(name) ? value?.closest<HTMLElement>(".metric") : null;
+      return el ? [el] : [];
+    });
   }
   for (const { name, value, aside } of stripEls) {
-    if (!outage && AFTER_OUTAGE.has(name)) {
-      setText(value, "—");
-      setText(aside, t("metric.noOutage"));
-      continue;
-    }
     setText(value, metricText(name, m[name as keyof Metrics]));
     setText(aside, asideText(name, m, capacityRps, scenario, t, lang));
   }
   for (const el of hideEls) {
-    const hidden = (el.dataset["hideFor"] ?? "").split(" ").includes(scenario);
+    const hidden = (el.dataset["hideFor"] ?? "").split(" ").includes(scenario) || (!outage && afterOutageEls.includes(el));
     if (el.hidden !== hidden) el.hidden = hidden;
   }
 }

@@ -38,10 +38,12 @@ fn a_healthy_backend_is_never_throttled() {
 /// enough while `p < 1 − 1/K` (50% at K = 2), too little above. Then every rejection
 /// raises `requests` without `accepts`, the probability climbs towards 1 and the client
 /// sheds most of what it asks (the SRE book's throttle assumes rejections mean lack of
-/// capacity, not a fixed failure rate). At p = 0.2 nothing is throttled: the protection
-/// (5 requests beyond K·accepts, go-zero's) keeps the first counts of a window, still
-/// small, from tipping it (without it, a shared throttle's first failures did, in some
-/// seeds, for seconds).
+/// capacity, not a fixed failure rate). At p = 0.2 next to nothing is throttled: the
+/// protection (5 requests beyond K·accepts, go-zero's) keeps the first counts of a window,
+/// still small, from tipping it (without it, a shared throttle's first failures did, in
+/// some seeds, for seconds). A shared throttle's counts grow fast: nothing at all; a
+/// client's stay small (10 draws a second), and over seeds 31–180 one run in 150 throttled
+/// one request: at most 1% here.
 ///
 /// How much still goes out: after `n` draws a throttle has sent `s(n)` attempts, of which
 /// `a·s/K` were accepted, with `a = K(1 − p)`; each draw sends with probability
@@ -62,7 +64,15 @@ fn the_throttle_collapses_past_one_minus_one_over_k() {
         for scope in [BudgetScope::Client, BudgetScope::Shared] {
             let what = format!("{scope:?}, seed {seed}");
             let low = run(0.2, throttle(), scope, seed);
-            assert_eq!(low.throttled, 0.0, "{what}");
+            if scope == BudgetScope::Shared {
+                assert_eq!(low.throttled, 0.0, "{what}");
+            } else {
+                assert!(
+                    low.throttled <= 0.01 * low.requests,
+                    "{what}: {}",
+                    low.throttled
+                );
+            }
             for p in [0.7, 0.9] {
                 let high = run(p, throttle(), scope, seed);
                 assert!(
