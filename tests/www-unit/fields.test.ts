@@ -169,3 +169,19 @@ test("the biggest runs the page allows are runs the package accepts", () => {
   for (const f of [...SCENARIO_FIELDS, ...POLICY_A_FIELDS]) f.set(burst, f.limit?.max ?? f.max);
   accepts(burst);
 });
+
+// The budget's fields count whether or not a budget is on: the page checks them against the
+// core's ranges itself (with the budget off no run asks the package, and -3 went into the link).
+test("the budget's fields are read within the core's ranges, whether or not a budget is on", () => {
+  const limits = pkg.limits();
+  for (const [id, name] of [["budget-capacity", "budget.capacity"], ["budget-refill", "budget.refillPerSec"]] as const) {
+    const f = fieldById(id);
+    assert.ok(f, id);
+    const lim = limits[name];
+    assert.ok(lim, name);
+    assert.deepEqual(f.limit, { min: lim.min, max: lim.max }, id);
+    assert.deepEqual(parseField(f, "-3"), { ok: false, problem: { kind: "range", min: lim.min, max: lim.max } });
+    assert.deepEqual(parseField(f, String(lim.max * 10)), { ok: false, problem: { kind: "range", min: lim.min, max: lim.max } });
+    assert.deepEqual(parseField(f, "0"), { ok: true, value: 0 });
+  }
+});

@@ -11,6 +11,7 @@
 // The sliders' ranges and the envelopes are the page's choices, narrower than the core's:
 // a unit test holds every one inside the package's `limits()` (tests/www-unit/fields.test.ts).
 
+import { CORE_LIMITS } from "../generated/core.js";
 import { SCENARIOS as SCENARIO_LIST, hasServer, isOngoing, type PolicyState, type Scenario, type State } from "./state.js";
 
 export type Unit = "ms" | "rps" | "count" | "clients" | "tokens" | "perSec" | "factor" | "none";
@@ -71,6 +72,14 @@ function policyFields(side: "a" | "b"): NumberField[] {
     ),
     policyField(side, "multiplier", { unit: "factor", min: 1, max: 5, scale: "linear", step: 0.1 }, `${p}multiplier`),
   ];
+}
+
+/** A setting's range in the core (`generated/core.ts`, written by `make wasm`). */
+function coreRange(name: string): { min: number; max: number } {
+  const limit = CORE_LIMITS[name];
+  // A name the core does not have is a bug of this file: the unit tests load it.
+  if (!limit) throw new Error(`fields: the core has no setting ${name}`);
+  return { min: limit.min, max: limit.max };
 }
 
 /** The state's number settings (outside the policies). */
@@ -204,8 +213,11 @@ export const ADVANCED_FIELDS: NumberField[] = [
 export const POLICY_A_FIELDS: NumberField[] = policyFields("a");
 
 export const BUDGET_FIELDS: NumberField[] = [
-  stateField("budget-capacity", "budgetCapacity", { unit: "tokens", min: 1, max: 10_000, scale: "log", step: 1 }),
-  stateField("budget-refill", "budgetRefill", { unit: "perSec", min: 0.01, max: 10_000, scale: "log", step: 0.01 }),
+  // The core's ranges as the envelope: these fields count whether or not a budget is on, so
+  // the page checks them itself (with the budget off no run asks the package, and a -3 went
+  // into the link).
+  stateField("budget-capacity", "budgetCapacity", { unit: "tokens", min: 1, max: 10_000, scale: "log", step: 1, limit: coreRange("budget.capacity") }),
+  stateField("budget-refill", "budgetRefill", { unit: "perSec", min: 0.01, max: 10_000, scale: "log", step: 0.01, limit: coreRange("budget.refillPerSec") }),
 ];
 
 export const POLICY_B_FIELDS: NumberField[] = policyFields("b");
