@@ -308,3 +308,30 @@ describe("the live panel's breaker and hedging", () => {
     await page.close();
   });
 });
+
+describe("the panels' settings in the link", () => {
+  test("a link sets the nets' failure, rate and scope and where to retry; changes go into the address; a bad value is named", T, async () => {
+    const { page, problems } = await open("?nets-failure=outage&nets-scope=client&nets-fail-rate=0.35&retry-at=top&nets-failure=rate");
+    assert.equal(await page.inputValue("#nets-failure"), "outage");
+    assert.equal(await page.inputValue("#nets-scope"), "client");
+    assert.equal(await page.inputValue("#nets-fail-rate"), "0.35");
+    assert.equal(await page.inputValue("#retry-at"), "top");
+    // Back to the page's own scope: the address drops it and keeps the rest.
+    await page.selectOption("#nets-scope", "shared");
+    await page.waitForFunction(() => !new URLSearchParams(location.search).has("nets-scope"), null, { timeout: 10_000 });
+    const q = new URLSearchParams(await page.evaluate(() => location.search));
+    assert.equal(q.get("nets-failure"), "outage");
+    assert.equal(q.get("nets-fail-rate"), "0.35");
+    assert.equal(q.get("retry-at"), "top");
+    await page.close();
+    // A value a control cannot take: the default stays, and the link's note names it.
+    const bad = await open("?nets-fail-rate=2&retry-at=bottom");
+    assert.equal(await bad.page.inputValue("#nets-fail-rate"), "0.2");
+    assert.equal(await bad.page.inputValue("#retry-at"), "every");
+    const note = (await bad.page.textContent("#link-note")) ?? "";
+    assert.match(note, /nets-fail-rate=2/);
+    assert.match(note, /retry-at=bottom/);
+    assert.deepEqual([...problems, ...bad.problems], []);
+    await bad.page.close();
+  });
+});

@@ -6,6 +6,7 @@ import "./panels.css";
 import "./beyond.css";
 import "./narrow.css";
 import { App } from "./app.js";
+import { applyPanelParams } from "./app/panel-link.js";
 import { errorMessage } from "./logic/errors.js";
 import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
@@ -26,7 +27,9 @@ async function boot(): Promise<void> {
   if (status) status.textContent = translate(lang, "status.loading");
   // The wasm module downloads and compiles while the page is built.
   const loading = ready();
-  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null, decoded);
+  // The panels' own settings first: the panels read their controls when they are built.
+  const panels = applyPanelParams(location.search);
+  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null, { ...decoded, panels });
   performance.mark("stampede:built");
   try {
     await loading;

@@ -33,6 +33,8 @@ function workBound(err: PackageError, integer: boolean): number | undefined {
 export interface LinkProblems {
   ignored: string[];
   given: Record<string, string>;
+  /** The panels' settings the link had that could not be used, as `key=value`. */
+  panels?: string[];
 }
 
 /** The form's side of a repair: notes beside fields. */
@@ -76,6 +78,7 @@ export class LinkRepair {
         general.push(`${key}=${value}`);
       }
     }
+    for (const pair of link.panels ?? []) general.push(quoted(pair));
     if (general.length > 0) {
       const list = general.join(", ");
       this.notes.push((t) => t("link.general", { list }));

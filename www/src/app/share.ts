@@ -6,6 +6,7 @@ import type { Lang, State } from "../logic/state.js";
 import { encodeState } from "../logic/url.js";
 import type { T } from "../ui/i18n-dom.js";
 import { byId } from "../panels/panel.js";
+import { PANEL_LINK_IDS, panelQuery } from "./panel-link.js";
 
 /** The address bar follows the state at most this often. */
 const URL_EVERY_MS = 250;
@@ -23,6 +24,16 @@ export class ShareLink {
 
   constructor(private readonly current: () => Shared) {
     byId("share").addEventListener("click", () => void this.share());
+    // The panels' own settings go into the link too (app/panel-link.ts).
+    for (const id of PANEL_LINK_IDS) {
+      for (const type of ["change", "input"]) document.getElementById(id)?.addEventListener(type, () => this.follow());
+    }
+  }
+
+  /** The query the address and Share write: the state's, then the panels' settings. */
+  private query(): string {
+    const { state, lang } = this.current();
+    return encodeState(state, lang) + panelQuery();
   }
 
   /** The address bar catches up with the state within URL_EVERY_MS. */
@@ -30,15 +41,13 @@ export class ShareLink {
     if (this.timer !== 0) return;
     this.timer = window.setTimeout(() => {
       this.timer = 0;
-      const { state, lang } = this.current();
-      const q = encodeState(state, lang);
+      const q = this.query();
       if (location.search.slice(1) !== q) history.replaceState(null, "", `?${q}${location.hash}`);
     }, URL_EVERY_MS);
   }
 
   private async share(): Promise<void> {
-    const { state, lang } = this.current();
-    const q = encodeState(state, lang);
+    const q = this.query();
     // The hash (a section the reader is at) stays: the link opens where it was copied.
     history.replaceState(null, "", `?${q}${location.hash}`);
     try {

@@ -1,0 +1,70 @@
+// The panels' own settings in the link: the safety nets' failure, rate and scope, and where
+// to retry in a chain of services. They are not the State (no main run reads them), but a
+// teacher who set the nets panel to "30% failures, one client's calls" shares that picture.
+// Only values that differ from the page's own go into the address; a link's value the
+// control cannot take is left out and named in the link's note.
+
+/** The select controls, by id: the link takes one of their options' values. */
+const SELECTS = ["nets-failure", "nets-scope", "retry-at"] as const;
+/** The number controls, by id, with the range their panel reads (see panels/nets.ts). */
+const NUMBERS: Record<string, { min: number; max: number }> = { "nets-fail-rate": { min: 0, max: 1 } };
+
+function select(id: string): HTMLSelectElement | null {
+  const el = document.getElementById(id);
+  return el instanceof HTMLSelectElement ? el : null;
+}
+
+function input(id: string): HTMLInputElement | null {
+  const el = document.getElementById(id);
+  return el instanceof HTMLInputElement ? el : null;
+}
+
+/** The value the page starts a select with (its `selected` option, else its first). */
+function defaultOf(el: HTMLSelectElement): string {
+  const options = [...el.options];
+  return (options.find((o) => o.defaultSelected) ?? options[0])?.value ?? "";
+}
+
+/** Sets the panels' controls from `search` before the panels are built. Returns the
+ *  link's values that could not be used, as `key=value` (clipped by the caller's note). */
+export function applyPanelParams(search: string): string[] {
+  const q = new URLSearchParams(search.startsWith("?") ? search.slice(1) : search);
+  const refused: string[] = [];
+  for (const id of SELECTS) {
+    const el = select(id);
+    const v = q.get(id);
+    if (!el || v === null) continue;
+    if ([...el.options].some((o) => o.value === v)) el.value = v;
+    else refused.push(`${id}=${v}`);
+  }
+  for (const [id, range] of Object.entries(NUMBERS)) {
+    const el = input(id);
+    const v = q.get(id);
+    if (!el || v === null) continue;
+    const n = v.trim() === "" ? NaN : Number(v);
+    if (Number.isFinite(n) && n >= range.min && n <= range.max) el.value = String(n);
+    else refused.push(`${id}=${v}`);
+  }
+  return refused;
+}
+
+/** The panels' settings that differ from the page's own, as `&key=value` pairs to append
+ *  to the state's query ("" when none do). */
+export function panelQuery(): string {
+  const pairs: [string, string][] = [];
+  for (const id of SELECTS) {
+    const el = select(id);
+    if (el && el.value !== defaultOf(el)) pairs.push([id, el.value]);
+  }
+  for (const [id, range] of Object.entries(NUMBERS)) {
+    const el = input(id);
+    if (!el) continue;
+    const n = el.value.trim() === "" ? NaN : Number(el.value);
+    // A value the panel refuses (it keeps its last picture) stays out of the link.
+    if (Number.isFinite(n) && n >= range.min && n <= range.max && el.value !== el.defaultValue) pairs.push([id, String(n)]);
+  }
+  return pairs.map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("");
+}
+
+/** The ids whose changes the address follows. */
+export const PANEL_LINK_IDS: readonly string[] = [...SELECTS, ...Object.keys(NUMBERS)];
