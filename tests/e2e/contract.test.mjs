@@ -120,6 +120,24 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("typed text counts when the typing pauses: its prefixes never run or reach the link", T, async () => {
+    const { page, problems } = await open();
+    const runs = Number(await page.evaluate(() => document.documentElement.dataset.runs));
+    await page.click("#attempts", { clickCount: 3 });
+    await page.keyboard.type("101", { delay: 60 });
+    await page.waitForFunction(() => (document.querySelector('[data-error-for="attempts"]')?.textContent ?? "") !== "", null, { timeout: 10_000 });
+    await page.waitForTimeout(600); // the address would have followed a run within 250 ms
+    assert.equal(Number(await page.evaluate(() => document.documentElement.dataset.runs)), runs, "1 and 10 never ran");
+    assert.equal(new URLSearchParams(await page.evaluate(() => location.search)).get("attempts"), "6", "the link keeps the last good value");
+    // Typed and paused: it counts.
+    await page.click("#attempts", { clickCount: 3 });
+    await page.keyboard.type("4", { delay: 60 });
+    await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, runs, { timeout: 30_000 });
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("attempts") === "4", null, { timeout: 10_000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("each typed number moves its slider, and each slider moves its typed number", T, async () => {
     const { page, problems } = await open();
     for (const id of NUMBERS) {

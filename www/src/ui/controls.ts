@@ -48,6 +48,9 @@ import { fleetText, type FleetView } from "./fleet.js";
 import type { T } from "./i18n-dom.js";
 import { byId, setHidden, setText } from "./dom.js";
 
+/** How long typing in a number field pauses before its value counts (ms). */
+const TYPING_PAUSE_MS = 300;
+
 interface FieldEls {
   f: NumberField;
   wrap: HTMLElement;
@@ -180,7 +183,28 @@ export class Controls {
       num.value = String(v);
       this.edited(f.id);
     });
-    num.addEventListener("input", () => this.edited(f.id));
+    // Typed text counts once the typing pauses (or on Enter, or when the field is left): each
+    // keystroke ran the value so far, so typing 999999 ran 9, 99 … 99999 clients on the way,
+    // and 101 attempts (refused) left the picture and the link at 10. A step of the
+    // spinner or an arrow key (an input with no text typed) counts at once.
+    let typing = 0;
+    const settle = () => {
+      if (typing === 0) return;
+      window.clearTimeout(typing);
+      typing = 0;
+      this.edited(f.id);
+    };
+    num.addEventListener("input", (e) => {
+      if (!(e instanceof InputEvent) || !e.inputType) {
+        window.clearTimeout(typing);
+        typing = 0;
+        this.edited(f.id);
+        return;
+      }
+      window.clearTimeout(typing);
+      typing = window.setTimeout(settle, TYPING_PAUSE_MS);
+    });
+    num.addEventListener("change", settle);
     this.fields.set(f.id, { f, wrap, num, range, readout, unit });
     return wrap;
   }
