@@ -195,14 +195,10 @@ export class Controls {
       this.edited(f.id);
     };
     num.addEventListener("input", (e) => {
-      if (!(e instanceof InputEvent) || !e.inputType) {
-        window.clearTimeout(typing);
-        typing = 0;
-        this.edited(f.id);
-        return;
-      }
       window.clearTimeout(typing);
-      typing = window.setTimeout(settle, TYPING_PAUSE_MS);
+      typing = 0;
+      if (e instanceof InputEvent && e.inputType) typing = window.setTimeout(settle, TYPING_PAUSE_MS);
+      else this.edited(f.id);
     });
     num.addEventListener("change", settle);
     this.fields.set(f.id, { f, wrap, num, range, readout, unit });
