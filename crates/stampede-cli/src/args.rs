@@ -27,12 +27,16 @@ pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + 
 /// the easy mistake: `--outage 2` is 2 ms). Made once per flag when the parser is built, so
 /// the few bytes are leaked rather than owned by a `Command` that needs `&'static str`.
 pub fn duration_text(ms: f64) -> &'static str {
-    let text = if ms != 0.0 && ms % 1000.0 == 0.0 {
+    duration_string(ms).leak()
+}
+
+/// A duration as the CLI writes it: whole seconds as `2s`, anything else as `10ms`.
+pub fn duration_string(ms: f64) -> String {
+    if ms != 0.0 && ms % 1000.0 == 0.0 {
         format!("{}s", ms / 1000.0)
     } else {
         format!("{ms}ms")
-    };
-    text.leak()
+    }
 }
 
 /// A duration's milliseconds, or `None` when `s` is not one (any range: the caller checks).

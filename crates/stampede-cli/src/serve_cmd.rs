@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args as ClapArgs;
 use clap::builder::TypedValueParser;
-use stampede_cli::args::duration_ms;
+use stampede_cli::args::{duration_ms, duration_string};
 use stampede_cli::serve::{
     HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_RANGE,
     ServeOptions, run as serve,
@@ -97,12 +97,8 @@ struct Timeout(Duration);
 
 impl fmt::Display for Timeout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = self.0.as_millis();
-        if ms % 1000 == 0 {
-            write!(f, "{}s", ms / 1000)
-        } else {
-            write!(f, "{ms}ms")
-        }
+        // Whole milliseconds (the parser rounds to them), exact in an f64.
+        f.write_str(&duration_string(self.0.as_millis() as f64))
     }
 }
 

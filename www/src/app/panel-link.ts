@@ -4,10 +4,12 @@
 // Only values that differ from the page's own go into the address; a link's value the
 // control cannot take is left out and named in the link's note.
 
+import { FAIL_RATE_RANGE } from "../logic/nets.js";
+
 /** The select controls, by id: the link takes one of their options' values. */
 const SELECTS = ["nets-failure", "nets-scope", "retry-at"] as const;
-/** The number controls, by id, with the range their panel reads (see panels/nets.ts). */
-const NUMBERS: Record<string, { min: number; max: number }> = { "nets-fail-rate": { min: 0, max: 1 } };
+/** The number controls, by id, with the range their panel reads. */
+const NUMBERS: Record<string, { readonly min: number; readonly max: number }> = { "nets-fail-rate": FAIL_RATE_RANGE };
 
 function select(id: string): HTMLSelectElement | null {
   const el = document.getElementById(id);
@@ -17,6 +19,12 @@ function select(id: string): HTMLSelectElement | null {
 function input(id: string): HTMLInputElement | null {
   const el = document.getElementById(id);
   return el instanceof HTMLInputElement ? el : null;
+}
+
+/** `text` as a number within `range`, or null. */
+function within(text: string, range: { readonly min: number; readonly max: number }): number | null {
+  const n = text.trim() === "" ? NaN : Number(text);
+  return Number.isFinite(n) && n >= range.min && n <= range.max ? n : null;
 }
 
 /** The value the page starts a select with (its `selected` option, else its first). */
@@ -41,8 +49,8 @@ export function applyPanelParams(search: string): string[] {
     const el = input(id);
     const v = q.get(id);
     if (!el || v === null) continue;
-    const n = v.trim() === "" ? NaN : Number(v);
-    if (Number.isFinite(n) && n >= range.min && n <= range.max) el.value = String(n);
+    const n = within(v, range);
+    if (n !== null) el.value = String(n);
     else refused.push(`${id}=${v}`);
   }
   return refused;
@@ -59,9 +67,9 @@ export function panelQuery(): string {
   for (const [id, range] of Object.entries(NUMBERS)) {
     const el = input(id);
     if (!el) continue;
-    const n = el.value.trim() === "" ? NaN : Number(el.value);
+    const n = within(el.value, range);
     // A value the panel refuses (it keeps its last picture) stays out of the link.
-    if (Number.isFinite(n) && n >= range.min && n <= range.max && el.value !== el.defaultValue) pairs.push([id, String(n)]);
+    if (n !== null && el.value !== el.defaultValue) pairs.push([id, String(n)]);
   }
   return pairs.map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("");
 }

@@ -19,6 +19,9 @@ import type { BudgetScope } from "./state.js";
 import type { BeyondOptions, NetOptions } from "./run.js";
 
 /** The nets, in the panel's order. */
+/** The fail rates the safety-net panel takes (its field, and a link's value for it). */
+export const FAIL_RATE_RANGE = { min: 0, max: 1 } as const;
+
 export const NET_IDS = ["none", "attempts", "bucket", "ratio", "grpc", "aws", "breaker", "throttle"] as const;
 export type NetId = (typeof NET_IDS)[number];
 

@@ -9,6 +9,7 @@
 import { LineChart } from "../figures/lines.js";
 import { formatNumber } from "../logic/format.js";
 import {
+  FAIL_RATE_RANGE,
   emptySweep,
   netLabel,
   netsJobs,
@@ -60,7 +61,7 @@ export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }
 
   constructor(ctx: PanelContext, pool: SweepPool) {
     super(ctx, pool, "panel-nets");
-    this.rate = new TypedField("nets-fail-rate", { min: 0, max: 1 }, () => this.edited());
+    this.rate = new TypedField("nets-fail-rate", FAIL_RATE_RANGE, () => this.edited());
     this.failure.addEventListener("change", () => this.edited());
     this.scope.addEventListener("change", () => this.edited());
     this.buildRows();
