@@ -232,9 +232,13 @@ impl Breaker {
             }
             BreakerState::Closed => {
                 self.window.add(now_ms, OUTCOMES, 1.0);
-                if failed {
-                    self.window.add(now_ms, FAILURES, 1.0);
+                if !failed {
+                    return;
                 }
+                // Only a failure opens the circuit, as in Polly (`OnActionFailure`): a success
+                // never does, even with the ratio still past the threshold, and a ratio of 0
+                // opens at the first failure once the window has its throughput.
+                self.window.add(now_ms, FAILURES, 1.0);
                 let [failures, outcomes] = self.window.sums(now_ms);
                 if outcomes >= f64::from(self.settings.min_throughput)
                     && failures >= self.settings.failure_ratio * outcomes
@@ -269,14 +273,39 @@ mod tests {
     }
 
     #[test]
+    fn a_ratio_of_zero_opens_at_the_first_failure_never_on_successes() {
+        let s = BreakerSettings {
+            failure_ratio: 0.0,
+            sampling_ms: 1000.0,
+            min_throughput: 1,
+            break_ms: 100.0,
+            mode: BreakerMode::All,
+        };
+        let mut b = Breaker::new(s.validate().unwrap(), 0.0);
+        for t in 1..=20 {
+            b.record(f64::from(t), false);
+            assert_eq!(
+                b.state(),
+                BreakerState::Closed,
+                "a success at {t} ms opened it"
+            );
+        }
+        b.record(21.0, true);
+        assert_eq!(b.state(), BreakerState::Open { until_ms: 121.0 });
+    }
+
+    #[test]
     fn closed_open_half_open_closed() {
         let mut b = breaker(BreakerMode::All);
-        // Three failures are not enough samples; the fourth outcome opens it (3/4 ≥ 0.5).
+        // Three failures are not enough samples; a success that makes four does not open it
+        // (only a failure does, as in Polly), the next failure does (4/5 ≥ 0.5).
         for t in [1.0, 2.0, 3.0] {
             b.record(t, true);
             assert_eq!(b.state(), BreakerState::Closed);
         }
-        b.record(4.0, false);
+        b.record(3.5, false);
+        assert_eq!(b.state(), BreakerState::Closed);
+        b.record(4.0, true);
         assert_eq!(b.state(), BreakerState::Open { until_ms: 104.0 });
         assert_eq!(b.allow(50.0, false), Err(CircuitOpen { retry_in_ms: 54.0 }));
         // The break is over: one probe, the others wait.
