@@ -526,6 +526,17 @@ impl Herd {
         self.load.cut_at()
     }
 
+    /// For a closed loop cut at a bound: the least think that would fit (see
+    /// `Load::least_think`).
+    pub(crate) fn least_think(&self) -> Option<f64> {
+        self.load.least_think(self.counts.bottom_attempts)
+    }
+
+    /// A closed loop's think (ms); 0 for other loads.
+    pub(crate) fn think_ms(&self) -> f64 {
+        self.load.think_ms()
+    }
+
     pub(crate) fn now_ms(&self) -> f64 {
         self.now
     }

@@ -190,6 +190,39 @@ impl Load {
         }
     }
 
+    /// A closed loop's think (ms); 0 for other loads.
+    pub(crate) fn think_ms(&self) -> f64 {
+        match self.shape {
+            Shape::Closed { think, .. } => think,
+            _ => 0.0,
+        }
+    }
+
+    /// For a closed loop cut at a bound, having made `attempts`: the least think (whole ms,
+    /// more than it had) that would keep it within its bounds for its whole duration,
+    /// estimated from how fast it went. Each client's cycle took `clients × at / issued` ms,
+    /// its think included; a loop may issue the fewer of [`MAX_CLOSED_REQUESTS`] and as
+    /// many requests as its attempts bound allows at the attempts a request made, so each
+    /// cycle needs `clients × duration / that` ms. For the error of a loop cut before even
+    /// the shortest duration ended, where naming the duration would ask for what it already
+    /// had.
+    pub(crate) fn least_think(&self, attempts: u64) -> Option<f64> {
+        let (Shape::Closed { think, until }, Some(at)) = (self.shape, self.cut_at) else {
+            return None;
+        };
+        let issued = self.issued.max(1) as f64;
+        let per_request = (attempts as f64 / issued).max(1.0);
+        let most = (MAX_CLOSED_REQUESTS as f64).min(self.max_attempts as f64 / per_request);
+        let clients = f64::from(self.clients);
+        let busy = (clients * at / issued - think).max(0.0);
+        let least = (clients * until / most - busy).ceil().max(1.0);
+        Some(if least > think {
+            least
+        } else {
+            think.floor() + 1.0
+        })
+    }
+
     /// The open stream's next arrival after `t`, if before its end. The rate is piecewise
     /// constant, and a Poisson process is memoryless, so a gap that crosses a change of
     /// rate is drawn again from the change.

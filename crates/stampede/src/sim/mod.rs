@@ -400,16 +400,24 @@ impl Simulation {
                 Got::Number(f64::from(clients)),
             ));
         }
-        match h.cut_at() {
-            None => Ok(()),
-            // At least the shortest duration: naming less would ask for what the field
-            // refuses (a loop cut within its first millisecond once named 0 ms).
-            Some((at, duration)) => Err(ConfigError::new(
+        let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);
+        match (h.cut_at(), h.least_think()) {
+            (None, _) => Ok(()),
+            // Cut before even the shortest duration ended: no duration fits (naming the
+            // shortest asked for what the run already had: "at most 1 ms, got 1"), a longer
+            // think does.
+            (Some((at, _)), Some(least)) if at < shortest => Err(ConfigError::new(
+                Field::Think,
+                Expected::WorkAtLeast {
+                    min: least,
+                    bound: WorkBound::ClosedThink,
+                },
+                Got::Number(h.think_ms()),
+            )),
+            (Some((at, duration)), _) => Err(ConfigError::new(
                 Field::Duration,
                 Expected::Work {
-                    max: at
-                        .floor()
-                        .max(Field::Duration.limit().map_or(1.0, |l| l.min)),
+                    max: at.floor().max(shortest),
                     bound: WorkBound::ClosedAttempts,
                 },
                 Got::Number(duration),

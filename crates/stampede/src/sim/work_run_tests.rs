@@ -252,6 +252,60 @@ fn a_closed_loop_stops_at_its_bound_before_any_request_ends() {
     assert!((2_000.0..=most).contains(&made), "{made} attempts");
 }
 
+/// A loop cut before even the shortest duration ended (no think, no latency, every request
+/// failing at once: millions of requests in its first millisecond) names `think`, with the
+/// least think that fits, which then runs: naming the duration asked for what it had ("at
+/// most 1 ms, got 1"), which no value of that field could satisfy.
+#[test]
+fn a_closed_loop_cut_within_its_first_millisecond_names_think_and_the_think_named_fits() {
+    use crate::sim::Simulation;
+    let s = SimSettings {
+        clients: 1,
+        duration_ms: 1.0,
+        latency_ms: 0.0,
+        fail_rate: 1.0,
+        outage_ms: 0.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::None, 0.0, 0.0), 1),
+        ..failing_loop()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.cap_attempts(5_000);
+    let e = sim.run().check_work().unwrap_err();
+    assert_eq!((e.field, e.got), (Field::Think, Got::Number(0.0)));
+    let Expected::WorkAtLeast { min, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!((min, bound), (1.0, WorkBound::ClosedThink));
+    let fits = SimSettings {
+        think_ms: min,
+        ..s.clone()
+    };
+    let mut sim = Simulation::new(&fits).unwrap();
+    sim.cap_attempts(5_000);
+    assert!(sim.run().check_work().is_ok());
+    // Ten thousand clients for 20 ms under a bound of 5,000 attempts: at least
+    // 10,000 × 20 / 5,000 = 40 ms of think, which fits.
+    let many = SimSettings {
+        clients: 10_000,
+        duration_ms: 20.0,
+        ..s
+    };
+    let mut sim = Simulation::new(&many).unwrap();
+    sim.cap_attempts(5_000);
+    let e = sim.run().check_work().unwrap_err();
+    let Expected::WorkAtLeast { min, .. } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!((e.field, min), (Field::Think, 40.0));
+    let fits = SimSettings {
+        think_ms: min,
+        ..many
+    };
+    let mut sim = Simulation::new(&fits).unwrap();
+    sim.cap_attempts(5_000);
+    assert!(sim.run().check_work().is_ok(), "{:?}", sim.check_work());
+}
+
 /// A run's other memory counts against the bound on the runs alive: per-client nets hold
 /// ~600 bytes a client however few events are pending (uncounted, twenty simulations of
 /// 226,000 clients with a breaker, a throttle and a quota each filled a wasm module's 4 GB
