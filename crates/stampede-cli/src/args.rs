@@ -12,13 +12,34 @@ use stampede::{ConfigError, Field};
 /// `field`'s range. Returns milliseconds.
 pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
     move |s| {
-        let bad = |expected: String| format!("expected {expected}, such as 200ms, 1.5s, 2m or 1h");
+        let bad = |expected: String| format!("expected {expected}, such as {}", examples(field));
         let ms = duration_ms(s).ok_or_else(|| bad(expected(field)))?;
         // `-0` is 0 (`-0.0 + 0.0` is `+0.0`): it was echoed as "-0 ms".
         field
             .check(ms)
             .map(|ms| ms + 0.0)
             .map_err(|e| bad(e.expected.to_string()))
+    }
+}
+
+/// Examples of durations for `field`'s errors: those of `200ms`, `1.5s`, `2m` and `1h` the
+/// field takes (`--latency`, at most a minute, took "2m or 1h" as examples).
+fn examples(field: Field) -> String {
+    let all = [
+        ("200ms", 200.0),
+        ("1.5s", 1500.0),
+        ("2m", 120_000.0),
+        ("1h", 3_600_000.0),
+    ];
+    let fits: Vec<&str> = all
+        .iter()
+        .filter(|(_, ms)| field.check(*ms).is_ok())
+        .map(|(text, _)| *text)
+        .collect();
+    match fits.as_slice() {
+        [] => "250 (ms)".to_owned(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 
@@ -88,6 +109,12 @@ pub fn whole_in(s: &str, field: Field) -> Result<u32, String> {
     let v = s.trim().parse::<u32>().map_err(|_| bad())?;
     field.check(f64::from(v)).map_err(|_| bad())?;
     Ok(v)
+}
+
+/// A flag's help with `field`'s range, as the core words it (`Identical servers (a whole
+/// number from 1 to 10000)`): the range is read from the core, never written in a help.
+pub fn ranged(text: &str, field: Field) -> String {
+    format!("{text} ({})", expected(field))
 }
 
 /// What `field` accepts, as the core words it.
@@ -264,6 +291,11 @@ mod tests {
         assert_eq!(
             base("1441m").unwrap_err(),
             "expected a duration from 0 ms to 86400000 ms, such as 200ms, 1.5s, 2m or 1h"
+        );
+        // The examples are ones the field takes: --latency is at most a minute.
+        assert_eq!(
+            duration(Field::Latency)("2h").unwrap_err(),
+            "expected a duration from 0 ms to 60000 ms, such as 200ms or 1.5s"
         );
         // A field that refuses 0 says so for text that is no duration too, as for 0 itself
         // (it said "from 0 ms" for "1d", then "more than 0 ms" for "0").

@@ -15,7 +15,7 @@ use stampede::Field;
 use stampede::sim::{
     Balance, DEFAULT_QUEUE_S, LatencyDist, QueueOrder, ServiceDist, SimSettings, Slowdown,
 };
-use stampede_cli::args::{duration, flag_for, number, whole};
+use stampede_cli::args::{duration, flag_for, number, ranged, whole};
 
 const SERVERS: &str = "Servers";
 const CLIENTS: &str = "Clients";
@@ -29,18 +29,18 @@ const CLIENTS: &str = "Clients";
 pub struct Model {
     #[arg(long, value_name = "N", value_parser = whole(Field::Servers), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Identical servers behind the load balancer", defaults().servers))]
+          help = with_default(ranged("Identical servers behind the load balancer", Field::Servers), defaults().servers))]
     servers: Option<u32>,
     #[arg(long, value_name = "NAME", value_parser = parse_name::<Balance>, help_heading = SERVERS,
           help = with_default(format!("How the load balancer picks a server: {}", or_list(Balance::NAMES)), defaults().balance))]
     balance: Option<Balance>,
     #[arg(long, value_name = "K", value_parser = whole(Field::Workers), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Concurrent requests per server, 0 for unlimited", "as many as --capacity needs at --service"))]
+          help = with_default(ranged("Concurrent requests per server, 0 for unlimited", Field::Workers), "as many as --capacity needs at --service"))]
     workers: Option<u32>,
     #[arg(long, value_name = "Q", value_parser = whole(Field::Queue), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Requests a server keeps waiting when every worker is busy; one more gets 503 at once",
+          help = with_default(ranged("Requests a server keeps waiting when every worker is busy; one more gets 503 at once", Field::Queue),
                               format!("{} of its capacity", ms(DEFAULT_QUEUE_S * 1000.0))))]
     queue: Option<u32>,
     #[arg(long, value_name = "ORDER", value_parser = parse_name::<QueueOrder>, help_heading = SERVERS,
@@ -48,11 +48,11 @@ pub struct Model {
     queue_order: Option<QueueOrder>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::QueueTimeout), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("A request that waited longer than this is dropped with 503 before it starts", "never"))]
+          help = with_default(ranged("A request that waited longer than this is dropped with 503 before it starts", Field::QueueTimeout), "never"))]
     queue_timeout: Option<f64>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::Service), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Mean service time; without --workers it is scaled so that the fleet serves --capacity",
+          help = with_default(ranged("Mean service time; without --workers it is scaled so that the fleet serves --capacity", Field::Service),
                               ms(defaults().service_ms)))]
     service: Option<f64>,
     #[arg(long, value_name = "DIST", value_parser = parse_name::<ServiceDist>, help_heading = SERVERS,
@@ -60,12 +60,12 @@ pub struct Model {
     service_dist: Option<ServiceDist>,
     #[arg(long, value_name = "SIGMA", value_parser = number(Field::ServiceSpread), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("lognormal: the standard deviation of the service time's logarithm (the mean stays --service)",
+          help = with_default(ranged("lognormal: the standard deviation of the service time's logarithm (the mean stays --service)", Field::ServiceSpread),
                               defaults().service_spread))]
     service_spread: Option<f64>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::ServiceSlope), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Extra service time for each request already in service on that server",
+          help = with_default(ranged("Extra service time for each request already in service on that server", Field::ServiceSlope),
                               ms(defaults().service_slope_ms)))]
     service_slope: Option<f64>,
     #[arg(long, value_name = "P", value_parser = number(Field::FailRate), allow_hyphen_values = true,
@@ -92,15 +92,15 @@ pub struct Model {
     latency_dist: Option<LatencyDist>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::SpikeStart), allow_hyphen_values = true,
           help_heading = CLIENTS,
-          help = with_default("spike: when the rate jumps", ms(defaults().spike_start_ms)))]
+          help = with_default(ranged("spike: when the rate jumps", Field::SpikeStart), ms(defaults().spike_start_ms)))]
     spike_start: Option<f64>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::SpikeLength), allow_hyphen_values = true,
           help_heading = CLIENTS,
-          help = with_default("spike: how long it stays up", ms(defaults().spike_length_ms)))]
+          help = with_default(ranged("spike: how long it stays up", Field::SpikeLength), ms(defaults().spike_length_ms)))]
     spike_length: Option<f64>,
     #[arg(long, value_name = "F", value_parser = number(Field::SpikeFactor), allow_hyphen_values = true,
           help_heading = CLIENTS,
-          help = with_default("spike: what the rate is multiplied by meanwhile", defaults().spike_factor))]
+          help = with_default(ranged("spike: what the rate is multiplied by meanwhile", Field::SpikeFactor), defaults().spike_factor))]
     spike_factor: Option<f64>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::Think), allow_hyphen_values = true,
           help_heading = CLIENTS,

@@ -15,7 +15,7 @@ use stampede::sim::{
     run_many_seeing_first,
 };
 use stampede_cli::args::{
-    config_error, duration, duration_text, number, parse_seed, whole, whole_in,
+    config_error, duration, duration_text, number, parse_seed, ranged, whole, whole_in,
 };
 
 use crate::UsageError;
@@ -49,37 +49,29 @@ pub struct Common {
     /// clients retry until they win.
     #[arg(long, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: Option<u32>,
-    /// Growth per retry (1 to 1000).
-    #[arg(long, default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Growth per retry", Field::Multiplier), default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
-    /// How long the server is down.
-    #[arg(long, default_value = duration_text(defaults().outage_ms), value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("How long the server is down", Field::Outage), default_value = duration_text(defaults().outage_ms), value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
     outage: f64,
-    /// When the outage starts.
-    #[arg(long, default_value = duration_text(defaults().outage_start_ms), value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("When the outage starts", Field::OutageStart), default_value = duration_text(defaults().outage_start_ms), value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: f64,
-    /// Requests per second the fleet serves when up: sets the workers at --service. With
-    /// --workers, capacity follows from --workers and --service instead.
-    #[arg(long, default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Requests per second the fleet serves when up: sets the workers at --service. \
+                               With --workers, capacity follows from --workers and --service instead", Field::CapacityRps),
+          default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
     capacity: f64,
-    /// What a rejection costs, as a fraction of serving a request (0 to 1).
-    #[arg(long, default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("What a rejection costs, as a fraction of serving a request", Field::RejectCost), default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
     reject_cost: f64,
-    /// Mean round trip (aws-occ: each message's mean delay).
-    #[arg(long, default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Mean round trip (aws-occ: each message's mean delay)", Field::Latency), default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
     /// aws-occ of each message (not with --latency-dist exponential).
     #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
-    /// steady, spike: new requests per client per second.
-    #[arg(long, default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("steady, spike: new requests per client per second", Field::Rate), default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: f64,
-    /// steady, spike, closed: how long new requests keep coming.
-    #[arg(long, default_value = duration_text(defaults().duration_ms), value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("steady, spike, closed: how long new requests keep coming", Field::Duration), default_value = duration_text(defaults().duration_ms), value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
     duration: f64,
-    /// burst: spread the first requests over this window.
-    #[arg(long, default_value = duration_text(defaults().burst_window_ms), value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("burst: spread the first requests over this window", Field::BurstWindow), default_value = duration_text(defaults().burst_window_ms), value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
     window: f64,
     /// The server's Retry-After during the outage (sent in whole seconds).
     #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
@@ -95,8 +87,7 @@ pub struct Common {
     /// The seed; runs use seed, seed+1, …
     #[arg(long, default_value_t = defaults().seed, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Runs to average (1 to 100000).
-    #[arg(long, default_value_t = 1, value_parser = whole(Field::Runs), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Runs to average", Field::Runs), default_value_t = 1, value_parser = whole(Field::Runs), allow_hyphen_values = true)]
     runs: u32,
     #[command(flatten)]
     model: Model,
@@ -111,8 +102,7 @@ pub struct Common {
 /// `stampede simulate --scenario burst --clients 1000 --strategy exponential … --json`
 #[derive(ClapArgs, Debug)]
 pub struct SimulateArgs {
-    /// Clients, 1 to 1,000,000.
-    #[arg(long, default_value_t = defaults().clients, value_parser = whole(Field::Clients), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Clients", Field::Clients), default_value_t = defaults().clients, value_parser = whole(Field::Clients), allow_hyphen_values = true)]
     clients: u32,
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
     #[arg(long, default_value = defaults().policy.backoff.strategy.name(), value_parser = parse_strategy)]

@@ -562,6 +562,33 @@ fn help_lists_the_new_flags_with_the_cores_defaults() {
                 "{cmd} {flag}: {text}"
             );
         }
+        // Each range as the core has it (its limits, not a copy in the help): a user read
+        // them only from the errors.
+        use stampede::Field;
+        for (flag, field) in [
+            ("--servers", Field::Servers),
+            ("--workers", Field::Workers),
+            ("--queue", Field::Queue),
+            ("--service-spread", Field::ServiceSpread),
+            ("--spike-factor", Field::SpikeFactor),
+            ("--capacity", Field::CapacityRps),
+            ("--rate", Field::Rate),
+            ("--latency", Field::Latency),
+            ("--outage", Field::Outage),
+            ("--runs", Field::Runs),
+            ("--reject-cost", Field::RejectCost),
+        ]
+        .into_iter()
+        // sweep's --clients is a list of counts, each in this range.
+        .chain((cmd == "simulate").then_some(("--clients", Field::Clients)))
+        {
+            let range = stampede::Expected::Range(field.limit().unwrap()).to_string();
+            let text = line(flag);
+            assert!(
+                text.contains(&format!("({range})")),
+                "{cmd} {flag}: {text} (want {range})"
+            );
+        }
     }
 }
 
