@@ -448,6 +448,7 @@ export class App {
     for (const p of this.sweeps) p.relabel();
     this.showErrors();
     this.scheduler.followUp();
+    this.shareLink.relabel();
     this.shareLink.follow();
   }
 

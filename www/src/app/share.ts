@@ -6,6 +6,7 @@ import type { Lang, State } from "../logic/state.js";
 import { encodeState } from "../logic/url.js";
 import type { T } from "../ui/i18n-dom.js";
 import { byId } from "../panels/panel.js";
+import { setText } from "../ui/dom.js";
 import { PANEL_LINK_IDS, panelQuery } from "./panel-link.js";
 
 /** The address bar follows the state at most this often. */
@@ -44,6 +45,12 @@ export class ShareLink {
       const q = this.query();
       if (location.search.slice(1) !== q) history.replaceState(null, "", `?${q}${location.hash}`);
     }, URL_EVERY_MS);
+  }
+
+  /** The language changed: "Link copied" goes, in the old language and about a link that
+   *  named it (the address now names the new one). */
+  relabel(): void {
+    setText(this.status, "");
   }
 
   private async share(): Promise<void> {

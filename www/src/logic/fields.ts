@@ -12,7 +12,10 @@
 // a unit test holds every one inside the package's `limits()` (tests/www-unit/fields.test.ts).
 
 import { CORE_LIMITS } from "../generated/core.js";
-import { SCENARIOS as SCENARIO_LIST, hasServer, isOngoing, type PolicyState, type Scenario, type State } from "./state.js";
+import { formatNumber } from "./format.js";
+import type { Key } from "./i18n.js";
+import { SCENARIOS as SCENARIO_LIST, hasServer, isOngoing, type Lang, type PolicyState, type Scenario, type State } from "./state.js";
+import { translate } from "./translate.js";
 
 export type Unit = "ms" | "rps" | "count" | "clients" | "tokens" | "perSec" | "factor" | "none";
 
@@ -284,6 +287,117 @@ export function toSlider(f: NumberField, v: number): number {
     t = f.max === f.min ? 0 : (c - f.min) / (f.max - f.min);
   }
   return Math.round(t * SLIDER_STEPS);
+}
+
+// --- Slider keys ------------------------------------------------------------------------------
+//
+// A slider's own keys moved its track by 1/SLIDER_STEPS: 45 presses took the attempts from
+// 6 to 7, and on a log track many presses landed on the value they left (each still ran the
+// simulation). The page steps the field instead, by its own precision: the next multiple of
+// its step (linear), or the next value of 2-3 significant digits that a log slider lands on.
+
+/** The grid a value is stepped on at `v`: the field's step (linear), or one unit in the last
+ *  of the significant digits `niceRound` keeps (never finer than the field's step). `below`:
+ *  the grid just under `v` (from 1000 down the next value is 990, not 999). */
+function gridAt(f: NumberField, v: number, below: boolean): number {
+  if (f.scale === "linear" || !(v > 0)) return f.step;
+  const at = below ? v * (1 - 1e-9) : v;
+  const digits = at >= 1000 ? 3 : 2;
+  const unit = Math.pow(10, Math.floor(Math.log10(at)) - digits + 1);
+  return Math.max(unit, f.step);
+}
+
+/**
+ * The value one step from `v` in direction `dir` (+1 up, -1 down), inside the slider's range:
+ * `v` itself at the end it steps towards. A value off the grid (typed 6.37) steps to the
+ * grid's next value (6.4 up, 6.3 down); one outside the slider's range steps into it.
+ */
+export function stepValue(f: NumberField, v: number, dir: 1 | -1): number {
+  if (dir > 0 ? v >= f.max : v <= f.min) return v;
+  const grid = gridAt(f, v, dir < 0);
+  // A value on the grid up to float noise (0.30000000000000004) counts as on it.
+  const k = dir > 0 ? Math.floor(v / grid + 1e-9) + 1 : Math.ceil(v / grid - 1e-9) - 1;
+  let next = roundToStep(roundToStep(k * grid, grid), f.step);
+  if (f.integer) next = Math.round(next);
+  return Math.min(f.max, Math.max(f.min, next));
+}
+
+/** How far PageUp and PageDown move: a tenth of the track, as the browser's own slider does. */
+const PAGE_STEPS = SLIDER_STEPS / 10;
+
+/**
+ * The value a key on field `f`'s slider gives from `v`, or null for a key the slider does not
+ * take: arrows a step, PageUp and PageDown a tenth of the track (at least a step), Home and End
+ * the slider's ends.
+ */
+export function keyValue(f: NumberField, v: number, key: string): number | null {
+  switch (key) {
+    case "ArrowUp":
+    case "ArrowRight":
+      return stepValue(f, v, 1);
+    case "ArrowDown":
+    case "ArrowLeft":
+      return stepValue(f, v, -1);
+    case "PageUp":
+      return v >= f.max ? v : Math.max(fromSlider(f, toSlider(f, v) + PAGE_STEPS), stepValue(f, v, 1));
+    case "PageDown":
+      return v <= f.min ? v : Math.min(fromSlider(f, toSlider(f, v) - PAGE_STEPS), stepValue(f, v, -1));
+    case "Home":
+      return f.min;
+    case "End":
+      return f.max;
+    default:
+      return null;
+  }
+}
+
+// --- A value in words -------------------------------------------------------------------------
+
+/** Durations in words ("value.ms" …) for the unit each tier of `durationWords` uses. */
+const DURATION_KEYS = { ms: "value.ms", s: "value.s", min: "value.min" } as const satisfies Record<string, Key>;
+
+/** A duration in words, exact (a slider's value text must be the value, not formatDuration's
+ *  "1 min" for 61 s): "350 milliseconds", "2.5 seconds", "1.5 minutes", "61 seconds". Whole
+ *  and half minutes only: "1.1 minutes" says 66 seconds less plainly. */
+function durationWords(ms: number, lang: Lang): string {
+  const abs = Math.abs(ms);
+  let unit: keyof typeof DURATION_KEYS = "ms";
+  let n = ms;
+  if (abs >= 60_000 && Number.isInteger(ms / 30_000)) {
+    unit = "min";
+    n = ms / 60_000;
+  } else if (abs >= 1000) {
+    unit = "s";
+    n = ms / 1000;
+  }
+  return translate(lang, DURATION_KEYS[unit], { n: formatNumber(n, lang, 6), count: n });
+}
+
+/**
+ * Field `f`'s value `v` as its slider's `aria-valuetext`: the value the number box holds, in
+ * the reader's language, with its unit in words ("1,000 clients", "2 seconds", "none"). The
+ * slider's own value is its track position (0..SLIDER_STEPS), which means nothing to hear.
+ */
+export function valueText(f: NumberField, v: number, lang: Lang): string {
+  if (v === f.none) return translate(lang, "field.none");
+  const n = formatNumber(v, lang, 6);
+  switch (f.unit) {
+    case "ms":
+      return durationWords(v, lang);
+    case "clients":
+      return translate(lang, "value.clients", { n, count: v });
+    case "rps":
+      return translate(lang, "value.rps", { n, count: v });
+    case "tokens":
+      return translate(lang, "value.tokens", { n, count: v });
+    case "perSec":
+      return translate(lang, "value.perSec", { n });
+    case "factor":
+      return `${translate(lang, "unit.factor")}${n}`;
+    case "count":
+    case "none":
+      return n;
+  }
 }
 
 // --- Typed values -----------------------------------------------------------------------------

@@ -135,6 +135,13 @@ export const ru: Record<Key, string> = {
   "unit.perSec": "/с",
   "unit.factor": "×",
   "unit.none": "",
+  "value.ms": "{n} {count|миллисекунда|миллисекунды|миллисекунд|миллисекунды}",
+  "value.s": "{n} {count|секунда|секунды|секунд|секунды}",
+  "value.min": "{n} {count|минута|минуты|минут|минуты}",
+  "value.clients": "{n} {count|клиент|клиента|клиентов|клиента}",
+  "value.rps": "{n} {count|запрос|запроса|запросов|запроса} в секунду",
+  "value.tokens": "{n} {count|токен|токена|токенов|токена}",
+  "value.perSec": "{n} в секунду",
 
   "err.empty": "Введите число.",
   "err.nan": "Это не число.",

@@ -141,6 +141,15 @@ export const en = {
   "unit.perSec": "/s",
   "unit.factor": "×",
   "unit.none": "",
+  // A slider's value in words, its aria-valuetext (fields.ts, valueText): {n} the number as
+  // the page writes it, {count} the same number for the plural.
+  "value.ms": "{n} {count|millisecond|milliseconds}",
+  "value.s": "{n} {count|second|seconds}",
+  "value.min": "{n} {count|minute|minutes}",
+  "value.clients": "{n} {count|client|clients}",
+  "value.rps": "{n} {count|request|requests} per second",
+  "value.tokens": "{n} {count|token|tokens}",
+  "value.perSec": "{n} per second",
 
   "err.empty": "Enter a number.",
   "err.nan": "That is not a number.",

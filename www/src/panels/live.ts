@@ -9,6 +9,7 @@ import { type State } from "../logic/state.js";
 import { budgetOptions, policyOptions } from "../logic/run.js";
 import { LivePanel } from "../ui/live.js";
 import { byId, type PanelContext, type View } from "./panel.js";
+import { setText } from "../ui/dom.js";
 
 /** Policy A in a line: "full jitter, 2 s … 30 s, ×2, attempts: 6". */
 function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
@@ -56,6 +57,8 @@ export class LiveSection {
   relabel(): void {
     const { t, lang } = this.ctx.view();
     this.panel.relabel(t, lang);
+    // "Copied" goes with the language it was said in (the copy's comments were in it too).
+    setText(this.status, "");
   }
 
   /** Policy A changed: the panel's description of it follows. */

@@ -13,9 +13,11 @@ import {
   SLIDER_STEPS,
   fromSlider,
   isRated,
+  keyValue,
   parseField,
   steadyRequests,
   toSlider,
+  valueText,
   visibleFor,
   type FieldProblem,
   type NumberField,
@@ -46,7 +48,7 @@ import {
 } from "../logic/state.js";
 import { fleetText, type FleetView } from "./fleet.js";
 import type { T } from "./i18n-dom.js";
-import { byId, setHidden, setText } from "./dom.js";
+import { byId, setAttr, setHidden, setText } from "./dom.js";
 
 /** How long typing in a number field pauses before its value counts (ms). */
 const TYPING_PAUSE_MS = 300;
@@ -58,6 +60,11 @@ interface FieldEls {
   range: HTMLInputElement;
   readout: HTMLElement;
   unit: HTMLElement;
+}
+
+/** Whether the number box's `text` holds the value `v` ("6", "6.0" and " 6" hold 6). */
+function holds(text: string, v: number): boolean {
+  return text.trim() !== "" && Number(text) === v;
 }
 
 /** A package error placed at its control (see logic/errors.ts). */
@@ -178,10 +185,19 @@ export class Controls {
     row.append(range, num, unit);
     wrap.append(head, row, this.errorSpan(f.id));
 
-    range.addEventListener("input", () => {
-      const v = fromSlider(f, Number(range.value));
-      num.value = String(v);
-      this.edited(f.id);
+    const e: FieldEls = { f, wrap, num, range, readout, unit };
+    // A drag over positions that stand for the same value (a log track's friendly values
+    // are a few positions wide) moves the thumb only: each used to run the simulation again.
+    range.addEventListener("input", () => this.slid(e, fromSlider(f, Number(range.value))));
+    // The slider's keys step the field (see keyValue in logic/fields.ts), not the track:
+    // the browser's own step is 1/SLIDER_STEPS of it. Shortcuts with a modifier stay the browser's.
+    range.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const v = keyValue(f, this.valueOf(e), ev.key);
+      if (v === null) return;
+      ev.preventDefault();
+      range.value = String(toSlider(f, v));
+      this.slid(e, v);
     });
     // Typed text counts once the typing pauses (or on Enter, or when the field is left): each
     // keystroke ran the value so far, so typing 999999 ran 9, 99 … 99999 clients on the way,
@@ -194,15 +210,39 @@ export class Controls {
       typing = 0;
       this.edited(f.id);
     };
-    num.addEventListener("input", (e) => {
+    num.addEventListener("input", (ev) => {
       window.clearTimeout(typing);
       typing = 0;
-      if (e instanceof InputEvent && e.inputType) typing = window.setTimeout(settle, TYPING_PAUSE_MS);
+      if (ev instanceof InputEvent && ev.inputType) typing = window.setTimeout(settle, TYPING_PAUSE_MS);
       else this.edited(f.id);
     });
     num.addEventListener("change", settle);
-    this.fields.set(f.id, { f, wrap, num, range, readout, unit });
+    this.fields.set(f.id, e);
     return wrap;
+  }
+
+  /** The value field `e` holds now: its number box's, or while that holds no number, its slider's. */
+  private valueOf(e: FieldEls): number {
+    const v = Number(e.num.value);
+    return e.num.value.trim() !== "" && !e.num.validity.badInput && Number.isFinite(v) ? v : fromSlider(e.f, Number(e.range.value));
+  }
+
+  /**
+   * The slider gave field `e` the value `v`: the number box and the value text follow at once
+   * (a screen reader reads the text as the thumb moves), and a new value counts. The value the
+   * number box holds already is no edit: it ran nothing new, and made no field lead the
+   * servers' sizing. (Typed text counts even so: typing the workers' own number is how a
+   * reader makes them lead.)
+   */
+  private slid(e: FieldEls, v: number): void {
+    if (holds(e.num.value, v) && !e.num.validity.badInput) return;
+    e.num.value = String(v);
+    this.setValueText(e, v);
+    this.edited(e.f.id);
+  }
+
+  private setValueText(e: FieldEls, v: number): void {
+    setAttr(e.range, "aria-valuetext", valueText(e.f, v, this.lang));
   }
 
   private select<V extends string>(id: SelectId, values: readonly V[], key: (v: V) => Key): HTMLElement {
@@ -330,9 +370,13 @@ export class Controls {
     setText(this.fleetLine, text);
   }
 
+  /** The readouts beside the sliders, and the sliders' value texts: from the state, so a
+   *  preset, a link, a run's fleet and a language switch all reach them. */
   private refreshReadouts(s: State): void {
-    for (const { f, readout } of this.fields.values()) {
+    for (const e of this.fields.values()) {
+      const { f, readout } = e;
       const v = f.get(s);
+      this.setValueText(e, v);
       setText(
         readout,
         v === f.none
