@@ -75,13 +75,13 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // used before init() says to call it, 46.8 KB since headers are read as fetch's HeadersInit,
 // 46.9 KB since an init fetch refuses is refused with a Request input too, 47.4 KB since the
 // caller's signals reach the resolved body, Node's failures are read from their cause and a hedged call's
-// aborted attempts reported).
-test("stampede/fetch: wasm + JS at most 47.4 KB gzipped", (t) => {
+// aborted attempts reported, 47.8 KB since bad ports and a RetryPolicy given as options are refused).
+test("stampede/fetch: wasm + JS at most 47.8 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 47_400, `${gz} bytes > 47,400`);
+  assert.ok(gz <= 47_800, `${gz} bytes > 47,800`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

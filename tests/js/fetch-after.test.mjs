@@ -82,7 +82,7 @@ test("a long-lived signal keeps no listener for the responses dropped", async ()
   const page = new AbortController();
   await stubbed(() => new Response("ok"), async () => {
     for (let i = 0; i < 50; i++) {
-      const res = await retryFetch("http://127.0.0.1:9/", undefined, { signal: page.signal, policy: quick });
+      const res = await retryFetch("http://127.0.0.1:59/", undefined, { signal: page.signal, policy: quick });
       await res.text();
     }
     // Each resolved call keeps one listener while its Response may still be read, then
@@ -130,7 +130,7 @@ test("a real reset (the server drops the socket) is reset; a refused port is con
     },
   );
   const seen = [];
-  await assert.rejects(retryFetch("http://127.0.0.1:9/", undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
+  await assert.rejects(retryFetch("http://127.0.0.1:59/", undefined, { policy: { ...quick, maxAttempts: 2 }, onAttempt: (a) => seen.push(a.error) }), RetryError);
   assert.deepEqual(seen, ["connect", "connect"]);
 });
 
@@ -175,7 +175,7 @@ test("policy.maxElapsedMs stops retries from starting, never cuts an attempt sho
   // Nor does it cut the wait for an async onAttempt (deadlineMs does).
   await stubbed(() => new Response("ok"), async () => {
     const t0 = performance.now();
-    const res = await retryFetch("http://127.0.0.1:9/", undefined, { policy: { ...quick, maxElapsedMs: 50 }, onAttempt: () => new Promise((r) => setTimeout(r, 300)) });
+    const res = await retryFetch("http://127.0.0.1:59/", undefined, { policy: { ...quick, maxElapsedMs: 50 }, onAttempt: () => new Promise((r) => setTimeout(r, 300)) });
     assert.equal(res.status, 200);
     assert.ok(performance.now() - t0 >= 290, `resolved after ${performance.now() - t0} ms, before onAttempt`);
   });
@@ -184,7 +184,7 @@ test("policy.maxElapsedMs stops retries from starting, never cuts an attempt sho
 test("deadlineMs: 0 is refused up front, naming it, and nothing is sent", async () => {
   await stubbed(() => new Response("x"), async (calls) => {
     await assert.rejects(
-      retryFetch("http://127.0.0.1:9/", undefined, { deadlineMs: 0 }),
+      retryFetch("http://127.0.0.1:59/", undefined, { deadlineMs: 0 }),
       (e) => e instanceof RangeError && /^deadlineMs: /.test(e.message) && e.minExclusive === true,
     );
     assert.equal(calls(), 0);
@@ -195,7 +195,7 @@ test("the breaker opens on a POST endpoint's 503s, which are never retried", asy
   await stubbed(() => new Response("down", { status: 503 }), async (calls) => {
     const callSite = site("post breaker");
     const breaker = { failureRatio: 0.5, minThroughput: 2, breakMs: 60_000 };
-    const post = () => retryFetch("http://127.0.0.1:9/orders", { method: "POST", body: "{}" }, { callSite, breaker, policy: quick });
+    const post = () => retryFetch("http://127.0.0.1:59/orders", { method: "POST", body: "{}" }, { callSite, breaker, policy: quick });
     assert.equal((await post()).status, 503);
     assert.equal((await post()).status, 503);
     await assert.rejects(post(), CircuitOpenError);

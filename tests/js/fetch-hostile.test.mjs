@@ -400,13 +400,21 @@ hostile("seeded: 300 calls, each throwing at a random point (or nowhere), all se
 
 hostile("a URL no parser reads is refused at once, naming input: not retried like a refused connection", ok200, async (calls) => {
   // Node has no page to resolve a relative URL against, so "/api" is refused here too.
-  for (const bad of ["http://[::1", "http://exa mple.org/", "/api/flaky", ""]) {
+  // One with a scheme is broken, not relative: its message says so.
+  for (const [bad, pattern] of [
+    ["http://[::1", /^input: expected a valid URL, got "http:\/\/\[::1"$/],
+    ["http://exa mple.org/", /^input: expected a valid URL/],
+    ["http://127.0.0.1:65536/", /^input: expected a valid URL/],
+    ["http://", /^input: expected a valid URL/],
+    ["/api/flaky", /^input: expected an absolute URL \(there is no page/],
+    ["", /^input: expected an absolute URL/],
+  ]) {
     const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
     assert.ok(o.error instanceof RangeError, `${JSON.stringify(bad)}: ${o.error ?? o.value}`);
     assert.equal(o.error.field, "input");
     assert.equal(o.error.code, "bad_syntax");
     assert.equal(o.error.got, bad);
-    assert.match(o.error.message, /^input: expected an absolute URL/);
+    assert.match(o.error.message, pattern);
   }
   assert.equal(calls.n, 0, "fetch was never called");
   // Options are read first: a bad option is named before a bad URL.
@@ -418,6 +426,42 @@ hostile("a URL no parser reads is refused at once, naming input: not retried lik
   assert.equal((await settle(retryFetch("data:text/plain,hi", undefined, { policy: fast }))).value.status, 200);
   assert.equal((await settle(retryFetch(new URL(URL_), undefined, { policy: fast }))).value.status, 200);
   assert.equal((await settle(retryFetch({ toString: () => URL_ }, undefined, { policy: fast }))).value.status, 200);
+});
+
+hostile("a port fetch refuses (the Fetch standard's bad ports) is refused at once, naming input: not retried", ok200, async (calls) => {
+  for (const bad of ["http://127.0.0.1:6000/", "https://example.org:25/x", "http://[::1]:10080/", "http://localhost:0/"]) {
+    const o = await settle(retryFetch(bad, undefined, { policy: fast }), 500);
+    assert.ok(o.error instanceof RangeError, `${bad}: ${o.error ?? o.value}`);
+    assert.equal(o.error.field, "input");
+    assert.equal(o.error.code, "bad_syntax");
+    assert.match(o.error.message, /^input: fetch refuses port \d+ \(one of the Fetch standard's bad ports\)/);
+  }
+  assert.equal(calls.n, 0, "fetch was never called");
+  // The ports beside them, and the scheme's own, go to fetch.
+  for (const good of ["http://127.0.0.1:6001/", "http://127.0.0.1:59/", "http://127.0.0.1/", "https://example.org:443/"]) {
+    assert.equal((await settle(retryFetch(good, undefined, { policy: fast }))).value?.status, 200, good);
+  }
+});
+
+hostile("a RetryPolicy or Budget where its options go is a TypeError naming the field: its getters show a few settings, the rest would be defaults", ok200, async (calls) => {
+  const rp = new stampede.RetryPolicy({ strategy: "constant", maxAttempts: 2, baseMs: 5, capMs: 5 });
+  const o = await settle(retryFetch(URL_, undefined, { policy: rp }), 500);
+  assert.ok(o.error instanceof TypeError, String(o.error ?? o.value));
+  assert.equal(o.error.field, "policy");
+  assert.equal(o.error.code, "wrong_type");
+  assert.equal(o.error.message, "policy: expected the options a RetryPolicy is made with (a plain object), got a RetryPolicy");
+  assert.throws(() => new stampede.RetryPolicy(rp), (e) => e instanceof TypeError && /got a RetryPolicy$/.test(e.message));
+  const budget = stampede.Budget.forCallSite("hostile-budget-instance", { capacity: 5 });
+  const b = await settle(retryFetch(URL_, undefined, { budget }), 500);
+  assert.ok(b.error instanceof TypeError, String(b.error ?? b.value));
+  assert.equal(b.error.field, "budget");
+  assert.equal(calls.n, 0, "nothing was sent");
+  // A class of the caller's own, with getters, is still an options object.
+  class Settings {
+    get maxAttempts() { return 2; }
+  }
+  assert.equal((await settle(retryFetch(URL_, undefined, { policy: new Settings() }))).value?.status, 200);
+  rp.free();
 });
 
 hostile("asking whether fetch takes init leaves no listener on the caller's signal", ok200, async (calls) => {

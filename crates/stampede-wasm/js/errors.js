@@ -83,6 +83,8 @@ function describe(v) {
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   if (typeof v === "number") return String(v);
   if (isArray(v)) return "an array";
+  const name = v !== null && typeof v === "object" ? packageClass(v) : undefined;
+  if (name !== undefined) return `a ${name}`;
   return v === null ? "null" : typeof v;
 }
 
@@ -95,9 +97,30 @@ function isArray(v) {
   }
 }
 
+/** The package's classes, by name: none of their instances is an options object. */
+const CLASSES = new Set(["RetryPolicy", "Budget", "Simulation"]);
+
+/** The name of the package's class `v` is an instance of, if any (undefined where asking
+ *  throws: a Proxy's trap). */
+function packageClass(v) {
+  try {
+    const c = Object.getPrototypeOf(v)?.constructor;
+    return typeof c === "function" && CLASSES.has(c.name) ? c.name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the options object `v` (`what` in an error) is an array, which no options object
- *  is: what a revoked Proxy throws for the question becomes a TypeError naming `what`. */
+ *  is: what a revoked Proxy throws for the question becomes a TypeError naming `what`. An
+ *  instance of the package's classes (`policy: new RetryPolicy(…)`) is a TypeError naming
+ *  `what` too: its getters show a few of its settings, so it was read as an options object
+ *  with the rest left at their defaults (a walk-through found `baseMs` silently 200). */
 export function arrayOptions(v, what) {
+  const name = packageClass(v);
+  if (name !== undefined) {
+    throw typeError("", what, `the options a ${name} is made with (a plain object)`, v);
+  }
   try {
     return Array.isArray(v);
   } catch (err) {
@@ -180,13 +203,19 @@ function baseUrl() {
 /** The schemes fetch can fetch: any other fails the same way on every attempt. */
 const FETCHABLE = new Set(["http:", "https:", "data:", "blob:", "file:"]);
 
+/** The Fetch standard's bad ports (https://fetch.spec.whatwg.org/#port-blocking): fetch
+ *  refuses an http(s) URL on one of them before anything is sent, on every attempt. */
+const BAD_PORTS = new Set(
+  "0 1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080".split(" "),
+);
+
 /** The error for an `input` fetch would refuse whatever the network does, so that retrying it
  *  like a refused connection would only spend the attempts; undefined when it may be fetched.
  *  - Not a string, a URL, a Request, or an object whose string is a URL (`undefined`, `null`,
  *    a number, a Symbol): a TypeError, code wrong_type.
  *  - A URL no parser reads (relative to the page where there is one), a scheme fetch does not
- *    fetch (`ftp:`, `javascript:`), or credentials in it (`user:pass@`, which a Request
- *    refuses): a RangeError, code bad_syntax. */
+ *    fetch (`ftp:`, `javascript:`), a bad port (`:6000`, `:25`), or credentials in it
+ *    (`user:pass@`, which a Request refuses): a RangeError, code bad_syntax. */
 export function urlError(input) {
   let href;
   if (typeof input === "string") href = input;
@@ -220,11 +249,16 @@ export function urlError(input) {
   try {
     url = new URL(href, base);
   } catch {
-    const what = base === undefined ? "an absolute URL (there is no page to resolve a relative one against)" : "a URL";
+    // One with a scheme is no relative URL: it is broken (a port past 65535, no host).
+    const absolute = /^\s*[a-z][a-z\d+.-]*:/i.test(href);
+    const what = absolute ? "a valid URL" : base === undefined ? "an absolute URL (there is no page to resolve a relative one against)" : "a URL";
     return settings(new RangeError(`input: expected ${what}, got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
   }
   if (!FETCHABLE.has(url.protocol)) {
     return settings(new RangeError(`input: expected an http or https URL (or data, blob, file), got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
+  }
+  if ((url.protocol === "http:" || url.protocol === "https:") && BAD_PORTS.has(url.port)) {
+    return settings(new RangeError(`input: fetch refuses port ${url.port} (one of the Fetch standard's bad ports), got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
   }
   if (url.username !== "" || url.password !== "") {
     return settings(new RangeError(`input: a URL with credentials (user:pass@) cannot be fetched: send them in an Authorization header, got ${describe(href)}`), { field: "input", code: "bad_syntax" }, input);
