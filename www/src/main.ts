@@ -13,6 +13,7 @@ import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
 import { ready } from "./wasm/bridge.js";
+import { placeNotes } from "./ui/page-notes.js";
 
 function initialLang(fromUrl: Lang | undefined): Lang {
   if (fromUrl) return fromUrl;
@@ -23,6 +24,8 @@ async function boot(): Promise<void> {
   performance.mark("stampede:boot");
   const decoded = decodeState(location.search, DEFAULT_STATE);
   const lang = initialLang(decoded.lang);
+  // On a phone, the status and a link's note go to the top, before anything is said in them.
+  placeNotes();
   const status = document.getElementById("status");
   if (status) status.textContent = translate(lang, "status.loading");
   // The wasm module downloads and compiles while the page is built.

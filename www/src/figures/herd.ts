@@ -9,7 +9,8 @@
 // view into the viewport-sized canvas.
 
 import type { Lang } from "../logic/state.js";
-import { formatAxisSeconds, niceTicks } from "../logic/format.js";
+import { axisLabels } from "../logic/axis.js";
+import { formatAxisSeconds } from "../logic/format.js";
 import { HerdScratch, rasterHerd, type HerdInput, type HerdPalette, type RasterStats, type RowMode } from "./raster.js";
 
 export interface HerdParts {
@@ -28,6 +29,9 @@ export interface HerdParts {
   onScroll?: () => void;
 }
 
+/** Measures axis labels (one canvas for every figure; it is never drawn). */
+let measurer: CanvasRenderingContext2D | null = null;
+
 /** Backing-store limits: beyond these a pixel would not show more. */
 const MAX_W = 2400;
 const MAX_H = 1400;
@@ -43,6 +47,8 @@ export class HerdFigure {
   private cssHeight = 0;
   private tEndMs = 1;
   private axisKey = "";
+  /** The axis's font, read once (reading it is a style recalculation). */
+  private axisFont = "";
   private spacerPx = -1;
   private gutterPx = 0;
   /** The rows' scroll position (CSS px), as the last scroll event left it. */
@@ -190,17 +196,38 @@ export class HerdFigure {
   private drawAxis(lang: Lang): void {
     const axis = this.parts.axis;
     if (!axis) return;
-    const key = `${this.tEndMs}:${lang}`;
+    const width = Math.round(this.cssWidth);
+    const key = `${this.tEndMs}:${lang}:${width}`;
     if (key === this.axisKey) return;
     this.axisKey = key;
+    // As many labels as fit the figure's width, measured in the axis's font: a small herd
+    // gets fewer than a wide one.
+    this.axisFont ||= axisFont(axis);
+    const measure = labelMeasure(this.axisFont);
     axis.replaceChildren(
-      ...niceTicks(this.tEndMs, 8).map((t) => {
+      ...axisLabels(this.tEndMs, width, (t) => formatAxisSeconds(t, lang), measure).map(({ t, text, align }) => {
         const tick = document.createElement("span");
-        tick.className = "tick";
+        tick.className = align === "center" ? "tick" : `tick ${align}`;
         tick.style.left = `${(100 * t) / this.tEndMs}%`;
-        tick.textContent = formatAxisSeconds(t, lang);
+        tick.textContent = text;
         return tick;
       }),
     );
   }
+}
+
+/** `el`'s font as a canvas takes it. (The shorthand reads empty when a longhand such as
+ *  font-variant-numeric cannot be written in it: built from its parts.) */
+function axisFont(el: HTMLElement): string {
+  const cs = getComputedStyle(el);
+  return `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+}
+
+/** The width of a label in `font`, in CSS px. */
+function labelMeasure(font: string): (text: string) => number {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  const ctx = measurer;
+  if (!ctx) return (text) => text.length * 7;
+  ctx.font = font;
+  return (text) => ctx.measureText(text).width;
 }

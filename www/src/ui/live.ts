@@ -9,6 +9,7 @@ import { readBody, untilAborted } from "../logic/body.js";
 import { CORE_LIMITS } from "../generated/core.js";
 import { errorData, errorMessage, localizeError } from "../logic/errors.js";
 import { clipText, formatDuration, formatNumber } from "../logic/format.js";
+import { localizeReason } from "../logic/reasons.js";
 import {
   callSiteFor,
   defaultLiveUrl,
@@ -197,6 +198,11 @@ export class LivePanel {
     this.checkTimeout();
     this.showEndpointNote();
     if (!this.controller && this.drawn.length === 0) this.status.textContent = t("live.idle");
+    // The attempts shown so far, in the new language.
+    if (this.drawn.length > 0) {
+      this.log.replaceChildren(...this.drawn.map((d) => this.attemptItem(d)));
+      this.layoutStrip();
+    }
   }
 
   refreshPolicy(): void {
@@ -366,16 +372,16 @@ export class LivePanel {
       } else if (controller.signal.aborted || name === "AbortError") {
         this.status.textContent = this.t("live.cancelled");
       } else if (name === "RetryError") {
-        this.status.textContent = this.t("live.gaveUp", { n: attempts, reason: String(reason ?? errorMessage(e)) });
+        this.status.textContent = this.t("live.gaveUp", { n: attempts, reason: typeof reason === "string" ? localizeReason(reason, this.lang) : String(reason ?? errorMessage(e)) });
       } else if (name === "BudgetExhaustedError") {
         const tokens = (e as { tokens?: unknown }).tokens;
         if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
         this.refreshBudget();
-        this.status.textContent = this.t("live.budget", { reason: errorMessage(e) });
+        this.status.textContent = this.t("live.budget", { reason: this.refusal(e) });
       } else if (name === "CircuitOpenError") {
-        this.status.textContent = this.t("live.breakerOpen", { reason: errorMessage(e) });
+        this.status.textContent = this.t("live.breakerOpen", { reason: this.refusal(e) });
       } else if (name === "ThrottledError") {
-        this.status.textContent = this.t("live.throttled", { reason: errorMessage(e) });
+        this.status.textContent = this.t("live.throttled", { reason: this.refusal(e) });
       } else if (errorData(e).field?.startsWith("hedging.")) {
         this.showHedgeProblem(localizeError(errorData(e), this.lang));
         this.status.textContent = "";
@@ -407,12 +413,28 @@ export class LivePanel {
     this.onChange();
   }
 
+  /** A net's refusal (budget, breaker, throttle) in the page's language: its call site, then the net's reason. */
+  private refusal(e: unknown): string {
+    const message = errorMessage(e);
+    const { callSite, reason } = e as { callSite?: unknown; reason?: unknown };
+    const site = typeof callSite === "string" ? `${callSite}: ` : "";
+    // A BudgetExhaustedError has no `reason`: its message is the call site and the reason.
+    const why = typeof reason === "string" ? reason : message.startsWith(site) ? message.slice(site.length) : null;
+    return why === null ? message : site + localizeReason(why, this.lang);
+  }
+
   private addAttempt(a: Attempt): void {
     const answered = Date.now() - this.started;
     const sent = Math.max(0, a.startedMs - this.started);
-    this.drawn.push({ info: a, sent, answered });
+    const d: Drawn = { info: a, sent, answered };
+    this.drawn.push(d);
     if (a.decision === "retry" && a.delayMs !== undefined) this.waits.push({ from: answered, to: answered + a.delayMs });
+    this.log.append(this.attemptItem(d));
+    this.layoutStrip();
+  }
 
+  /** An attempt's line in the log, in the page's language. */
+  private attemptItem({ info: a, sent }: Drawn): HTMLLIElement {
     const kind = a.status !== undefined ? String(a.status) : (a.error ?? "error");
     const li = document.createElement("li");
     li.dataset["status"] = kind;
@@ -439,7 +461,8 @@ export class LivePanel {
     }
     const reason = document.createElement("span");
     reason.className = "a-reason";
-    reason.textContent = a.reason;
+    // The core's sentence, in the page's language (see logic/reasons.ts).
+    reason.textContent = localizeReason(a.reason, this.lang, a);
     li.append(head, reason);
     if (a.decision === "retry" && a.delayMs !== undefined) {
       const wait = document.createElement("span");
@@ -454,8 +477,7 @@ export class LivePanel {
       tokens.textContent = this.t("live.tokens", { n: formatNumber(a.budgetTokens, this.lang, 2), count: a.budgetTokens });
       li.append(tokens);
     }
-    this.log.append(li);
-    this.layoutStrip();
+    return li;
   }
 
   /**
