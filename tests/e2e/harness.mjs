@@ -176,12 +176,21 @@ export function dragBase(page, ms) {
   }, ms);
 }
 
+/** A phone's screen: 390 × 844 CSS pixels, with touch (launchBrowser's options). */
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
+
+/** Whether box `b` (a bounding box, or null) lies wholly within a viewport of that size. */
+export function inViewport(b, { width, height } = PHONE.viewport) {
+  return b !== null && b.y >= 0 && b.x >= 0 && b.y + b.height <= height + 0.5 && b.x + b.width <= width + 0.5;
+}
+
 /**
- * Sets up one suite's playground: `stampede serve` and Chromium start before its tests
- * and stop after them. Returns `{ server, browser, open }`, where `open(query)` is a fresh
- * page on the playground (optionally with a query), its console watched, ready to use.
+ * Sets up one suite's playground: `stampede serve` and Chromium (with `browserOptions`, as
+ * launchBrowser takes them: PHONE for a phone) start before its tests and stop after them.
+ * Returns `{ server, browser, open }`, where `open(query)` is a fresh page on the playground
+ * (optionally with a query), its console watched, ready to use.
  */
-export function usePlayground() {
+export function usePlayground(browserOptions = {}) {
   const missing = missingPrerequisites();
   if (missing) {
     throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
@@ -199,7 +208,7 @@ export function usePlayground() {
   };
   before(async () => {
     pg.server = await startServer();
-    pg.browser = await launchBrowser();
+    pg.browser = await launchBrowser(browserOptions);
   });
   after(async () => {
     await pg.browser?.close();

@@ -4,38 +4,17 @@
 // axes stay legible; the Russian page words the live call's reasons in Russian.
 // Run: node --test tests/e2e/narrow-notes.test.mjs   (needs `make dist` and target/release/stampede)
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, missingPrerequisites, startServer, waitReady, watchConsole } from "./harness.mjs";
+import { inViewport, PHONE, usePlayground } from "./harness.mjs";
 
 const T = { timeout: 90_000 };
-const VIEWPORT = { width: 390, height: 844 };
-
-const missing = missingPrerequisites();
-if (missing) throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
-
-/** Whether box `b` lies wholly within the first screen. */
-const inView = (b) => b !== null && b.y >= 0 && b.x >= 0 && b.y + b.height <= VIEWPORT.height + 0.5 && b.x + b.width <= VIEWPORT.width + 0.5;
+const VIEWPORT = PHONE.viewport;
+const inView = (b) => inViewport(b, VIEWPORT);
 
 describe("at 390 px wide, the page's notes and small figures", () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser({ viewport: VIEWPORT, hasTouch: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function open(query = "") {
-    const page = await browser.context.newPage();
-    const problems = watchConsole(page);
-    await page.goto(server.url + query);
-    await waitReady(page);
-    return { page, problems };
-  }
+  const pg = usePlayground(PHONE);
+  const { open } = pg;
 
   test("a bad link's note is in the first screen, and back beside the herd's heading on a wide one", T, async () => {
     const { page, problems } = await open("?speed=garbage&nets-scope=zzz");
@@ -60,10 +39,10 @@ describe("at 390 px wide, the page's notes and small figures", () => {
   });
 
   test("the status says why the controls are grey when the simulator cannot load, in the first screen", T, async () => {
-    const page = await browser.context.newPage();
+    const page = await pg.browser.context.newPage();
     // No wasm: the simulator cannot load (as without WebAssembly SIMD).
     await page.route("**/*.wasm", (route) => route.abort());
-    await page.goto(server.url);
+    await page.goto(pg.server.url);
     await page.waitForFunction(() => {
       const text = document.getElementById("status")?.textContent ?? "";
       return text !== "" && !text.includes("Loading");

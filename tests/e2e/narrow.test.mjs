@@ -4,38 +4,16 @@
 // every control is big enough for a finger, and nothing scrolls sideways.
 // Run: node --test tests/e2e/narrow.test.mjs   (needs `make dist` and target/release/stampede)
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { afterRun, drawEverything, launchBrowser, missingPrerequisites, startServer, waitReady, watchConsole } from "./harness.mjs";
+import { afterRun, drawEverything, inViewport, PHONE, usePlayground } from "./harness.mjs";
 
 const T = { timeout: 90_000 };
-const VIEWPORT = { width: 390, height: 844 };
-
-const missing = missingPrerequisites();
-if (missing) throw new Error(`end-to-end tests need:\n  ${missing.join("\n  ")}`);
-
-/** Whether box `b` lies wholly within the viewport. */
-const inView = (b) => b !== null && b.y >= 0 && b.x >= 0 && b.y + b.height <= VIEWPORT.height + 0.5 && b.x + b.width <= VIEWPORT.width + 0.5;
+const VIEWPORT = PHONE.viewport;
+const inView = (b) => inViewport(b, VIEWPORT);
 
 describe("at 390 px wide", () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser({ viewport: VIEWPORT, hasTouch: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function open(query = "") {
-    const page = await browser.context.newPage();
-    const problems = watchConsole(page);
-    await page.goto(server.url + query);
-    await waitReady(page);
-    return { page, problems };
-  }
+  const { open } = usePlayground(PHONE);
 
   test("the herd stays in view while a slider near the bottom of the controls is dragged", T, async () => {
     const { page, problems } = await open();

@@ -3,13 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DEMO_DIR, DemoStore, MAX_BODY_BYTES, MAX_HEAD_BYTES, answer, reasonPhrase, type DemoAnswer } from "../../www/src/demo/api.js";
 import { isHttpDate, shown } from "../../www/src/demo/params.js";
 import { DEMO_PATH, demoLiveUrl, endpointOf, fetchable, isServerHealth, mayBeServed } from "../../www/src/logic/live.js";
+import { serve } from "./serve.js";
 
 /** One request to a fresh or given store, at time `now`. */
 function ask(path: string, query = "", { store = new DemoStore(), now = 0, method = "GET" } = {}): DemoAnswer {
@@ -213,102 +210,77 @@ test("the page and its worker agree on the demo's folder; the panel tells endpoi
  * statuses, bodies and hint headers. Needs target/release/stampede (`make build`).
  */
 test("the demo answers as stampede serve does, query by query", async (t) => {
-  const bin = join(process.env["STAMPEDE_ROOT"] ?? ".", "target", "release", "stampede");
-  if (!existsSync(bin)) {
-    t.skip(`${bin} is not built (make build)`);
-    return;
-  }
   // Only the API is compared: an empty folder stands in for the page, which this suite
   // runs before `make dist` has built it.
-  const page = mkdtempSync(join(tmpdir(), "stampede-demo-"));
-  t.after(() => rmSync(page, { recursive: true, force: true }));
-  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--static", page], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  try {
-    const origin = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      const onData = (chunk: Buffer) => {
-        out += chunk;
-        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-        if (m) resolve(m[0]);
-      };
-      child.stdout.on("data", onData);
-      child.stderr.on("data", onData);
-      child.once("exit", (code) => reject(new Error(`stampede serve exited (${code}): ${out}`)));
-    });
-    const requests: [string, string, string?][] = [
-      ["flaky", "key=d1&fail=2&retry_after=1"],
-      ["flaky", "key=d1&fail=2&retry_after=1"],
-      ["flaky", "key=d1&fail=2&retry_after=1"],
-      ["flaky", "key=d2&fail=1&status=429&pushback_ms=+250"],
-      ["flaky", "key=d2&fail=1&status=429&pushback_ms=+250"],
-      ["flaky", "key=d3&fail=1&retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT"],
-      ["flaky", "key=d3&fail=1&retry_after=Wed,%2032%20Oct%202015%2007:28:00%20GMT"],
-      ["flaky", "key=d3b&fail=1&retry_after=18446744073709551616"],
-      ["flaky", "key=a+b%2Bc%C3%A9&fail=0&fail=x"],
-      ["flaky", "key=%FF&fail=1"],
-      ["flaky", "fail=1"],
-      ["flaky", "key=&fail=1"],
-      ["flaky", `key=${"k".repeat(201)}&fail=1`],
-      ["flaky", "key=k&fail=1001"],
-      ["flaky", "key=k&fail=007"],
-      ["flaky", "key=k&fail=1&status=600"],
-      ["flaky", "key=k&fail=1&pushback_ms=1.5"],
-      ["flaky", "key=k&fail=1&retry_after=-1"],
-      ["outage", "key=o1&down_ms=600000"],
-      ["outage", "key=o2&down_ms=0"],
-      ["outage", "key=o3&down_ms=x"],
-      ["status/503", "retry_after=5&key=s1"],
-      ["status/200", "retry_after=5"],
-      ["status/204", ""],
-      ["status/199", ""],
-      ["status/abc", ""],
-      // A code that is not UTF-8 once decoded, and one with a stray `%`: the same words.
-      ["status/%FF", ""],
-      ["status/50%33%", ""],
-      ["reset", "key=d1"],
-      ["flaky", "key=d1&fail=2"],
-      ["health", ""],
-      ["slow", "ms=5&key=d1"],
-      ["slow", "ms=x"],
-      ["flaky", "key=d1&fail=2"],
-      ["nope", ""],
-      ["flaky", "key=m&fail=1", "PUT"],
-      ["flaky", "key=m&fail=1", "UPDATEREDIRECTREF"],
-      ["health", "", "UPDATEREDIRECTREF"],
-      // A leading byte-order mark is part of a name or value, as in Rust (not dropped).
-      ["flaky", "key=%EF%BB%BFbom&fail=1"],
-      ["flaky", "key=bom&fail=1"],
-      ["flaky", "key=b2&fail=%EF%BB%BF1"],
-      ["flaky", "%EF%BB%BFkey=zz&fail=1"],
-      ["flaky", "key=%EF%BB%BF&fail=1"],
-      // Whole numbers past u64 are not numbers to Rust.
-      ["flaky", "key=big&fail=1&retry_after=18446744073709551616"],
-      ["flaky", "key=big2&fail=1&retry_after=18446744073709551615"],
-      ["flaky", "key=k&fail=99999999999999999999999"],
-      ["status/", "", "UPDATEREDIRECTREF"],
-      ["status/a/b", "", "UPDATEREDIRECTREF"],
-    ];
-    const store = new DemoStore();
-    for (const [path, query, method = "GET"] of requests) {
-      const real = await fetch(`${origin}/api/${path}?${query}`, { method });
-      const realBody = await real.text();
-      const demo = answer(store, { method, path, query, now: 0 });
-      const what = `${method} ${path}?${query}`;
-      assert.equal(demo.status, real.status, what);
-      const demoBody = demo.body ?? "";
-      // The 404's message names the path, which differs (/api/ against demo-api/).
-      assert.equal(demoBody.replace(DEMO_DIR, "/api/"), realBody, what);
-      for (const h of ["retry-after", "grpc-retry-pushback-ms", "cache-control"]) {
-        assert.equal(demo.headers[h] ?? null, real.headers.get(h), `${what}: ${h}`);
-      }
-      assert.equal(reasonPhrase(demo.status), real.statusText, `${what}: reason`);
+  const origin = await serve(t);
+  if (origin === undefined) return;
+  const requests: [string, string, string?][] = [
+    ["flaky", "key=d1&fail=2&retry_after=1"],
+    ["flaky", "key=d1&fail=2&retry_after=1"],
+    ["flaky", "key=d1&fail=2&retry_after=1"],
+    ["flaky", "key=d2&fail=1&status=429&pushback_ms=+250"],
+    ["flaky", "key=d2&fail=1&status=429&pushback_ms=+250"],
+    ["flaky", "key=d3&fail=1&retry_after=Wed,%2021%20Oct%202015%2007:28:00%20GMT"],
+    ["flaky", "key=d3&fail=1&retry_after=Wed,%2032%20Oct%202015%2007:28:00%20GMT"],
+    ["flaky", "key=d3b&fail=1&retry_after=18446744073709551616"],
+    ["flaky", "key=a+b%2Bc%C3%A9&fail=0&fail=x"],
+    ["flaky", "key=%FF&fail=1"],
+    ["flaky", "fail=1"],
+    ["flaky", "key=&fail=1"],
+    ["flaky", `key=${"k".repeat(201)}&fail=1`],
+    ["flaky", "key=k&fail=1001"],
+    ["flaky", "key=k&fail=007"],
+    ["flaky", "key=k&fail=1&status=600"],
+    ["flaky", "key=k&fail=1&pushback_ms=1.5"],
+    ["flaky", "key=k&fail=1&retry_after=-1"],
+    ["outage", "key=o1&down_ms=600000"],
+    ["outage", "key=o2&down_ms=0"],
+    ["outage", "key=o3&down_ms=x"],
+    ["status/503", "retry_after=5&key=s1"],
+    ["status/200", "retry_after=5"],
+    ["status/204", ""],
+    ["status/199", ""],
+    ["status/abc", ""],
+    // A code that is not UTF-8 once decoded, and one with a stray `%`: the same words.
+    ["status/%FF", ""],
+    ["status/50%33%", ""],
+    ["reset", "key=d1"],
+    ["flaky", "key=d1&fail=2"],
+    ["health", ""],
+    ["slow", "ms=5&key=d1"],
+    ["slow", "ms=x"],
+    ["flaky", "key=d1&fail=2"],
+    ["nope", ""],
+    ["flaky", "key=m&fail=1", "PUT"],
+    ["flaky", "key=m&fail=1", "UPDATEREDIRECTREF"],
+    ["health", "", "UPDATEREDIRECTREF"],
+    // A leading byte-order mark is part of a name or value, as in Rust (not dropped).
+    ["flaky", "key=%EF%BB%BFbom&fail=1"],
+    ["flaky", "key=bom&fail=1"],
+    ["flaky", "key=b2&fail=%EF%BB%BF1"],
+    ["flaky", "%EF%BB%BFkey=zz&fail=1"],
+    ["flaky", "key=%EF%BB%BF&fail=1"],
+    // Whole numbers past u64 are not numbers to Rust.
+    ["flaky", "key=big&fail=1&retry_after=18446744073709551616"],
+    ["flaky", "key=big2&fail=1&retry_after=18446744073709551615"],
+    ["flaky", "key=k&fail=99999999999999999999999"],
+    ["status/", "", "UPDATEREDIRECTREF"],
+    ["status/a/b", "", "UPDATEREDIRECTREF"],
+  ];
+  const store = new DemoStore();
+  for (const [path, query, method = "GET"] of requests) {
+    const real = await fetch(`${origin}/api/${path}?${query}`, { method });
+    const realBody = await real.text();
+    const demo = answer(store, { method, path, query, now: 0 });
+    const what = `${method} ${path}?${query}`;
+    assert.equal(demo.status, real.status, what);
+    const demoBody = demo.body ?? "";
+    // The 404's message names the path, which differs (/api/ against demo-api/).
+    assert.equal(demoBody.replace(DEMO_DIR, "/api/"), realBody, what);
+    for (const h of ["retry-after", "grpc-retry-pushback-ms", "cache-control"]) {
+      assert.equal(demo.headers[h] ?? null, real.headers.get(h), `${what}: ${h}`);
     }
-  } finally {
-    clearTimeout(killer);
-    child.kill("SIGTERM");
+    assert.equal(reasonPhrase(demo.status), real.statusText, `${what}: reason`);
   }
 });
 
