@@ -47,6 +47,11 @@ describe("the sliders by keyboard and screen reader", () => {
     // Every slider of the form has one (hidden ones too: a scenario switch shows them).
     const bare = await page.$$eval("#controls input[type=range]", (rs) => rs.filter((r) => !r.getAttribute("aria-valuetext")).map((r) => r.id));
     assert.deepEqual(bare, []);
+    // The playhead reads the time the clock shows, not its track position.
+    await page.waitForFunction(() => {
+      const scrub = document.getElementById("scrub");
+      return scrub?.getAttribute("aria-valuetext") === document.getElementById("clock")?.textContent && scrub?.getAttribute("aria-valuetext") !== "";
+    });
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -270,9 +270,12 @@ export class HerdPanel {
     this.herd.setPlayhead(tMs);
     this.loadChart?.setPlayhead(tMs >= endMs ? Infinity : tMs);
     this.goodput.setPlayhead(tMs >= endMs ? Infinity : tMs);
-    byId("clock").textContent = formatClock(Math.min(tMs, endMs), lang);
+    const clock = formatClock(Math.min(tMs, endMs), lang);
+    byId("clock").textContent = clock;
     const pos = String(Math.round((1000 * tMs) / endMs));
     if (this.scrub.value !== pos) this.scrub.value = pos;
+    // The playhead's value is its track position (0..1000): a screen reader hears the time.
+    if (this.scrub.getAttribute("aria-valuetext") !== clock) this.scrub.setAttribute("aria-valuetext", clock);
     const soFar = attemptsBy(this.buf, this.binMs, this.cumBins, tMs);
     byId("so-far").textContent = t("play.soFar", { n: formatNumber(Math.round(soFar), lang), count: Math.round(soFar) });
     const atEnd = tMs >= endMs;
