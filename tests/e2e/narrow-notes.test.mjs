@@ -99,9 +99,16 @@ describe("at 390 px wide, the page's notes and small figures", () => {
     }
     assert.match(reasons[0], /^503 Service Unavailable/);
     assert.equal(reasons[2], "200 — не сбой");
-    // Back in English, the log is the package's own words.
+    const ru = (await page.textContent("#live-status")) ?? "";
+    assert.match(ru, /^200 OK/);
+    assert.match(ru, /[а-яё]/i, ru);
+    // Back in English, the log is the package's own words, and the status line is English too
+    // (it stayed in the old language), with the same figures.
     await page.click('[data-lang="en"]');
     await page.waitForFunction(() => (document.querySelector("#live-log li:last-child .a-reason")?.textContent ?? "") === "200 is not a failure");
+    const en = (await page.textContent("#live-status")) ?? "";
+    assert.match(en, /^200 OK after 3 attempts/, en);
+    assert.doesNotMatch(en, /[а-яё]/i, en);
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
     await page.close();
   });

@@ -89,6 +89,9 @@ export class LivePanel {
   private readonly log = byId<HTMLOListElement>("live-log");
   private readonly strip = byId<HTMLElement>("live-strip");
   private readonly status = byId<HTMLElement>("live-status");
+  /** How the status line is worded, kept so that a language switch words it again (it stayed
+   *  in the old language). Data it shows (a duration, a status line) is taken when it is set. */
+  private statusWords: () => string = () => this.t("live.idle");
   private readonly body = byId<HTMLElement>("live-body");
   private readonly policyText = byId<HTMLElement>("live-policy");
   private readonly budgetText = byId<HTMLElement>("live-budget");
@@ -131,7 +134,7 @@ export class LivePanel {
     this.cancel.disabled = true;
     // retryFetch lives in the wasm module: nothing is sent before it has loaded.
     this.send.disabled = true;
-    this.status.textContent = t("live.idle");
+    this.say(() => this.t("live.idle"));
     const changed = () => {
       this.checkTimeout();
       this.refreshBudget();
@@ -191,13 +194,19 @@ export class LivePanel {
     this.endpointNote.textContent = this.t(key);
   }
 
+  /** Sets the status line to `words`, worded now and again on a language switch. */
+  private say(words: () => string): void {
+    this.statusWords = words;
+    this.status.textContent = words();
+  }
+
   relabel(t: T, lang: Lang): void {
     this.t = t;
     this.lang = lang;
     this.refreshPolicy();
     this.checkTimeout();
     this.showEndpointNote();
-    if (!this.controller && this.drawn.length === 0) this.status.textContent = t("live.idle");
+    this.status.textContent = this.statusWords();
     // The attempts shown so far, in the new language.
     if (this.drawn.length > 0) {
       this.log.replaceChildren(...this.drawn.map((d) => this.attemptItem(d)));
@@ -293,7 +302,7 @@ export class LivePanel {
     if (this.controller || !this.ready) return;
     const { headers, bad } = parseHeaders(this.headers.value);
     if (bad.length > 0) {
-      this.status.textContent = this.t("live.badHeaders", { lines: bad.join(", ") });
+      this.say(() => this.t("live.badHeaders", { lines: bad.join(", ") }));
       return;
     }
     this.checkTimeout();
@@ -310,7 +319,7 @@ export class LivePanel {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
       // The last call's attempts go: beside this status they would read as this URL's.
       this.clearCall();
-      this.status.textContent = this.t("live.badUrl", { url: clipText(url, 60) });
+      this.say(() => this.t("live.badUrl", { url: clipText(url, 60) }));
       this.url.setAttribute("aria-invalid", "true");
       this.url.focus();
       return;
@@ -325,7 +334,7 @@ export class LivePanel {
     this.send.disabled = true;
     this.cancel.disabled = false;
     this.clearCall();
-    this.status.textContent = this.t("live.sending");
+    this.say(() => this.t("live.sending"));
     this.started = Date.now();
     let attempts = 0;
     let stopKeepAlive = () => {};
@@ -359,38 +368,37 @@ export class LivePanel {
       );
       const { text, cut } = method === "HEAD" ? { text: "", cut: false } : await readBody(res, BODY_LIMIT, controller.signal, BODY_MS);
       this.body.textContent = cut ? `${text}…` : text;
-      this.status.textContent = this.t("live.done", {
-        status: `${res.status} ${res.statusText}`.trim(),
-        n: attempts,
-        t: formatDuration(Date.now() - this.started, this.lang),
-      });
+      const took = Date.now() - this.started;
+      const line = `${res.status} ${res.statusText}`.trim();
+      const n = attempts;
+      this.say(() => this.t("live.done", { status: line, n, t: formatDuration(took, this.lang) }));
     } catch (e) {
       const name = e instanceof Error || e instanceof DOMException ? e.name : "";
       const reason = (e as { reason?: unknown } | null)?.reason;
       if (e instanceof DemoUnavailable) {
-        this.status.textContent = this.t("live.demoUnavailable", { reason: this.t(`live.demoWhy.${e.problem}`) });
+        this.say(() => this.t("live.demoUnavailable", { reason: this.t(`live.demoWhy.${e.problem}`) }));
       } else if (controller.signal.aborted || name === "AbortError") {
-        this.status.textContent = this.t("live.cancelled");
+        this.say(() => this.t("live.cancelled"));
       } else if (name === "RetryError") {
-        this.status.textContent = this.t("live.gaveUp", { n: attempts, reason: typeof reason === "string" ? localizeReason(reason, this.lang) : String(reason ?? errorMessage(e)) });
+        this.say(() => this.t("live.gaveUp", { n: attempts, reason: typeof reason === "string" ? localizeReason(reason, this.lang) : String(reason ?? errorMessage(e)) }));
       } else if (name === "BudgetExhaustedError") {
         const tokens = (e as { tokens?: unknown }).tokens;
         if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
         this.refreshBudget();
-        this.status.textContent = this.t("live.budget", { reason: this.refusal(e) });
+        this.say(() => this.t("live.budget", { reason: this.refusal(e) }));
       } else if (name === "CircuitOpenError") {
-        this.status.textContent = this.t("live.breakerOpen", { reason: this.refusal(e) });
+        this.say(() => this.t("live.breakerOpen", { reason: this.refusal(e) }));
       } else if (name === "ThrottledError") {
-        this.status.textContent = this.t("live.throttled", { reason: this.refusal(e) });
+        this.say(() => this.t("live.throttled", { reason: this.refusal(e) }));
       } else if (errorData(e).field?.startsWith("hedging.")) {
         this.showHedgeProblem(localizeError(errorData(e), this.lang));
-        this.status.textContent = "";
+        this.say(() => "");
       } else if (errorData(e).field === "attemptTimeoutMs") {
         // The package refused the timeout: say so next to the field.
         this.showTimeoutProblem(localizeError(errorData(e), this.lang));
-        this.status.textContent = "";
+        this.say(() => "");
       } else {
-        this.status.textContent = this.t("live.failed", { message: localizeError(errorData(e), this.lang) });
+        this.say(() => this.t("live.failed", { message: localizeError(errorData(e), this.lang) }));
       }
     } finally {
       stopKeepAlive();
