@@ -36,9 +36,9 @@ pub struct Nets {
           allow_negative_numbers = true,
           help_heading = NETS)]
     aws_quota: Option<Option<f64>>,
-    /// A circuit breaker (Polly v8): opens when at least MIN outcomes in the last WINDOW
-    /// failed at RATIO or more, stays open for BREAK, then lets one probe through
-    /// [defaults: 30s, 100, 5s].
+    /// A circuit breaker (Polly v8): opens at a failure when at least MIN outcomes in the
+    /// last WINDOW failed at RATIO or more, stays open for BREAK, then lets one probe
+    /// through [defaults: 30s, 100, 5s].
     #[arg(long, value_name = "RATIO[:WINDOW[:MIN[:BREAK]]]", value_parser = parse_breaker,
           allow_hyphen_values = true, help_heading = NETS)]
     breaker: Option<BreakerSettings>,

@@ -50,6 +50,10 @@ pub enum WorkBound {
     /// ended: its requests ended faster than its settings let the check foresee (failed at
     /// once, refused by a net); `max` is the duration it had reached.
     ClosedAttempts,
+    /// The same, cut before even the shortest duration ended, so that no duration fits; a
+    /// [`Expected::WorkAtLeast`](crate::Expected::WorkAtLeast) whose `min` is the least think
+    /// (whole ms) that keeps the run's own duration within the bounds, from how fast it went.
+    ClosedCutThink,
     /// A run that held more events pending at once than
     /// [`MAX_PENDING`](crate::sim::MAX_PENDING) (attempts given up on that stay at the
     /// server, piling up); `max` is the most clients that fit for sure.
@@ -126,6 +130,14 @@ impl WorkBound {
                  safety nets, or 10000000 requests; a longer think, fewer clients or fewer \
                  attempts also help)"
             }
+            WorkBound::ClosedCutThink => {
+                "ms of think with these settings (its requests end faster than think + \
+                 latency + service, failed or refused at once, and within its first \
+                 millisecond it had made the most a run makes: 20000000 attempts, less with a \
+                 timeout, hedging, layers or safety nets, or 10000000 requests; with this \
+                 think it makes at most half of that, at every attempt a request may make; \
+                 fewer clients or fewer attempts also help)"
+            }
             WorkBound::Pending => {
                 "clients with these settings (a run holds at most 4000000 events pending at \
                  once: requests in flight or waiting at the servers, and attempts their \
@@ -159,9 +171,10 @@ impl WorkBound {
     /// load's, a count for the rest (clients, attempts, samples, layers, runs).
     pub const fn unit(self) -> Unit {
         match self {
-            WorkBound::ClosedRequests | WorkBound::ClosedAttempts | WorkBound::ClosedThink => {
-                Unit::Ms
-            }
+            WorkBound::ClosedRequests
+            | WorkBound::ClosedAttempts
+            | WorkBound::ClosedThink
+            | WorkBound::ClosedCutThink => Unit::Ms,
             WorkBound::SteadyRequests => Unit::PerSecond,
             WorkBound::OccClients
             | WorkBound::SteadyClients

@@ -4,8 +4,9 @@
 //!
 //! Polly v8's `CircuitBreakerStrategyOptions` (defaults `FailureRatio` 0.1,
 //! `SamplingDuration` 30 s, `MinimumThroughput` 100, `BreakDuration` 5 s): the circuit
-//! *opens* when, over the sampling window, at least `MinimumThroughput` outcomes were seen
-//! and the share of them that failed reaches `FailureRatio`. Open, every call fails fast
+//! *opens* at a failure when, over the sampling window, at least `MinimumThroughput`
+//! outcomes were seen and the share of them that failed reaches `FailureRatio` (a success
+//! never opens it: Polly decides in `OnActionFailure`). Open, every call fails fast
 //! (Polly's `BrokenCircuitException`) for the break duration. Then it is *half-open*: one
 //! call goes through as a probe; its success closes the circuit (and forgets the window),
 //! its failure opens it for another break. While the probe is out, other calls fail fast;

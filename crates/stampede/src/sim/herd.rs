@@ -529,7 +529,10 @@ impl Herd {
     /// For a closed loop cut at a bound: the least think that would fit (see
     /// `Load::least_think`).
     pub(crate) fn least_think(&self) -> Option<f64> {
-        self.load.least_think(self.counts.bottom_attempts)
+        // The most a request makes at the bottom, as the bound counts them: every layer
+        // retrying each call below it (the worst case).
+        let per_request = f64::from(self.policy.max_attempts()).powi(i32::from(self.bottom) + 1);
+        self.load.least_think(per_request)
     }
 
     /// A closed loop's think (ms); 0 for other loads.

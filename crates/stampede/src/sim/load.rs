@@ -198,21 +198,21 @@ impl Load {
         }
     }
 
-    /// For a closed loop cut at a bound, having made `attempts`: the least think (whole ms,
-    /// more than it had) that would keep it within its bounds for its whole duration,
-    /// estimated from how fast it went. Each client's cycle took `clients × at / issued` ms,
-    /// its think included; a loop may issue the fewer of [`MAX_CLOSED_REQUESTS`] and as
-    /// many requests as its attempts bound allows at the attempts a request made, so each
-    /// cycle needs `clients × duration / that` ms. For the error of a loop cut before even
-    /// the shortest duration ended, where naming the duration would ask for what it already
-    /// had.
-    pub(crate) fn least_think(&self, attempts: u64) -> Option<f64> {
+    /// For a closed loop cut at a bound: the least think (whole ms, more than it had) that
+    /// keeps it within half its bounds for its whole duration, at `per_request` attempts a
+    /// request (the most its policy makes), estimated from how fast it went. Each client's
+    /// cycle took `clients × at / issued` ms, its think included, so the rest of it was that
+    /// less the think; half the bound (the margin the check before the run keeps) leaves room
+    /// for the draws and for requests still in flight when it was cut. For the error of a loop
+    /// cut before even the shortest duration ended, where naming the duration would ask for
+    /// what it already had.
+    pub(crate) fn least_think(&self, per_request: f64) -> Option<f64> {
         let (Shape::Closed { think, until }, Some(at)) = (self.shape, self.cut_at) else {
             return None;
         };
         let issued = self.issued.max(1) as f64;
-        let per_request = (attempts as f64 / issued).max(1.0);
-        let most = (MAX_CLOSED_REQUESTS as f64).min(self.max_attempts as f64 / per_request);
+        let most =
+            (MAX_CLOSED_REQUESTS as f64).min(self.max_attempts as f64 / per_request.max(1.0)) / 2.0;
         let clients = f64::from(self.clients);
         let busy = (clients * at / issued - think).max(0.0);
         let least = (clients * until / most - busy).ceil().max(1.0);

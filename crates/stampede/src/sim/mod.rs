@@ -383,7 +383,8 @@ impl Simulation {
     /// run's most attempts ([`MAX_RUN_ATTEMPTS`], less with a
     /// timeout, hedging, layers or nets) or requests. Its metrics would then cover only
     /// part of the duration asked for, so front ends refuse it: the error names `duration`,
-    /// with the time the loop had reached as the most that fits.
+    /// with the time the loop had reached as the most that fits, or, when it was cut before
+    /// even the shortest duration ended, `think`, with the least that fits.
     ///
     /// Likewise a run that held more than [`MAX_PENDING`] events at once (attempts their
     /// clients gave up on piling up at the servers), or more than the other runs alive on
@@ -410,7 +411,7 @@ impl Simulation {
                 Field::Think,
                 Expected::WorkAtLeast {
                     min: least,
-                    bound: WorkBound::ClosedThink,
+                    bound: WorkBound::ClosedCutThink,
                 },
                 Got::Number(h.think_ms()),
             )),
