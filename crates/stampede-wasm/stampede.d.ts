@@ -156,8 +156,9 @@ export type BudgetOptions = BucketBudgetOptions | RatioBudgetOptions | GrpcBudge
  *  ("retries", Brooker's simulations; first attempts keep measuring the dependency). */
 export type BreakerMode = "all" | "retries";
 
-/** A circuit breaker with Polly v8's semantics: it opens when, over `samplingMs`, at least
- *  `minThroughput` outcomes were seen and the share that failed reaches `failureRatio`;
+/** A circuit breaker with Polly v8's semantics: it opens at a failure when, over
+ *  `samplingMs`, at least `minThroughput` outcomes were seen and the share that failed
+ *  reaches `failureRatio` (a success never opens it);
  *  open, it fails fast (CircuitOpenError) for `breakMs`; then one call goes through as a
  *  probe (half-open): its success closes it, its failure opens it again. A failure is the
  *  service failing, retried or not (any 5xx, 408, 429, a timeout or another transport

@@ -44,12 +44,13 @@ test("every name of the contract is exported", simOnly, () => {
 // event loop (2.7 KB), 257 KB since a crowded millisecond is split into finer buckets
 // (9.1 KB), 258 KB since the work bounds count more (1.1 KB), 259 KB since a run's other
 // memory counts against the runs alive (0.5 KB), and is 260.2 KB since retryFetch follows the
-// caller's signals onto the resolved body, reads Node's failures and reports a hedged call's aborted attempts (1.7 KB): scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 260.2 KB", simOnly, (t) => {
+// caller's signals onto the resolved body, reads Node's failures and reports a hedged call's aborted attempts (1.7 KB),
+// 260.5 KB since a closed loop cut within its first millisecond names think (0.4 KB): scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 260.5 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 260_200, `${bytes.length} bytes > 260,200`);
+  assert.ok(bytes.length <= 260_500, `${bytes.length} bytes > 260,500`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is

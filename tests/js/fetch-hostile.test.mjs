@@ -449,18 +449,27 @@ hostile("a RetryPolicy or Budget where its options go is a TypeError naming the 
   assert.ok(o.error instanceof TypeError, String(o.error ?? o.value));
   assert.equal(o.error.field, "policy");
   assert.equal(o.error.code, "wrong_type");
-  assert.equal(o.error.message, "policy: expected the options a RetryPolicy is made with (a plain object), got a RetryPolicy");
+  assert.equal(o.error.message, "policy: expected a plain options object, got a RetryPolicy");
   assert.throws(() => new stampede.RetryPolicy(rp), (e) => e instanceof TypeError && /got a RetryPolicy$/.test(e.message));
   const budget = stampede.Budget.forCallSite("hostile-budget-instance", { capacity: 5 });
   const b = await settle(retryFetch(URL_, undefined, { budget }), 500);
   assert.ok(b.error instanceof TypeError, String(b.error ?? b.value));
   assert.equal(b.error.field, "budget");
   assert.equal(calls.n, 0, "nothing was sent");
-  // A class of the caller's own, with getters, is still an options object.
+  assert.equal(b.error.message, "budget: expected a plain options object, got a Budget");
+  // The wrong one of the package's objects is named as what it is.
+  const wrong = await settle(retryFetch(URL_, undefined, { policy: budget }), 500);
+  assert.equal(wrong.error?.message, "policy: expected a plain options object, got a Budget");
+  // A class of the caller's own, with getters, is still an options object, whatever its name.
   class Settings {
     get maxAttempts() { return 2; }
   }
-  assert.equal((await settle(retryFetch(URL_, undefined, { policy: new Settings() }))).value?.status, 200);
+  class RetryPolicy {
+    get maxAttempts() { return 2; }
+  }
+  for (const C of [Settings, RetryPolicy]) {
+    assert.equal((await settle(retryFetch(URL_, undefined, { policy: new C() }))).value?.status, 200, C.name);
+  }
   rp.free();
 });
 

@@ -29,7 +29,14 @@ export async function run(api, base, key, dead) {
   } catch (e) {
     gaveUp = { isRetryError: e instanceof RetryError, attempts: e.attempts && e.attempts.length };
   }
-  return { status: response.status, body: await response.json(), seen, settingsError, gaveUp };
+  // A RetryPolicy where its options go: refused, in a minified build too.
+  let instance;
+  try {
+    await retryFetch(dead, undefined, { policy: new RetryPolicy({ maxAttempts: 2 }) });
+  } catch (e) {
+    instance = { name: e.name, field: e.field };
+  }
+  return { status: response.status, body: await response.json(), seen, settingsError, gaveUp, instance };
 }
 `;
 
@@ -61,5 +68,6 @@ export async function checkResult(result, key, server) {
   ]);
   assert.deepEqual(result.settingsError, { name: "RangeError", field: "baseMs", code: "out_of_range", isRangeError: true });
   assert.deepEqual(result.gaveUp, { isRetryError: true, attempts: 2 });
+  assert.deepEqual(result.instance, { name: "TypeError", field: "policy" });
   assert.deepEqual((await server.log(key)).map((e) => e.status), [503, 503, 200]);
 }

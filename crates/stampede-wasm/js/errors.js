@@ -83,7 +83,7 @@ function describe(v) {
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   if (typeof v === "number") return String(v);
   if (isArray(v)) return "an array";
-  const name = v !== null && typeof v === "object" ? packageClass(v) : undefined;
+  const name = packageClass(v);
   if (name !== undefined) return `a ${name}`;
   return v === null ? "null" : typeof v;
 }
@@ -97,18 +97,15 @@ function isArray(v) {
   }
 }
 
-/** The package's classes, by name: none of their instances is an options object. */
-const CLASSES = new Set(["RetryPolicy", "Budget", "Simulation"]);
+/** The package's objects (a RetryPolicy, a Budget, a Simulation) by their class's name, as
+ *  each entry registers them when it makes one (js/slim/api.js; the full entry's glue, by
+ *  scripts/finish-pkg.mjs): none is an options object. By registration rather than by
+ *  `constructor.name`, which a minifier renames (a bundled app's RetryPolicy was "e"). */
+export const packageObjects = new WeakMap();
 
-/** The name of the package's class `v` is an instance of, if any (undefined where asking
- *  throws: a Proxy's trap). */
+/** The name of the package's class `v` is an instance of, if it is one. */
 function packageClass(v) {
-  try {
-    const c = Object.getPrototypeOf(v)?.constructor;
-    return typeof c === "function" && CLASSES.has(c.name) ? c.name : undefined;
-  } catch {
-    return undefined;
-  }
+  return packageObjects.get(v);
 }
 
 /** Whether the options object `v` (`what` in an error) is an array, which no options object
@@ -117,10 +114,7 @@ function packageClass(v) {
  *  `what` too: its getters show a few of its settings, so it was read as an options object
  *  with the rest left at their defaults (a walk-through found `baseMs` silently 200). */
 export function arrayOptions(v, what) {
-  const name = packageClass(v);
-  if (name !== undefined) {
-    throw typeError("", what, `the options a ${name} is made with (a plain object)`, v);
-  }
+  if (packageClass(v) !== undefined) throw typeError("", what, "a plain options object", v);
   try {
     return Array.isArray(v);
   } catch (err) {

@@ -2,7 +2,7 @@
 // and staged here (options.js), the core's rules applied in wasm (src/slim/api.rs). The API,
 // the values and the errors are the full entry's (stampede.d.ts).
 import { Backoff, Site, classifyStaged, loaded, parseRetryAfter as parse } from "./wasm.js";
-import { keepNames, typeError } from "../errors.js";
+import { keepNames, packageObjects, typeError } from "../errors.js";
 import { headerEntries } from "../headers.js";
 import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
 
@@ -20,6 +20,7 @@ export class RetryPolicy {
     read(options, "RetryPolicy options", "", POLICY, ops);
     commit(ops);
     this.#p = ok(Backoff.create());
+    packageObjects.set(this, "RetryPolicy");
   }
 
   /** The `maxAttempts - 1` delays (ms) of one client's request; each call draws the next. */
@@ -127,6 +128,7 @@ export class Budget {
     if (key !== made) throw new TypeError("Budget: use Budget.forCallSite(name, options)");
     this.#site = site;
     this.#name = name;
+    packageObjects.set(this, "Budget");
   }
 
   /** `Budget.forCallSite(name, options?)`: with options, they become its budget's
