@@ -7,7 +7,9 @@ use serde_json::json;
 use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy, check_samples};
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
-use stampede_cli::args::{config_error, duration, duration_text, number, parse_seed, whole};
+use stampede_cli::args::{
+    config_error, duration, duration_text, number, parse_seed, ranged, whole,
+};
 use stampede_cli::json::num;
 
 use crate::UsageError;
@@ -25,11 +27,10 @@ pub struct Args {
     /// No delay is longer than this.
     #[arg(long, default_value = duration_text(defaults().cap_ms), value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: f64,
-    /// Attempts in all, the first included (1 to 100): each sequence has attempts-1 delays.
-    #[arg(long, default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Attempts in all, the first included: each sequence has attempts-1 delays", Field::MaxAttempts),
+          default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: u32,
-    /// Growth per retry (1 to 1000).
-    #[arg(long, default_value_t = defaults().multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Growth per retry", Field::Multiplier), default_value_t = defaults().multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,
     /// The seed: the same seed prints the same numbers, on every platform.
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]

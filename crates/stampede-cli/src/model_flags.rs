@@ -70,7 +70,7 @@ pub struct Model {
     service_slope: Option<f64>,
     #[arg(long, value_name = "P", value_parser = number(Field::FailRate), allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("The chance (0 to 1) that a server fails an attempt with 500, whatever its load",
+          help = with_default(ranged("The chance that a server fails an attempt with 500, whatever its load", Field::FailRate),
                               defaults().fail_rate))]
     fail_rate: Option<f64>,
     #[arg(long, value_name = "K", value_parser = whole(Field::OutageServers), allow_hyphen_values = true,

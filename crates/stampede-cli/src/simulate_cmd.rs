@@ -45,9 +45,10 @@ pub struct Common {
     /// No delay is longer than this [default: 30s; aws-occ: 2s].
     #[arg(long, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
-    /// Attempts in all, the first included (1 to 100) [default: 6]. Not for aws-occ, whose
-    /// clients retry until they win.
-    #[arg(long, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
+    #[arg(long, help = format!("{} [default: {}]. Not for aws-occ, whose clients retry until they win",
+                               ranged("Attempts in all, the first included", Field::MaxAttempts),
+                               defaults().policy.max_attempts),
+          value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: Option<u32>,
     #[arg(long, help = ranged("Growth per retry", Field::Multiplier), default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
     multiplier: f64,

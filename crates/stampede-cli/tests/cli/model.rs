@@ -577,6 +577,9 @@ fn help_lists_the_new_flags_with_the_cores_defaults() {
             ("--outage", Field::Outage),
             ("--runs", Field::Runs),
             ("--reject-cost", Field::RejectCost),
+            ("--fail-rate", Field::FailRate),
+            ("--multiplier", Field::Multiplier),
+            ("--attempts", Field::MaxAttempts),
         ]
         .into_iter()
         // sweep's --clients is a list of counts, each in this range.
