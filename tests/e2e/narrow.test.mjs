@@ -1,7 +1,8 @@
 // The page on a phone: Chromium at 390 × 844 CSS pixels with a touch screen, served by
 // `stampede serve`.
 // The herd figure stays in view while a slider near the bottom of the controls is dragged,
-// every control is big enough for a finger, and nothing scrolls sideways.
+// every control is big enough for a finger, nothing scrolls sideways, and a swipe on the
+// docked figure scrolls the page, not the figure's rows.
 // Run: node --test tests/e2e/narrow.test.mjs   (needs `make dist` and target/release/stampede)
 
 import { describe, test } from "node:test";
@@ -51,6 +52,51 @@ describe("at 390 px wide", () => {
     await page.mouse.up();
     // The drag moved the setting, and the figure shows the new run.
     await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, runs, { timeout: 20_000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("docked, the herd leaves a swipe on it to the page; in its own place, its rows scroll", T, async () => {
+    const { page, problems } = await open();
+    const cdp = await page.context().newCDPSession(page);
+    // A finger's swipe upwards from the figure's middle, as touch events (Chromium turns
+    // them into its scrolling gestures), so the content under it moves down.
+    const swipe = async () => {
+      const b = await page.locator("#timeline").boundingBox();
+      const [x, y] = [Math.round(b.x + b.width / 2), Math.round(b.y + b.height / 2)];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+      for (let i = 1; i <= 10; i++) {
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y - 20 * i }] });
+        await page.waitForTimeout(16);
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await page.waitForTimeout(150);
+    };
+    const where = () =>
+      page.evaluate(() => ({ page: Math.round(scrollY), rows: document.querySelector("#timeline-scroll").scrollTop }));
+    const docked = () => page.evaluate(() => document.querySelector("#herd-figure").classList.contains("docked"));
+    // The rows are taller than the figure: they have somewhere to scroll.
+    const tall = await page.evaluate(() => {
+      const s = document.querySelector("#timeline-scroll");
+      return s.scrollHeight > s.clientHeight + 100;
+    });
+    assert.ok(tall, "the herd's rows overflow the docked figure");
+    await page.locator("#base-range").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector("#herd-figure").classList.contains("docked"));
+    const before = await where();
+    await swipe();
+    const after = await where();
+    assert.ok(after.page >= before.page + 100, `the page scrolled: ${JSON.stringify({ before, after })}`);
+    assert.equal(after.rows, before.rows, "the rows did not");
+    // Once the controls are passed the figure is in its own place, and a swipe on it
+    // scrolls its rows.
+    await page.evaluate(() => document.querySelector(".dock-mark").scrollIntoView({ block: "center" }));
+    await page.waitForFunction(() => !document.querySelector("#herd-figure").classList.contains("docked"));
+    const placed = await where();
+    await swipe();
+    const moved = await where();
+    assert.ok(moved.rows >= placed.rows + 100, `the rows scrolled: ${JSON.stringify({ placed, moved })}`);
+    assert.equal(await docked(), false);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -14,6 +14,7 @@ import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
+import { watchDock } from "./ui/dock.js";
 
 function initialLang(fromUrl: Lang | undefined): Lang {
   if (fromUrl) return fromUrl;
@@ -26,6 +27,9 @@ async function boot(): Promise<void> {
   const lang = initialLang(decoded.lang);
   // On a phone, the status and a link's note go to the top, before anything is said in them.
   placeNotes();
+  // On a phone, the docked herd leaves the page its swipes.
+  const figure = document.getElementById("herd-figure");
+  if (figure) watchDock(figure);
   const status = document.getElementById("status");
   if (status) status.textContent = translate(lang, "status.loading");
   // The wasm module downloads and compiles while the page is built.
