@@ -105,6 +105,9 @@ impl RetryRules {
         let (action, reason) = if !self.statuses.contains(code) {
             let reason = match code {
                 410 => Reason::Gone,
+                // 408 and 429 may pass on a retry: the rules were told not to retry them,
+                // which is not the same answer for the same request.
+                408 | 429 => Reason::StatusNotRetried(status),
                 400..=499 => Reason::ClientError(status),
                 _ => Reason::StatusNotRetried(status),
             };

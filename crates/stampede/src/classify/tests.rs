@@ -126,6 +126,22 @@ fn rules_are_configuration() {
     assert_eq!(code(503), Action::Retry);
     assert_eq!(code(429), Action::Retry);
     assert_eq!(code(408), Action::DoNotRetry);
+    // 408 left out of the rules may still pass on a retry: not "a client error that gets
+    // the same answer" but a status these rules do not retry.
+    assert_eq!(
+        rules
+            .classify(get, &Outcome::response(status(408)), 0.0)
+            .reason
+            .to_string(),
+        "408 Request Timeout is not in the statuses these rules retry"
+    );
+    let only_5xx = RetryRules::default().with_statuses(StatusSet::parse("5xx").unwrap());
+    assert_eq!(
+        only_5xx
+            .classify(get, &Outcome::response(status(429)), 0.0)
+            .reason,
+        Reason::StatusNotRetried(status(429))
+    );
     assert_eq!(
         rules
             .classify(get, &Outcome::response(status(501)), 0.0)

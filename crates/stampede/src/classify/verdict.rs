@@ -35,11 +35,11 @@ pub enum Reason {
     NotAFailure(HttpStatus),
     /// A status the rules retry.
     RetryableStatus(HttpStatus),
-    /// A 4xx the rules do not retry.
+    /// A 4xx the rules do not retry (other than 408 and 429, which may pass on a retry).
     ClientError(HttpStatus),
     /// 410 Gone.
     Gone,
-    /// A 5xx the rules were configured not to retry.
+    /// A 5xx, 408 or 429 the rules were configured not to retry.
     StatusNotRetried(HttpStatus),
     /// A transport error the rules retry.
     RetryableTransport(TransportError),
