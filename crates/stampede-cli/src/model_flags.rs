@@ -143,6 +143,11 @@ impl Model {
 
     /// The first flag given, in the order `--help` lists them; `None` if none was.
     pub fn first_given(&self) -> Option<&'static str> {
+        self.given().next().map(flag_for)
+    }
+
+    /// The settings whose flags were given, in the order `--help` lists them.
+    pub fn given(&self) -> impl Iterator<Item = Field> {
         let given = [
             (self.servers.is_some(), Field::Servers),
             (self.balance.is_some(), Field::Balance),
@@ -164,7 +169,7 @@ impl Model {
             (self.spike_factor.is_some(), Field::SpikeFactor),
             (self.think.is_some(), Field::Think),
         ];
-        given.iter().find(|(g, _)| *g).map(|&(_, f)| flag_for(f))
+        given.into_iter().filter(|&(g, _)| g).map(|(_, f)| f)
     }
 }
 

@@ -15,13 +15,13 @@ use stampede::sim::{
     run_many_seeing_first,
 };
 use stampede_cli::args::{
-    config_error, duration, duration_text, number, parse_seed, ranged, whole, whole_in,
+    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, whole, whole_in,
 };
 
 use crate::UsageError;
 use crate::hedge_flags::Hedge;
 use crate::layer_flags::LayerFlags;
-use crate::model_flags::{Model, or_list};
+use crate::model_flags::{Model, or_list, with_default};
 use crate::net_flags::Nets;
 use crate::output::Failure;
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
@@ -33,10 +33,12 @@ pub struct Common {
     /// burst, steady, spike, closed or aws-occ. spike is steady with the rate multiplied by
     /// --spike-factor for a while; closed gives each client one request at a time, with
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
-    /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs:
-    /// its clients retry until their write wins, with no attempt limit and no budget, so it
-    /// rejects --attempts and --budget (and the safety nets', Servers, Clients, Layers and
-    /// hedging flags, which it does not model) and ignores the rest.
+    /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs
+    /// (and writes --series and --json): its clients retry until their write wins, with no
+    /// attempt limit and no budget, so it rejects --attempts and --budget (and the safety
+    /// nets', Servers, Clients, Layers and hedging flags, which it does not model). Any other
+    /// flag a scenario does not read (--rate beside burst, --outage beside aws-occ) changes
+    /// nothing, and a note on stderr says so, naming the scenarios that read it.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
@@ -50,30 +52,31 @@ pub struct Common {
                                defaults().policy.max_attempts),
           value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: Option<u32>,
-    #[arg(long, help = ranged("Growth per retry", Field::Multiplier), default_value_t = defaults().policy.backoff.multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
-    multiplier: f64,
-    #[arg(long, help = ranged("How long the server is down", Field::Outage), default_value = duration_text(defaults().outage_ms), value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
-    outage: f64,
-    #[arg(long, help = ranged("When the outage starts", Field::OutageStart), default_value = duration_text(defaults().outage_start_ms), value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
-    outage_start: f64,
+    #[arg(long, help = with_default(ranged("Growth per retry", Field::Multiplier), defaults().policy.backoff.multiplier), value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
+    multiplier: Option<f64>,
+    #[arg(long, help = with_default(ranged("How long the server is down", Field::Outage), duration_text(defaults().outage_ms)), value_parser = duration(Field::Outage), value_name = "DURATION", allow_hyphen_values = true)]
+    outage: Option<f64>,
+    #[arg(long, help = with_default(ranged("When the outage starts", Field::OutageStart), duration_text(defaults().outage_start_ms)), value_parser = duration(Field::OutageStart), value_name = "DURATION", allow_hyphen_values = true)]
+    outage_start: Option<f64>,
     #[arg(long, help = ranged("Requests per second the fleet serves when up: sets the workers at --service. \
-                               With --workers, capacity follows from --workers and --service instead", Field::CapacityRps),
-          default_value_t = defaults().capacity_rps, value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
-    capacity: f64,
-    #[arg(long, help = ranged("What a rejection costs, as a fraction of serving a request", Field::RejectCost), default_value_t = defaults().reject_cost, value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
-    reject_cost: f64,
+                               With --workers, capacity follows from --workers and --service instead", Field::CapacityRps)
+                               + &format!(" [default: {}]", defaults().capacity_rps),
+          value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
+    capacity: Option<f64>,
+    #[arg(long, help = with_default(ranged("What a rejection costs, as a fraction of serving a request", Field::RejectCost), defaults().reject_cost), value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
+    reject_cost: Option<f64>,
     #[arg(long, help = ranged("Mean round trip (aws-occ: each message's mean delay)", Field::Latency), default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     /// The latency's standard deviation [default: latency/5]: of a round trip, or for
     /// aws-occ of each message (not with --latency-dist exponential).
     #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
-    #[arg(long, help = ranged("steady, spike: new requests per client per second", Field::Rate), default_value_t = defaults().rate_per_client, value_parser = number(Field::Rate), allow_hyphen_values = true)]
-    rate: f64,
-    #[arg(long, help = ranged("steady, spike, closed: how long new requests keep coming", Field::Duration), default_value = duration_text(defaults().duration_ms), value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
-    duration: f64,
-    #[arg(long, help = ranged("burst: spread the first requests over this window", Field::BurstWindow), default_value = duration_text(defaults().burst_window_ms), value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
-    window: f64,
+    #[arg(long, help = with_default(ranged("steady, spike: new requests per client per second", Field::Rate), defaults().rate_per_client), value_parser = number(Field::Rate), allow_hyphen_values = true)]
+    rate: Option<f64>,
+    #[arg(long, help = with_default(ranged("steady, spike, closed: how long new requests keep coming", Field::Duration), duration_text(defaults().duration_ms)), value_parser = duration(Field::Duration), value_name = "DURATION", allow_hyphen_values = true)]
+    duration: Option<f64>,
+    #[arg(long, help = with_default(ranged("burst: spread the first requests over this window", Field::BurstWindow), duration_text(defaults().burst_window_ms)), value_parser = duration(Field::BurstWindow), value_name = "DURATION", allow_hyphen_values = true)]
+    window: Option<f64>,
     /// The server's Retry-After during the outage (sent in whole seconds).
     #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<f64>,
@@ -83,8 +86,8 @@ pub struct Common {
     budget: Option<BudgetSettings>,
     /// Who shares the budget, and every safety net: client (each its own) or shared (one
     /// for all).
-    #[arg(long, default_value = defaults().budget_scope.name(), value_parser = parse_scope)]
-    budget_scope: BudgetScope,
+    #[arg(long, help = with_default("Who shares the budget, and every safety net: client (each its own) or shared (one for all)", defaults().budget_scope.name()), value_parser = parse_scope)]
+    budget_scope: Option<BudgetScope>,
     /// The seed; runs use seed, seed+1, …
     #[arg(long, default_value_t = defaults().seed, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
@@ -105,9 +108,8 @@ pub struct Common {
 pub struct SimulateArgs {
     #[arg(long, help = ranged("Clients", Field::Clients), default_value_t = defaults().clients, value_parser = whole(Field::Clients), allow_hyphen_values = true)]
     clients: u32,
-    /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
-    #[arg(long, default_value = defaults().policy.backoff.strategy.name(), value_parser = parse_strategy)]
-    strategy: Strategy,
+    #[arg(long, help = with_default("none, constant, exponential, full, equal, decorrelated or decorrelated-v2", defaults().policy.backoff.strategy.name()), value_parser = parse_strategy)]
+    strategy: Option<Strategy>,
     #[command(flatten)]
     common: Common,
     /// Write the per-slot series (10 ms slots; doubled, as often as needed, for a run longer
@@ -309,6 +311,62 @@ impl Common {
         )))
     }
 
+    /// A note for each flag given that changes nothing: one the scenario does not read
+    /// (`Scenario::reads`, the core's word on it), naming the scenarios that do, and a
+    /// backoff flag beside `--hedge`, whose attempts go out on its delay. Notes, not
+    /// refusals: a scene of flags kept for several scenarios (`--duration` for each) runs.
+    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid).
+    fn notes(&self, strategy: bool) -> Vec<String> {
+        let given = [
+            (self.outage.is_some(), Field::Outage),
+            (self.outage_start.is_some(), Field::OutageStart),
+            (self.capacity.is_some(), Field::CapacityRps),
+            (self.reject_cost.is_some(), Field::RejectCost),
+            (self.rate.is_some(), Field::Rate),
+            (self.duration.is_some(), Field::Duration),
+            (self.window.is_some(), Field::BurstWindow),
+            (self.retry_after.is_some(), Field::RetryAfter),
+            (self.budget_scope.is_some(), Field::BudgetScope),
+        ];
+        let fields = given
+            .into_iter()
+            .filter(|&(g, _)| g)
+            .map(|(_, f)| f)
+            .chain(self.model.given());
+        let mut notes: Vec<String> = fields
+            .filter(|&f| !self.scenario.reads(f))
+            .map(|field| {
+                let readers: Vec<&str> = Scenario::ALL
+                    .iter()
+                    .filter(|s| s.reads(field))
+                    .map(|s| s.name())
+                    .collect();
+                format!(
+                    "note: {} is not read by --scenario {} (only by {}): it changes nothing",
+                    flag_for(field),
+                    self.scenario,
+                    or_list(&readers)
+                )
+            })
+            .collect();
+        if let Some(hedge) = self.hedge.given() {
+            let backoff = [
+                (strategy, Field::Strategy),
+                (self.base.is_some(), Field::Base),
+                (self.cap.is_some(), Field::Cap),
+                (self.multiplier.is_some(), Field::Multiplier),
+            ];
+            notes.extend(backoff.into_iter().filter(|&(g, _)| g).map(|(_, f)| {
+                format!(
+                    "note: {} is not read with {hedge}, whose attempts go out on its delay, not \
+                     after a backoff: it changes nothing",
+                    flag_for(f)
+                )
+            }));
+        }
+        notes
+    }
+
     /// Attempts in all: as given, else the core's default.
     fn attempts(&self) -> u32 {
         self.attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS)
@@ -323,23 +381,25 @@ impl Common {
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
         let (base, cap) = self.base_cap();
-        let backoff = BackoffSettings::new(strategy, base, cap).with_multiplier(self.multiplier);
+        let d = defaults();
+        let backoff = BackoffSettings::new(strategy, base, cap)
+            .with_multiplier(self.multiplier.unwrap_or(d.policy.backoff.multiplier));
         let s = self.model.apply(SimSettings {
             scenario: self.scenario,
             clients,
             policy: PolicySettings::new(backoff, self.attempts()),
-            outage_ms: self.outage,
-            outage_start_ms: self.outage_start,
-            capacity_rps: self.capacity,
-            reject_cost: self.reject_cost,
+            outage_ms: self.outage.unwrap_or(d.outage_ms),
+            outage_start_ms: self.outage_start.unwrap_or(d.outage_start_ms),
+            capacity_rps: self.capacity.unwrap_or(d.capacity_rps),
+            reject_cost: self.reject_cost.unwrap_or(d.reject_cost),
             latency_ms: self.latency,
             latency_sd_ms: self.latency_sd,
-            rate_per_client: self.rate,
-            duration_ms: self.duration,
-            burst_window_ms: self.window,
+            rate_per_client: self.rate.unwrap_or(d.rate_per_client),
+            duration_ms: self.duration.unwrap_or(d.duration_ms),
+            burst_window_ms: self.window.unwrap_or(d.burst_window_ms),
             retry_after_ms: self.retry_after,
             budget: self.budget,
-            budget_scope: self.budget_scope,
+            budget_scope: self.budget_scope.unwrap_or(d.budget_scope),
             // Checked by `check_scenario`, which every command runs first.
             nets: self
                 .nets
@@ -373,16 +433,22 @@ fn fleet_line(s: &SimSettings) -> String {
         w => format!("{w} workers"),
     };
     let capacity = if f.capacity_rps.is_finite() {
-        format!("{} requests/s", stampede_cli::json::num(f.capacity_rps))
+        format!("{} requests/s", shown(f.capacity_rps))
     } else {
         "no capacity limit".to_owned()
     };
     format!(
         "{} {servers} × {workers} of {} ms, {} waiting at most each · {capacity}",
         f.servers,
-        stampede_cli::json::num(f.service_ms),
+        shown(f.service_ms),
         f.queue
     )
+}
+
+/// A derived figure for people: to a thousandth, without the float's last-digit noise
+/// (a service time of 30 ms, not 29.999999999999996).
+fn shown(v: f64) -> String {
+    stampede_cli::json::num((v * 1000.0).round() / 1000.0).to_string()
 }
 
 /// Writes `bytes` over what `file` held: a regular file is emptied first; anything else
@@ -401,7 +467,11 @@ fn usage(e: stampede::ConfigError) -> UsageError {
 
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
-    let settings = a.common.settings(a.clients, a.strategy);
+    for note in a.common.notes(a.strategy.is_some()) {
+        crate::output::say(&note);
+    }
+    let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
+    let settings = a.common.settings(a.clients, strategy);
     let metrics = match &a.series {
         // Runs that cannot pass what their settings foretell (all but a closed loop's: see
         // `run_many`) go on every core, as a sweep's do: `run_many`'s metrics and its first
@@ -466,23 +536,22 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.json {
         writeln!(out, "{}", Value::Object(map))?;
     } else {
-        // aws-occ's clients retry until their write wins: no attempt limit to state.
-        let attempts = if a.common.scenario == Scenario::AwsOcc {
-            "retried until the write wins".to_owned()
+        // aws-occ's clients retry until their write wins: no attempt limit to state. A
+        // hedged request has no backoff: its own line below says what it does instead.
+        let policy = if settings.hedging.is_some() {
+            "hedged, no backoff".to_owned()
         } else {
-            format!("{} attempts", a.common.attempts())
+            let attempts = if a.common.scenario == Scenario::AwsOcc {
+                "retried until the write wins".to_owned()
+            } else {
+                format!("{} attempts", a.common.attempts())
+            };
+            format!("{} base {base} ms, cap {cap} ms, {attempts}", strategy)
         };
         writeln!(
             out,
-            "{} · {} clients · {} base {} ms, cap {} ms, {} · {} run(s), seed {}",
-            a.common.scenario,
-            a.clients,
-            a.strategy,
-            base,
-            cap,
-            attempts,
-            a.common.runs,
-            a.common.seed
+            "{} · {} clients · {policy} · {} run(s), seed {}",
+            a.common.scenario, a.clients, a.common.runs, a.common.seed
         )?;
         if a.common.scenario != Scenario::AwsOcc {
             writeln!(out, "{}", fleet_line(&settings))?;
@@ -499,7 +568,13 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             )?;
         }
         for k in METRIC_COLUMNS {
-            writeln!(out, "  {k:<18} {}", csv_cell(&map[k]))?;
+            // A figure with nothing to measure (no request succeeded: no latency) is null
+            // in JSON and an empty cell in CSV; here it says so.
+            let cell = match &map[k] {
+                Value::Null => "n/a".to_owned(),
+                v => csv_cell(v),
+            };
+            writeln!(out, "  {k:<18} {cell}")?;
         }
     }
     Ok(())
@@ -507,6 +582,9 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
+    for note in a.common.notes(false) {
+        crate::output::say(&note);
+    }
     let points: Vec<(Strategy, u32)> = a
         .strategy
         .0

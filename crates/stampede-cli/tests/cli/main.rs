@@ -12,6 +12,7 @@ mod hedge;
 mod layers;
 mod model;
 mod nets;
+mod notes;
 mod output;
 mod runs;
 mod shard;

@@ -268,6 +268,34 @@ impl Scenario {
     }
 }
 
+impl Scenario {
+    /// Whether a run of this scenario reads `field`'s setting, for the settings that only
+    /// some scenarios read: each load shape its own (`rate` steady and spike, `duration`
+    /// those and closed, `burst_window` burst, the spike's three spike, `think` closed), and
+    /// `aws-occ`, which models contending writes, none of the outage's, the fleet's or the
+    /// budget's. Every other setting is read by every scenario that accepts it (`aws-occ`
+    /// refuses the rest in [`SimSettings::validate`]). A front end that sets one a scenario
+    /// does not read would change nothing: the CLI refuses it, naming the scenarios that read
+    /// it.
+    pub const fn reads(self, field: Field) -> bool {
+        use Scenario::{AwsOcc, Burst, Closed, Spike, Steady};
+        match field {
+            Field::Rate => matches!(self, Steady | Spike),
+            Field::Duration => matches!(self, Steady | Spike | Closed),
+            Field::BurstWindow => matches!(self, Burst),
+            Field::SpikeStart | Field::SpikeLength | Field::SpikeFactor => matches!(self, Spike),
+            Field::Think => matches!(self, Closed),
+            Field::Outage
+            | Field::OutageStart
+            | Field::CapacityRps
+            | Field::RejectCost
+            | Field::RetryAfter
+            | Field::BudgetScope => !matches!(self, AwsOcc),
+            _ => true,
+        }
+    }
+}
+
 impl fmt::Display for Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

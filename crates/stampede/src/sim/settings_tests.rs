@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::backoff::Strategy;
+use crate::budget::BudgetSettings;
 use crate::error::Got;
 use crate::sim::*;
 
@@ -180,6 +181,62 @@ fn every_scenario_checks_the_settings_of_the_others() {
                 set(&mut s, bad);
                 let e = Simulation::new(&s).unwrap_err();
                 assert_eq!(e.field, field, "{scenario:?} {field} = {bad}");
+            }
+        }
+    }
+}
+
+/// `Scenario::reads` against the runs themselves: a setting a scenario does not read
+/// changes nothing in its run, and each load shape's own settings change its run.
+#[test]
+fn a_scenario_reads_exactly_the_settings_it_says() {
+    type Change = fn(&mut SimSettings);
+    let changes: [(Field, Change); 13] = [
+        (Field::Rate, |s| s.rate_per_client = 3.0),
+        (Field::Duration, |s| s.duration_ms = 4000.0),
+        (Field::BurstWindow, |s| s.burst_window_ms = 1500.0),
+        (Field::SpikeStart, |s| s.spike_start_ms = 200.0),
+        (Field::SpikeLength, |s| s.spike_length_ms = 1500.0),
+        (Field::SpikeFactor, |s| s.spike_factor = 8.0),
+        (Field::Think, |s| s.think_ms = 40.0),
+        (Field::Outage, |s| s.outage_ms = 700.0),
+        (Field::OutageStart, |s| s.outage_start_ms = 300.0),
+        (Field::CapacityRps, |s| s.capacity_rps = 40.0),
+        (Field::RejectCost, |s| s.reject_cost = 0.5),
+        (Field::RetryAfter, |s| s.retry_after_ms = Some(3000.0)),
+        (Field::BudgetScope, |s| s.budget_scope = BudgetScope::Shared),
+    ];
+    for scenario in Scenario::ALL {
+        let base = SimSettings {
+            scenario,
+            clients: 40,
+            duration_ms: 2000.0,
+            spike_start_ms: 500.0,
+            spike_length_ms: 1000.0,
+            think_ms: 100.0,
+            capacity_rps: 400.0,
+            budget: (scenario != Scenario::AwsOcc).then(|| BudgetSettings::new(5.0, 1.0)),
+            seed: 3,
+            ..SimSettings::default()
+        };
+        let before = run(&base).expect("the base settings run");
+        for (field, change) in changes {
+            let mut s = base.clone();
+            change(&mut s);
+            let after = run(&s).expect("the changed settings run");
+            if !scenario.reads(field) {
+                assert_eq!(after, before, "{scenario} does not read {field:?}");
+            } else if matches!(
+                field,
+                Field::Rate
+                    | Field::Duration
+                    | Field::BurstWindow
+                    | Field::SpikeStart
+                    | Field::SpikeLength
+                    | Field::SpikeFactor
+                    | Field::Think
+            ) {
+                assert_ne!(after, before, "{scenario} reads {field:?}");
             }
         }
     }

@@ -1,0 +1,136 @@
+//! What `simulate`'s text says beyond the metrics: a note on stderr for each flag that
+//! changes nothing (the run goes ahead, its output the same), the header of a hedged run,
+//! and figures rounded for people.
+
+use crate::{stampede, stdout_of};
+
+/// The run's stdout and stderr, which must succeed.
+fn run(args: &[&str]) -> (String, String) {
+    let out = stampede(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{args:?}: {err}");
+    (String::from_utf8(out.stdout).unwrap(), err)
+}
+
+#[test]
+fn a_flag_the_scenario_does_not_read_changes_nothing_and_a_note_says_so() {
+    let cases = [
+        ("burst", "--rate", "3", "steady or spike"),
+        ("burst", "--duration", "2s", "steady, spike or closed"),
+        ("steady", "--window", "1s", "burst"),
+        ("closed", "--spike-factor", "3", "spike"),
+        ("spike", "--think", "1s", "closed"),
+        (
+            "aws-occ",
+            "--outage",
+            "1s",
+            "burst, steady, spike or closed",
+        ),
+        (
+            "aws-occ",
+            "--capacity",
+            "40",
+            "burst, steady, spike or closed",
+        ),
+    ];
+    for (scenario, flag, value, readers) in cases {
+        for cmd in ["simulate", "sweep"] {
+            let mut args = vec![cmd, "--scenario", scenario, "--clients", "20"];
+            if cmd == "simulate" {
+                args.push("--json");
+            } else {
+                args.extend(["--strategy", "full"]);
+            }
+            let (without, quiet) = run(&args);
+            assert_eq!(quiet, "", "{args:?}");
+            args.extend([flag, value]);
+            let (with, note) = run(&args);
+            assert_eq!(with, without, "{args:?}: the flag changed the run");
+            assert_eq!(
+                note,
+                format!(
+                    "stampede: note: {flag} is not read by --scenario {scenario} (only by \
+                     {readers}): it changes nothing\n"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    // A flag the scenario reads: no note, and the run changes.
+    let args = [
+        "simulate",
+        "--scenario",
+        "steady",
+        "--clients",
+        "20",
+        "--json",
+    ];
+    let (before, _) = run(&args);
+    let (after, quiet) = run(&[&args[..], &["--rate", "3"]].concat());
+    assert_eq!(quiet, "");
+    assert_ne!(after, before);
+}
+
+#[test]
+fn a_hedged_run_says_so_in_its_header_and_notes_the_backoff_flags() {
+    let args = ["simulate", "--clients", "10", "--hedge", "20ms:3"];
+    let (text, quiet) = run(&args);
+    assert_eq!(quiet, "");
+    let header = text.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "burst · 10 clients · hedged, no backoff · 1 run(s), seed 1"
+    );
+    assert!(text.contains("hedged: another attempt after 20 ms without an answer, 3 in all"));
+    let (same, notes) = run(&[&args[..], &["--strategy", "full", "--base", "1s"]].concat());
+    assert_eq!(same, text);
+    let lines: Vec<&str> = notes.lines().collect();
+    assert_eq!(lines.len(), 2, "{notes}");
+    for (line, flag) in lines.iter().zip(["--strategy", "--base"]) {
+        assert_eq!(
+            *line,
+            format!(
+                "stampede: note: {flag} is not read with --hedge, whose attempts go out on its \
+                 delay, not after a backoff: it changes nothing"
+            )
+        );
+    }
+}
+
+#[test]
+fn the_text_rounds_derived_figures_and_names_the_missing_ones() {
+    let text = stdout_of(&[
+        "simulate",
+        "--clients",
+        "10",
+        "--servers",
+        "3",
+        "--capacity",
+        "100",
+    ]);
+    assert_eq!(
+        text.lines().nth(1),
+        Some("3 servers × 1 worker of 30 ms, 4 waiting at most each · 100 requests/s")
+    );
+    let text = stdout_of(&["simulate", "--clients", "10", "--capacity", "7"]);
+    assert!(text.contains("1 worker of 142.857 ms"), "{text}");
+    // No request succeeds: no latency to give (null in JSON, an empty CSV cell).
+    let text = stdout_of(&[
+        "simulate",
+        "--clients",
+        "10",
+        "--fail-rate",
+        "1",
+        "--strategy",
+        "none",
+        "--attempts",
+        "2",
+    ]);
+    for k in ["p50_ms", "p99_ms", "mean_ms"] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(k))
+            .unwrap();
+        assert!(line.ends_with(" n/a"), "{line}");
+    }
+}
