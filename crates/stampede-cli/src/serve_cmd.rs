@@ -22,9 +22,10 @@ pub struct Args {
     /// The address to listen on: a loopback one (127.0.0.1, ::1 or localhost, any port).
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = loopback_addr)]
     addr: SocketAddr,
-    /// The built page to serve: an existing directory (`make dist` builds it).
-    #[arg(long = "static", default_value = "www/dist", value_name = "DIR", value_parser = clap::builder::OsStringValueParser::new().try_map(existing_dir))]
-    static_dir: PathBuf,
+    /// The built page to serve: an existing directory (`make dist` builds it) [default:
+    /// www/dist; where there is none, the demo API alone, with a "not built yet" page at /]
+    #[arg(long = "static", value_name = "DIR", value_parser = clap::builder::OsStringValueParser::new().try_map(existing_dir))]
+    static_dir: Option<PathBuf>,
     /// Close a connection that has not sent a whole request header this long
     /// after it opened, or after its previous answer (idle keep-alive).
     #[arg(long, value_name = "DURATION", default_value_t = Timeout(HEADER_TIMEOUT), value_parser = header_timeout, allow_hyphen_values = true)]
@@ -48,7 +49,12 @@ pub fn run(a: Args) -> Result<(), UsageError> {
     runtime
         .block_on(serve(ServeOptions {
             addr: a.addr,
-            static_dir: a.static_dir,
+            // Without --static, www/dist where it is; where it is not (run outside the
+            // repository, for the demo API), the same path serves the "not built yet"
+            // page at `/` and logs why, and the API works.
+            static_dir: a
+                .static_dir
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_STATIC)),
             limits,
         }))
         .map_err(|e| UsageError(format!("--addr {}: {e}", a.addr)))
@@ -73,6 +79,9 @@ fn loopback_addr(s: &str) -> Result<SocketAddr, String> {
         Err(_) => Err(expected.to_owned()),
     }
 }
+
+/// Where the built page is when `--static` is not given (the repository's `make dist`).
+const DEFAULT_STATIC: &str = "www/dist";
 
 /// Parses `--static`: a directory that exists. A missing or mistyped one would
 /// serve nothing but the "not built yet" page, hiding the mistake, so it is

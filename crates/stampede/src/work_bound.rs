@@ -72,7 +72,8 @@ impl WorkBound {
             WorkBound::OccClients => "clients for aws-occ (its work grows with clients squared)",
             WorkBound::SteadyRequests => {
                 "per client per second with these clients, duration and attempts \
-                 (clients × rate × duration of at most 5000000 requests, and at most \
+                 (clients × rate × duration, a spike's part × its factor, of at most 5000000 \
+                 requests, and at most \
                  20000000 attempts: requests × max_attempts, less with a timeout, hedging, \
                  nets, layers or long waits)"
             }

@@ -28,9 +28,23 @@ impl Binary {
     /// Like [`Binary::start`], with `extra` flags, and with its limit of open
     /// files set to `fd_limit` (through the shell's `ulimit -n`) if given.
     pub(crate) fn start_with(addr: &str, extra: &[&str], fd_limit: Option<u32>) -> Self {
+        Self::launch(addr, extra, fd_limit, true)
+    }
+
+    /// `stampede serve --addr ADDR` without `--static`, run in a directory that holds no
+    /// `www/dist` (a user's, outside the repository).
+    pub(crate) fn start_elsewhere(addr: &str) -> Self {
+        Self::launch(addr, &[], None, false)
+    }
+
+    fn launch(addr: &str, extra: &[&str], fd_limit: Option<u32>, with_static: bool) -> Self {
         use std::io::BufRead;
         use std::process::{Command, Stdio};
-        let site = Site::built();
+        let site = if with_static {
+            Site::built()
+        } else {
+            Site::without_index()
+        };
         let bin = env!("CARGO_BIN_EXE_stampede");
         let mut command = match fd_limit {
             Some(limit) => {
@@ -42,9 +56,13 @@ impl Binary {
             }
             None => Command::new(bin),
         };
+        command.args(["serve", "--addr", addr]);
+        if with_static {
+            command.arg("--static").arg(&site.dir);
+        } else {
+            command.current_dir(&site.dir);
+        }
         let mut child = command
-            .args(["serve", "--addr", addr, "--static"])
-            .arg(&site.dir)
             .args(extra)
             .env("RUST_LOG", "info")
             .env_remove("NO_COLOR")
@@ -260,6 +278,40 @@ async fn an_explicit_addr_is_bound_as_given() {
         .await
         .unwrap();
     assert_eq!(health, json!({"ok": true}));
+    binary.stop_cleanly().await;
+}
+
+/// Run where there is no `www/dist` and without `--static` (the demo API wanted alone,
+/// outside the repository), the server starts: the API answers, `/` answers the "not built
+/// yet" page, and stderr says why. (An explicit `--static` that does not exist is still
+/// refused: see above.)
+#[cfg(unix)]
+#[tokio::test]
+async fn without_static_and_without_a_built_page_the_api_is_served_alone() {
+    let binary = Binary::start_elsewhere("127.0.0.1:0");
+    let status = client()
+        .get(format!("{}/api/status/503", binary.base()))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 503);
+    let page = client()
+        .get(format!("{}/", binary.base()))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("make run"), "{page}");
+    assert!(
+        binary
+            .logged("no index.html in www/dist", Duration::from_secs(5))
+            .await,
+        "{}",
+        binary.stderr()
+    );
     binary.stop_cleanly().await;
 }
 
