@@ -114,6 +114,10 @@ test("per-attempt timeouts are retried, then a RetryError carries the attempts",
     retryFetch(`${server.base}/api/slow?ms=2000&key=${k}`, undefined, { policy: { ...fast, maxAttempts: 2 }, attemptTimeoutMs: 100 }),
     (e) => e instanceof RetryError && e.name === "RetryError" && e.attempts.length === 2 && e.attempts.every((a) => a.error === "timeout") && /attempts made/.test(e.reason) && e.message === `retryFetch gave up: ${e.reason}` && e.cause !== undefined,
   );
+  // The last attempt's error is what fetch rejected with: a TimeoutError, as with
+  // AbortSignal.timeout, not a bare AbortError.
+  const e = await retryFetch(`${server.base}/api/slow?ms=2000&key=${k}`, undefined, { policy: { ...fast, maxAttempts: 1 }, attemptTimeoutMs: 50 }).catch((x) => x);
+  assert.equal(e.cause?.name, "TimeoutError", String(e.cause));
 });
 
 test("a refused connection is retried up to maxAttempts", async () => {
@@ -290,7 +294,7 @@ test("bodies that cannot be sent again are refused before anything is sent; a Re
   const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("{}")); c.close(); } });
   await assert.rejects(
     retryFetch(`${server.base}/api/flaky?key=${k}&fail=0`, { method: "POST", body, duplex: "half" }, { policy: fast, idempotent: true }),
-    (e) => e instanceof TypeError && /^init\.body: a ReadableStream can be sent only once/.test(e.message),
+    (e) => e instanceof TypeError && /^init\.body: a ReadableStream can be sent only once/.test(e.message) && e.field === "init.body" && e.code === "wrong_type",
   );
   const used = new Request(`${server.base}/api/flaky?key=${k}&fail=0`, { method: "POST", body: "{}" });
   await used.text();

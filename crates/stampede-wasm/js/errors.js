@@ -149,6 +149,22 @@ export function typeError(prefix, field, expected, value) {
   return settings(error, { field: prefix + field, code: "wrong_type" }, value);
 }
 
+/** The TypeError for an `init.body` that can be sent only once (`what`: "a ReadableStream"),
+ *  named as every settings error is (`field` "init.body", `code` "wrong_type"). */
+export function onceBody(what) {
+  const error = new TypeError(
+    `init.body: ${what} can be sent only once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, or call fetch`,
+  );
+  return settings(error, { field: "init.body", code: "wrong_type" });
+}
+
+/** What an attempt cut off by its timeout (attemptTimeoutMs, deadlineMs) is aborted with, as
+ *  AbortSignal.timeout's signal is: fetch rejects with it, and a RetryError keeps it as its
+ *  cause. */
+export function timeoutError() {
+  return new DOMException("The attempt timed out", "TimeoutError");
+}
+
 /** A RangeError without a core range (`nowMs`, `tMs`: a finite number). */
 export function rangeError(prefix, field, expected, got) {
   const code = typeof got === "number" && Number.isNaN(got) ? "not_a_number" : "out_of_range";

@@ -28,6 +28,14 @@ pub(crate) fn unreachable() -> Fail {
 // would format it) out of the module.
 #[wasm_bindgen(module = "/js/errors.js")]
 extern "C" {
+    /// `TypeError` (`field: "init.body"`, `code: "wrong_type"`): `init.body: {what} can be
+    /// sent only once, so retryFetch cannot retry it; …`.
+    #[wasm_bindgen(js_name = onceBody)]
+    pub(crate) fn once_body(what: &str) -> JsValue;
+    /// The `DOMException` ("TimeoutError") an attempt cut off by its timeout is aborted
+    /// with, as `AbortSignal.timeout`'s is.
+    #[wasm_bindgen(js_name = timeoutError)]
+    pub(crate) fn timeout_error() -> JsValue;
     /// `TypeError` (`code: "wrong_type"`): `{prefix}{field}: expected {expected}, got
     /// {value, described}`.
     #[wasm_bindgen(js_name = typeError)]

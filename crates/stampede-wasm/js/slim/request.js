@@ -6,7 +6,7 @@
 // whatever it throws becomes a TypeError naming it (see retry.js).
 
 import { FetchCall } from "./wasm.js";
-import { typeError } from "../errors.js";
+import { onceBody, timeoutError, typeError } from "../errors.js";
 import { failureKind, follow } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
@@ -166,7 +166,7 @@ export class Outgoing {
     if (timeoutMs !== undefined) {
       const id = setTimeout(() => {
         sent.timedOut = true;
-        ctrl.abort();
+        ctrl.abort(timeoutError());
       }, timeoutMs);
       sent.guards.push(() => clearTimeout(id));
     }
@@ -214,9 +214,7 @@ function copyInit(init) {
   }
   const body = get(copy, "init.", "body");
   if (typeof getIfObject(body, "init.body.", "getReader") === "function") {
-    throw new TypeError(
-      "init.body: a ReadableStream can be sent only once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, or call fetch",
-    );
+    throw onceBody("a ReadableStream");
   }
   // Node's fetch also sends an async iterable (a generator, a stream.Readable): once too.
   let iterate;
@@ -226,9 +224,7 @@ function copyInit(init) {
     throw threwError("init.body.", "[Symbol.asyncIterator]", e);
   }
   if (typeof iterate === "function") {
-    throw new TypeError(
-      "init.body: an async iterable (a generator or a Node stream) can be sent only once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, or call fetch",
-    );
+    throw onceBody("an async iterable (a generator or a Node stream)");
   }
   return copy;
 }

@@ -22,6 +22,7 @@ use super::abort::{
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
 };
+use crate::errors::{once_body, timeout_error};
 use crate::opts::{set, type_error, wrong_type};
 use stampede::MAX_TEXT_CHARS;
 
@@ -82,7 +83,7 @@ impl Call {
                 let (c, t) = (ctrl.clone(), Rc::clone(&timed_out));
                 let expire = move || {
                     t.set(true);
-                    c.abort();
+                    c.abort_with_reason(&timeout_error());
                 };
                 Some(Timer::new(ms, Closure::new(expire))?)
             }
@@ -129,11 +130,7 @@ fn copy_init(init: &JsValue) -> Result<(Object, Option<Signal>), JsValue> {
     object_assign(&copy, init).map_err(threw("", "init"))?;
     let body = get(&copy, "init.", "body")?;
     if get_if_object(&body, "init.body.", "getReader")?.is_function() {
-        return Err(type_error(
-            "init.body: a ReadableStream can be sent only once, so retryFetch cannot \
-             retry it; pass a string, Blob, ArrayBuffer, FormData or URLSearchParams, \
-             or call fetch",
-        ));
+        return Err(once_body("a ReadableStream"));
     }
     // Node's fetch also sends an async iterable (a generator, a stream.Readable): once too.
     if (body.is_object() || body.is_function())
@@ -141,10 +138,8 @@ fn copy_init(init: &JsValue) -> Result<(Object, Option<Signal>), JsValue> {
             .map_err(threw("init.body.", "[Symbol.asyncIterator]"))?
             .is_function()
     {
-        return Err(type_error(
-            "init.body: an async iterable (a generator or a Node stream) can be sent only \
-             once, so retryFetch cannot retry it; pass a string, Blob, ArrayBuffer, \
-             FormData or URLSearchParams, or call fetch",
+        return Err(once_body(
+            "an async iterable (a generator or a Node stream)",
         ));
     }
     let signal = Signal::new(

@@ -144,7 +144,8 @@ impl FromStr for Strategy {
 pub struct BackoffSettings {
     /// The formula.
     pub strategy: Strategy,
-    /// The first delay (ms); for `decorrelated-v2`, the median first delay.
+    /// The first delay (ms); for `decorrelated-v2`, Polly's "median first retry delay" (the
+    /// first two delays' medians come out at about 0.9× and 1.1× of it).
     pub base_ms: f64,
     /// No delay is longer than this (ms).
     pub cap_ms: f64,
