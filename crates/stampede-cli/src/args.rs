@@ -5,7 +5,7 @@
 //! Every range comes from the core ([`Field::limit`]) and every phrase from its
 //! [`Expected`](stampede::Expected): nothing here repeats a bound.
 
-use stampede::{ConfigError, Field};
+use stampede::{ConfigError, Field, Got, Unit};
 
 /// A value parser for a duration setting: a non-negative decimal number with an optional
 /// unit, `ms` (the default), `s`, `m` or `h` (`200ms`, `1.5s`, `2m`, `1h`, `250`), in
@@ -218,8 +218,15 @@ pub fn flag_for(field: Field) -> &'static str {
 
 /// A core settings error, as one line naming the flag.
 pub fn config_error(e: &ConfigError) -> String {
+    // A duration the flag took as `1s` is quoted in the unit of the range (`got 1000 ms`,
+    // not a bare `got 1000`).
+    let unit = match (&e.got, e.expected.unit()) {
+        (Got::Number(_), Some(Unit::Ms)) => " ms",
+        (Got::Number(_), Some(Unit::PerSecond)) => " per second",
+        _ => "",
+    };
     format!(
-        "{}: expected {}, got {}",
+        "{}: expected {}, got {}{unit}",
         flag_for(e.field),
         e.expected,
         e.got

@@ -263,6 +263,18 @@ impl ConfigError {
     }
 }
 
+impl Expected {
+    /// The unit of the range expected, if it is a range (a front end that quotes the value
+    /// it was given in that unit says so: `got 1000 ms`).
+    pub const fn unit(&self) -> Option<Unit> {
+        match *self {
+            Expected::Range(l) => Some(l.unit),
+            Expected::Above { unit, .. } | Expected::AtLeastField { unit, .. } => Some(unit),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -407,3 +407,17 @@ fn latency_sd_beside_an_exponential_latency_is_refused_not_ignored() {
         .success()
     );
 }
+
+#[test]
+fn a_refused_duration_is_quoted_in_its_unit() {
+    // The flag took `1s`; the message quotes it as the range is written, in ms.
+    for cmd in ["simulate", "delays"] {
+        let args = [cmd, "--base", "2s", "--cap", "1s"];
+        rejected(
+            &stampede(&args),
+            "stampede: --cap: expected a duration at least base (2000 ms) and at most 86400000 \
+             ms, got 1000 ms",
+            &args,
+        );
+    }
+}
