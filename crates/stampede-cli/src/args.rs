@@ -5,6 +5,7 @@
 //! Every range comes from the core ([`Field::limit`]) and every phrase from its
 //! [`Expected`](stampede::Expected): nothing here repeats a bound.
 
+use stampede::backoff::Strategy;
 use stampede::{ConfigError, Field, Got, Unit};
 
 /// A value parser for a duration setting: a non-negative decimal number with an optional
@@ -231,6 +232,20 @@ pub fn config_error(e: &ConfigError) -> String {
         e.expected,
         e.got
     )
+}
+
+/// The note for a `--multiplier` given beside strategies none of which grows by it (see
+/// `Strategy::uses_multiplier`), if that is the case.
+pub fn unused_multiplier(given: bool, strategies: &[Strategy]) -> Option<String> {
+    if !given || strategies.iter().any(|s| s.uses_multiplier()) {
+        return None;
+    }
+    let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
+    Some(format!(
+        "note: --multiplier is not read by --strategy {} (only exponential, full and equal \
+         grow by it): it changes nothing",
+        names.join(",")
+    ))
 }
 
 /// `value` quoted for an error message (control characters escaped, so the message stays on

@@ -8,7 +8,7 @@ use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy, check_samples};
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
 use stampede_cli::args::{
-    config_error, duration, duration_text, number, parse_seed, ranged, whole,
+    config_error, duration, duration_text, number, parse_seed, ranged, unused_multiplier, whole,
 };
 use stampede_cli::json::num;
 
@@ -21,7 +21,7 @@ pub struct Args {
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
     #[arg(long, default_value = defaults().strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
-    /// The first delay (for decorrelated-v2, the median first delay): 200ms, 1.5s, 2m.
+    /// The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m.
     #[arg(long, default_value = duration_text(defaults().base_ms), value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: f64,
     /// No delay is longer than this.
@@ -30,8 +30,8 @@ pub struct Args {
     #[arg(long, help = ranged("Attempts in all, the first included: each sequence has attempts-1 delays", Field::MaxAttempts),
           default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: u32,
-    #[arg(long, help = ranged("Growth per retry", Field::Multiplier), default_value_t = defaults().multiplier, value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
-    multiplier: f64,
+    #[arg(long, help = format!("{} [default: {}]", ranged("Growth per retry (exponential, full, equal)", Field::Multiplier), defaults().multiplier), value_parser = number(Field::Multiplier), allow_hyphen_values = true)]
+    multiplier: Option<f64>,
     /// The seed: the same seed prints the same numbers, on every platform.
     #[arg(long, default_value_t = 42, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
@@ -67,10 +67,14 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 }
 
 pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
-    let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(a.multiplier);
+    let multiplier = a.multiplier.unwrap_or(defaults().multiplier);
+    let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(multiplier);
     let policy = PolicySettings::new(settings, a.attempts)
         .build()
         .map_err(|e| UsageError(config_error(&e)))?;
+    if let Some(note) = unused_multiplier(a.multiplier.is_some(), &[a.strategy]) {
+        crate::output::say(&note);
+    }
     let backoff = policy.backoff();
     let mut rng = stampede::seeded(a.seed);
     let per = (a.attempts - 1) as usize;
@@ -83,7 +87,7 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
             "base_ms": num(a.base),
             "cap_ms": num(a.cap),
             "attempts": a.attempts,
-            "multiplier": num(a.multiplier),
+            "multiplier": num(multiplier),
             "seed": a.seed,
         })
         .to_string();
@@ -103,7 +107,7 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     writeln!(
         out,
         "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
-        a.strategy, a.base, a.cap, a.multiplier, a.attempts, per, a.seed
+        a.strategy, a.base, a.cap, multiplier, a.attempts, per, a.seed
     )?;
     if per == 0 {
         writeln!(out, "one attempt: no retries, no delays")?;

@@ -15,7 +15,8 @@ use stampede::sim::{
     run_many_seeing_first,
 };
 use stampede_cli::args::{
-    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, whole, whole_in,
+    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, unused_multiplier,
+    whole, whole_in,
 };
 
 use crate::UsageError;
@@ -315,8 +316,9 @@ impl Common {
     /// (`Scenario::reads`, the core's word on it), naming the scenarios that do, and a
     /// backoff flag beside `--hedge`, whose attempts go out on its delay. Notes, not
     /// refusals: a scene of flags kept for several scenarios (`--duration` for each) runs.
-    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid).
-    fn notes(&self, strategy: bool) -> Vec<String> {
+    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid);
+    /// `strategies`, the ones run (a `--multiplier` none of them grows by is noted too).
+    fn notes(&self, strategy: bool, strategies: &[Strategy]) -> Vec<String> {
         let given = [
             (self.outage.is_some(), Field::Outage),
             (self.outage_start.is_some(), Field::OutageStart),
@@ -349,7 +351,11 @@ impl Common {
                 )
             })
             .collect();
-        if let Some(hedge) = self.hedge.given() {
+        let hedged = self.hedge.given();
+        if hedged.is_none() && self.scenario.reads(Field::Multiplier) {
+            notes.extend(unused_multiplier(self.multiplier.is_some(), strategies));
+        }
+        if let Some(hedge) = hedged {
             let backoff = [
                 (strategy, Field::Strategy),
                 (self.base.is_some(), Field::Base),
@@ -467,10 +473,10 @@ fn usage(e: stampede::ConfigError) -> UsageError {
 
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
-    for note in a.common.notes(a.strategy.is_some()) {
+    let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
+    for note in a.common.notes(a.strategy.is_some(), &[strategy]) {
         crate::output::say(&note);
     }
-    let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
     let settings = a.common.settings(a.clients, strategy);
     let metrics = match &a.series {
         // Runs that cannot pass what their settings foretell (all but a closed loop's: see
@@ -582,7 +588,7 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
-    for note in a.common.notes(false) {
+    for note in a.common.notes(false, &a.strategy.0) {
         crate::output::say(&note);
     }
     let points: Vec<(Strategy, u32)> = a

@@ -134,3 +134,50 @@ fn the_text_rounds_derived_figures_and_names_the_missing_ones() {
         assert!(line.ends_with(" n/a"), "{line}");
     }
 }
+
+#[test]
+fn a_multiplier_no_strategy_grows_by_gets_a_note() {
+    for strategy in ["none", "constant", "decorrelated", "decorrelated-v2"] {
+        let args = ["delays", "--strategy", strategy, "--samples", "3", "--json"];
+        let (plain, quiet) = run(&args);
+        assert_eq!(quiet, "");
+        let (with, note) = run(&[&args[..], &["--multiplier", "5"]].concat());
+        // The same delays (the JSON echoes the multiplier given).
+        let delays =
+            |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap()["sequences"].clone();
+        assert_eq!(delays(&with), delays(&plain), "{strategy}");
+        assert_eq!(
+            note,
+            format!(
+                "stampede: note: --multiplier is not read by --strategy {strategy} (only \
+                 exponential, full and equal grow by it): it changes nothing\n"
+            )
+        );
+    }
+    // One that grows by it: no note (and other delays).
+    let (_, quiet) = run(&["delays", "--strategy", "full", "--multiplier", "5"]);
+    assert_eq!(quiet, "");
+    let (_, note) = run(&[
+        "simulate",
+        "--clients",
+        "5",
+        "--strategy",
+        "constant",
+        "--multiplier",
+        "3",
+    ]);
+    assert!(
+        note.contains("--multiplier is not read by --strategy constant"),
+        "{note}"
+    );
+    let (_, quiet) = run(&[
+        "sweep",
+        "--clients",
+        "5",
+        "--strategy",
+        "full,constant",
+        "--multiplier",
+        "3",
+    ]);
+    assert_eq!(quiet, "", "full grows by it");
+}

@@ -85,6 +85,16 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Whether its delays grow by the multiplier (`base · multiplier^n`): exponential, full
+    /// and equal. The others ignore it: none and constant do not grow, decorrelated grows
+    /// from the last delay (× up to 3), decorrelated-v2 by Polly's own law.
+    pub const fn uses_multiplier(self) -> bool {
+        matches!(
+            self,
+            Strategy::Exponential | Strategy::Full | Strategy::Equal
+        )
+    }
+
     /// Every strategy, in the order the docs list them.
     pub const ALL: [Strategy; 7] = [
         Strategy::None,

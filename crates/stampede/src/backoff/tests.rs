@@ -40,6 +40,26 @@ fn none_and_constant() {
     );
 }
 
+/// `Strategy::uses_multiplier` against the draws: the same seed gives the same delays
+/// under multipliers 2 and 5 exactly for the strategies that say they ignore it.
+#[test]
+fn the_strategies_that_use_the_multiplier_say_so() {
+    for strategy in Strategy::ALL {
+        let draws = |m: f64| {
+            let b = BackoffSettings::new(strategy, 100.0, 60_000.0)
+                .with_multiplier(m)
+                .build()
+                .unwrap();
+            first::<6>(&b, 7)
+        };
+        assert_eq!(
+            draws(2.0) != draws(5.0),
+            strategy.uses_multiplier(),
+            "{strategy}"
+        );
+    }
+}
+
 #[test]
 fn multiplier_three() {
     let b = BackoffSettings::new(Strategy::Exponential, 100.0, 5_000.0)
