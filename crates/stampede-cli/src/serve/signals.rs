@@ -12,11 +12,10 @@ use super::SHUTDOWN_GRACE;
 pub(super) fn count_signals() -> io::Result<watch::Receiver<u32>> {
     let (count, counted) = watch::channel(0u32);
     let note = move |name: &str| {
-        let mut n = 0;
-        count.send_modify(|count| {
-            *count = count.saturating_add(1);
-            n = *count;
-        });
+        // Logged before it is counted: the count wakes the server, which may log "stopped"
+        // at once from another thread, and the reason must come first. This task is the
+        // only writer, so the count read here is the one it then sends.
+        let n = count.borrow().saturating_add(1);
         if n == 1 {
             tracing::info!(
                 "{name}: shutting down; the requests in flight get up to {} s \
@@ -26,6 +25,7 @@ pub(super) fn count_signals() -> io::Result<watch::Receiver<u32>> {
         } else {
             tracing::info!("{name} again: stopping at once");
         }
+        count.send_modify(|count| *count = n);
     };
     #[cfg(unix)]
     {

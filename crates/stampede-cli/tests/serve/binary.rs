@@ -312,7 +312,20 @@ async fn without_static_and_without_a_built_page_the_api_is_served_alone() {
         "{}",
         binary.stderr()
     );
-    binary.stop_cleanly().await;
+    // Stopped with nothing in flight, it says why before it says it stopped (the server
+    // logged "stopped" first, from another thread, woken by the signal's count).
+    let mut binary = binary;
+    binary.signal("TERM");
+    let status = binary.exit_within(Duration::from_secs(10)).await;
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    // Its last lines may still be on their way through the pipe.
+    assert!(binary.logged("stopped", Duration::from_secs(5)).await);
+    let stderr = binary.stderr();
+    let (said, stopped) = (
+        stderr.find("SIGTERM: shutting down"),
+        stderr.find("stopped"),
+    );
+    assert!(said.is_some() && said < stopped, "{stderr}");
 }
 
 /// SIGTERM with two requests in flight: the short one is answered, the one
@@ -354,10 +367,13 @@ async fn sigterm_stops_the_binary_cleanly_within_the_grace_period() {
         long.await.unwrap().is_err(),
         "the 10 s request is cut off at the end of the grace period"
     );
-    assert!(stderr.contains("SIGTERM: shutting down"), "{stderr}");
+    // The reason first, then the end (the signal's line was once logged after it).
+    let said = stderr.find("SIGTERM: shutting down");
+    let stopped = stderr.find("stopped with requests still in flight");
+    assert!(said.is_some() && stopped.is_some(), "{stderr}");
     assert!(
-        stderr.contains("stopped with requests still in flight"),
-        "{stderr}"
+        said < stopped,
+        "the shutdown's reason before its end: {stderr}"
     );
     // One log line per request, with its method, path, query and status.
     let lines: Vec<&str> = stderr
