@@ -530,9 +530,10 @@ export interface RetryFetchOptions {
    *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
    *  the call waits for it before going on (the next attempt, the backoff, resolving), as
    *  ky's hooks and p-retry's `onFailedAttempt` are waited for; a rejection ends the call as
-   *  a throw does, and an abort or `deadlineMs` ends the wait (`policy.maxElapsedMs` does
-   *  not: it only stops retries from starting, so none starts after a wait that ran past
-   *  it); with neither, a promise that never settles leaves retryFetch pending, as a
+   *  a throw does, and an abort or `deadlineMs` ends the wait (so does `policy.maxElapsedMs`
+   *  with hedging, whose deadline it is; without hedging it does not: it only stops retries
+   *  from starting, so none starts after a wait that ran past it); with none of them, a
+   *  promise that never settles leaves retryFetch pending, as a
    *  `fetch` that never settles does (`attemptTimeoutMs` bounds `fetch`, not this
    *  callback). (`void`, as TypeScript reads it for a
    *  callback: any function fits, an async one included.) */

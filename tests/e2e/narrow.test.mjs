@@ -88,6 +88,14 @@ describe("at 390 px wide", () => {
     const after = await where();
     assert.ok(after.page >= before.page + 100, `the page scrolled: ${JSON.stringify({ before, after })}`);
     assert.equal(after.rows, before.rows, "the rows did not");
+    // A tap on the figure focuses its scroller; the next swipe still moves the page.
+    const fig = await page.locator("#timeline").boundingBox();
+    await page.touchscreen.tap(fig.x + fig.width / 2, fig.y + fig.height / 2);
+    const tapped = await where();
+    await swipe();
+    const again = await where();
+    assert.ok(again.page >= tapped.page + 100, `after a tap, the page scrolled: ${JSON.stringify({ tapped, again })}`);
+    assert.equal(again.rows, tapped.rows, "after a tap, the rows did not");
     // Once the controls are passed the figure is in its own place, and a swipe on it
     // scrolls its rows.
     await page.evaluate(() => document.querySelector(".dock-mark").scrollIntoView({ block: "center" }));

@@ -316,7 +316,8 @@ impl Common {
     /// (`Scenario::reads`, the core's word on it), naming the scenarios that do, and a
     /// backoff flag beside `--hedge`, whose attempts go out on its delay. Notes, not
     /// refusals: a scene of flags kept for several scenarios (`--duration` for each) runs.
-    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid);
+    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid, noted
+    /// under `--hedge` when it holds more than one: their rows repeat one run);
     /// `strategies`, the ones run (a `--multiplier` none of them grows by is noted too).
     fn notes(&self, strategy: bool, strategies: &[Strategy]) -> Vec<String> {
         let given = [
@@ -354,6 +355,13 @@ impl Common {
         let hedged = self.hedge.given();
         if hedged.is_none() && self.scenario.reads(Field::Multiplier) {
             notes.extend(unused_multiplier(self.multiplier.is_some(), strategies));
+        }
+        if let (Some(hedge), false, [_, _, ..]) = (hedged, strategy, strategies) {
+            notes.push(format!(
+                "note: {hedge} replaces the backoff, so the rows of the {} strategies repeat the \
+                 same runs",
+                strategies.len()
+            ));
         }
         if let Some(hedge) = hedged {
             let backoff = [
@@ -474,10 +482,13 @@ fn usage(e: stampede::ConfigError) -> UsageError {
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
     let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
+    let settings = a.common.settings(a.clients, strategy);
+    // Bad input is one line: the notes come once the settings have passed (every path
+    // below checks them first, with the same call).
+    check_runs(&settings, a.common.runs).map_err(usage)?;
     for note in a.common.notes(a.strategy.is_some(), &[strategy]) {
         crate::output::say(&note);
     }
-    let settings = a.common.settings(a.clients, strategy);
     let metrics = match &a.series {
         // Runs that cannot pass what their settings foretell (all but a closed loop's: see
         // `run_many`) go on every core, as a sweep's do: `run_many`'s metrics and its first
@@ -588,9 +599,6 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
-    for note in a.common.notes(false, &a.strategy.0) {
-        crate::output::say(&note);
-    }
     let points: Vec<(Strategy, u32)> = a
         .strategy
         .0
@@ -604,6 +612,10 @@ pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         let s = a.common.settings(clients, strategy);
         s.validate().map_err(usage)?;
         check_runs(&s, a.common.runs).map_err(usage)?;
+    }
+    // The notes once the grid has passed: bad input is one line.
+    for note in a.common.notes(false, &a.strategy.0) {
+        crate::output::say(&note);
     }
     // Every part validates the whole grid (above), so a bad flag fails every part alike.
     let points: Vec<(Strategy, u32)> = points

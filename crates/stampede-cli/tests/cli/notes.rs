@@ -181,3 +181,79 @@ fn a_multiplier_no_strategy_grows_by_gets_a_note() {
     ]);
     assert_eq!(quiet, "", "full grows by it");
 }
+
+#[test]
+fn bad_input_beside_a_noted_flag_is_still_one_line() {
+    // The notes come once the settings have passed: a refusal is the only line.
+    for args in [
+        &[
+            "simulate",
+            "--scenario",
+            "burst",
+            "--rate",
+            "3",
+            "--cap",
+            "1s",
+        ][..],
+        &[
+            "simulate",
+            "--clients",
+            "10",
+            "--hedge",
+            "50ms",
+            "--cap",
+            "1s",
+        ][..],
+        &["sweep", "--clients", "10", "--rate", "3", "--cap", "1s"][..],
+    ] {
+        let out = stampede(args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("stampede: --cap: expected"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_hedged_sweep_over_several_strategies_says_its_rows_repeat() {
+    let args = [
+        "sweep",
+        "--clients",
+        "10,20",
+        "--strategy",
+        "none,full",
+        "--hedge",
+        "50ms",
+    ];
+    let (csv, note) = run(&args);
+    assert_eq!(
+        note,
+        "stampede: note: --hedge replaces the backoff, so the rows of the 2 strategies repeat \
+         the same runs\n"
+    );
+    // And so they do: each strategy's rows are the other's but for the strategy's name.
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for (none, full) in rows[..2].iter().zip(&rows[2..]) {
+        assert_eq!((none[1], full[1]), ("none", "full"));
+        assert_eq!(none[2..], full[2..]);
+    }
+    // One strategy: nothing to repeat, no note.
+    let (_, quiet) = run(&[
+        "sweep",
+        "--clients",
+        "10",
+        "--strategy",
+        "full",
+        "--hedge",
+        "50ms",
+    ]);
+    assert_eq!(quiet, "");
+}

@@ -275,8 +275,8 @@ impl Scenario {
     /// `aws-occ`, which models contending writes, none of the outage's, the fleet's or the
     /// budget's. Every other setting is read by every scenario that accepts it (`aws-occ`
     /// refuses the rest in [`SimSettings::validate`]). A front end that sets one a scenario
-    /// does not read would change nothing: the CLI refuses it, naming the scenarios that read
-    /// it.
+    /// does not read changes nothing: the CLI says so in a note, naming the scenarios that
+    /// read it.
     pub const fn reads(self, field: Field) -> bool {
         use Scenario::{AwsOcc, Burst, Closed, Spike, Steady};
         match field {
