@@ -104,16 +104,25 @@ export class Scheduler implements Frames {
   }
 
   private drainLater(): void {
-    this.laterFrame = 0;
     const next = this.waiting.entries().next();
-    if (next.done) return;
+    if (next.done) {
+      this.laterFrame = 0;
+      return;
+    }
     const [key, draw] = next.value;
     this.waiting.delete(key);
     const started = performance.now();
-    draw();
-    // Each deferred draw under its key: a long task shows which figure made it.
-    measure(`stampede:later-${key}`, started);
-    if (this.waiting.size > 0) this.laterFrame = this.requestFrame(() => this.drainLater());
+    // `laterFrame` stays set while the draw runs, so a draw that asks again (the delay
+    // histograms ask for their next panel) asks for no frame of its own: two callbacks in
+    // the next frame drew two panels in one task. The next frame is asked for once, after
+    // the draw, even if it throws.
+    try {
+      draw();
+      // Each deferred draw under its key: a long task shows which figure made it.
+      measure(`stampede:later-${key}`, started);
+    } finally {
+      this.laterFrame = this.waiting.size > 0 ? this.requestFrame(() => this.drainLater()) : 0;
+    }
   }
 
   private schedule(): void {
