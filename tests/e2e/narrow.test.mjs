@@ -1,8 +1,9 @@
 // The page on a phone: Chromium at 390 × 844 CSS pixels with a touch screen, served by
 // `stampede serve`.
 // The herd figure stays in view while a slider near the bottom of the controls is dragged,
-// every control is big enough for a finger, nothing scrolls sideways, and a swipe on the
-// docked figure scrolls the page, not the figure's rows.
+// every control is big enough for a finger, nothing scrolls sideways, a swipe on the
+// docked figure scrolls the page, not the figure's rows, and a swipe that starts on a slider
+// scrolls the page without setting the slider.
 // Run: node --test tests/e2e/narrow.test.mjs   (needs `make dist` and target/release/stampede)
 
 import { describe, test } from "node:test";
@@ -105,6 +106,42 @@ describe("at 390 px wide", () => {
     const moved = await where();
     assert.ok(moved.rows >= placed.rows + 100, `the rows scrolled: ${JSON.stringify({ placed, moved })}`);
     assert.equal(await docked(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a vertical swipe that starts on a slider scrolls the page and leaves the setting; a sideways drag moves it", T, async () => {
+    const { page, problems } = await open();
+    const cdp = await page.context().newCDPSession(page);
+    const touch = async (points) => {
+      const [x0, y0] = points[0];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: x0, y: y0 }] });
+      for (const [x, y] of points.slice(1)) {
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+        await page.waitForTimeout(16);
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await page.waitForTimeout(300);
+    };
+    for (const id of ["clients-range", "base-range"]) {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: "center" }), id);
+      const box = await page.locator(`#${id}`).boundingBox();
+      const before = await page.evaluate((id) => ({ value: document.getElementById(id).value, y: scrollY, runs: document.documentElement.dataset.runs }), id);
+      // From the middle of the track (far from the thumb), straight up.
+      const [x, y] = [Math.round(box.x + box.width * 0.5), Math.round(box.y + box.height / 2)];
+      await touch(Array.from({ length: 11 }, (_, i) => [x, y - 18 * i]));
+      const after = await page.evaluate((id) => ({ value: document.getElementById(id).value, y: scrollY, runs: document.documentElement.dataset.runs }), id);
+      assert.ok(after.y >= before.y + 80, `${id}: the page scrolled: ${JSON.stringify({ before, after })}`);
+      assert.equal(after.value, before.value, `${id}: the setting is unchanged`);
+      assert.equal(after.runs, before.runs, `${id}: nothing re-ran`);
+    }
+    // A sideways drag still moves the slider, and the run follows.
+    await page.evaluate(() => document.getElementById("base-range").scrollIntoView({ block: "center" }));
+    const box = await page.locator("#base-range").boundingBox();
+    const before = await page.inputValue("#base");
+    const y = Math.round(box.y + box.height / 2);
+    await afterRun(page, () => touch(Array.from({ length: 9 }, (_, i) => [Math.round(box.x + box.width * (0.2 + 0.06 * i)), y])));
+    assert.notEqual(await page.inputValue("#base"), before);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -15,6 +15,7 @@ import { decodeState } from "./logic/url.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
 import { watchDock } from "./ui/dock.js";
+import { holdTouchSlides } from "./ui/touch-slider.js";
 
 function initialLang(fromUrl: Lang | undefined): Lang {
   if (fromUrl) return fromUrl;
@@ -30,6 +31,8 @@ async function boot(): Promise<void> {
   // On a phone, the docked herd leaves the page its swipes.
   const figure = document.getElementById("herd-figure");
   if (figure) watchDock(figure);
+  // A swipe that starts on a slider scrolls; it does not set the slider.
+  holdTouchSlides();
   const status = document.getElementById("status");
   if (status) status.textContent = translate(lang, "status.loading");
   // The wasm module downloads and compiles while the page is built.

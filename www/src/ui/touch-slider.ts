@@ -1,0 +1,84 @@
+// A finger on a slider's track. Chromium moves the thumb to where a finger lands, before it
+// knows whether the finger will drag sideways (set the value) or swipe up (scroll the page):
+// on a phone, where the sliders cover much of the screen, scrolling past them set Clients to
+// a million and re-ran the simulation. So a touch on a slider holds its `input` events back
+// until the gesture says what it is:
+// - a sideways move (more across than down, past a few pixels): a drag; what was held goes
+//   out as one `input`, and the rest of the drag goes out as it comes;
+// - a lift without one (a tap): the tap sets the value, as before, with one `input`;
+// - the browser taking the touch over to scroll (`pointercancel`): the slider goes back to
+//   the value it had, and nothing went out.
+// Mouse and pen are left alone. Sliders scroll vertically by default (touch-action pan-y in
+// Chromium's own style), which is what makes the scroll hand back a `pointercancel`.
+
+/** How far a finger moves across before a touch is a drag (CSS px). */
+const DRAG_PX = 8;
+
+interface Touch {
+  el: HTMLInputElement;
+  id: number;
+  x: number;
+  y: number;
+  value: string;
+  /** The gesture is known to set the value: input events pass. */
+  drag: boolean;
+}
+
+export function holdTouchSlides(root: Document = document): void {
+  let touch: Touch | null = null;
+  const slider = (t: EventTarget | null): HTMLInputElement | null =>
+    t instanceof HTMLInputElement && t.type === "range" ? t : null;
+  /** Lets what the touch held back go out, once, as the page's own listeners expect it. */
+  const release = (t: Touch): void => {
+    t.drag = true;
+    if (t.el.value !== t.value) t.el.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  root.addEventListener(
+    "pointerdown",
+    (e) => {
+      const el = slider(e.target);
+      if (!el || e.pointerType !== "touch") return;
+      touch = { el, id: e.pointerId, x: e.clientX, y: e.clientY, value: el.value, drag: false };
+    },
+    true,
+  );
+  // Held back before any of the page's listeners sees it (capture, at the document).
+  root.addEventListener(
+    "input",
+    (e) => {
+      if (touch && !touch.drag && e.target === touch.el) e.stopImmediatePropagation();
+    },
+    true,
+  );
+  root.addEventListener(
+    "pointermove",
+    (e) => {
+      const t = touch;
+      if (!t || t.drag || e.pointerId !== t.id) return;
+      const [dx, dy] = [Math.abs(e.clientX - t.x), Math.abs(e.clientY - t.y)];
+      if (dx >= DRAG_PX && dx > dy) release(t);
+    },
+    true,
+  );
+  root.addEventListener(
+    "pointerup",
+    (e) => {
+      const t = touch;
+      if (!t || e.pointerId !== t.id) return;
+      touch = null;
+      if (!t.drag) release(t);
+    },
+    true,
+  );
+  root.addEventListener(
+    "pointercancel",
+    (e) => {
+      const t = touch;
+      if (!t || e.pointerId !== t.id) return;
+      touch = null;
+      // The page scrolled: the slider was never meant to move.
+      if (!t.drag) t.el.value = t.value;
+    },
+    true,
+  );
+}
