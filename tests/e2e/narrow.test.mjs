@@ -146,6 +146,20 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
+  test("on its side (844 x 390), the docked figure leaves most of the screen to the controls", T, async () => {
+    const { page, problems } = await open();
+    await page.setViewportSize({ width: 844, height: 390 });
+    const slider = page.locator("#base-range");
+    await slider.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector("#herd-figure").classList.contains("docked"));
+    const fig = await page.locator("#herd-figure").boundingBox();
+    assert.ok(fig.height <= 390 * 0.45, `the docked figure is ${fig.height} px of 390`);
+    const box = await slider.boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= fig.y, `the slider (${JSON.stringify(box)}) is above the figure (top ${fig.y})`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   for (const lang of ["en", "ru"]) {
     test(`every control is at least 44 px tall for a finger, and nothing scrolls sideways (${lang})`, T, async () => {
       const { page, problems } = await open(`?lang=${lang}`);
