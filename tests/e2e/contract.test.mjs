@@ -200,6 +200,8 @@ describe("the page's contract", () => {
     assert.equal(url.hash, "#compare");
     assert.equal(url.searchParams.get("seed"), "42");
     assert.equal(url.searchParams.get("attempts"), "3");
+    // "Link copied" goes after a few seconds (it stayed for good).
+    await page.waitForFunction(() => document.getElementById("share-status")?.textContent === "", null, { timeout: 8000 });
     assert.deepEqual(problems, []);
     await page.close();
   });

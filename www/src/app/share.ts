@@ -12,6 +12,10 @@ import { PANEL_LINK_IDS, panelQuery } from "./panel-link.js";
 /** The address bar follows the state at most this often. */
 const URL_EVERY_MS = 250;
 
+/** How long "Link copied" stays (on a phone it sits on a line of its own, and stayed for
+ *  good, pushing the page down). */
+export const SHARE_STATUS_MS = 4000;
+
 /** What the link is made of, read when it is written. */
 export interface Shared {
   state: State;
@@ -21,6 +25,7 @@ export interface Shared {
 
 export class ShareLink {
   private timer = 0;
+  private statusTimer = 0;
   private readonly status = byId("share-status");
 
   constructor(private readonly current: () => Shared) {
@@ -57,11 +62,17 @@ export class ShareLink {
     const q = this.query();
     // The hash (a section the reader is at) stays: the link opens where it was copied.
     history.replaceState(null, "", `?${q}${location.hash}`);
+    let said: string;
     try {
       await navigator.clipboard.writeText(location.href);
-      this.status.textContent = this.current().t("share.copied");
+      said = this.current().t("share.copied");
     } catch {
-      this.status.textContent = this.current().t("share.failed");
+      said = this.current().t("share.failed");
     }
+    this.status.textContent = said;
+    window.clearTimeout(this.statusTimer);
+    this.statusTimer = window.setTimeout(() => {
+      if (this.status.textContent === said) setText(this.status, "");
+    }, SHARE_STATUS_MS);
   }
 }
