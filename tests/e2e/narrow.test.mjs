@@ -146,6 +146,43 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
+  test("a touch on a slider that the page writes meanwhile (the playing scrubber) still sets it where the finger lifts", T, async () => {
+    const { page, problems } = await open();
+    const cdp = await page.context().newCDPSession(page);
+    const scrub = page.locator("#scrub");
+    await scrub.scrollIntoViewIfNeeded();
+    // Play from the start, so the playhead writes the scrubber every frame.
+    if ((await page.getAttribute("#play", "aria-pressed")) !== "true") await page.click("#play");
+    await page.waitForFunction(() => document.getElementById("play").getAttribute("aria-pressed") === "true");
+    const box = await scrub.boundingBox();
+    const [x, y] = [Math.round(box.x + box.width * 0.5), Math.round(box.y + box.height / 2)];
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y, id: 1 }] });
+    await page.waitForTimeout(120);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForTimeout(200);
+    const value = Number(await scrub.inputValue());
+    assert.ok(Math.abs(value - 500) <= 60, `the scrubber is where the finger was (about 500 of 1000), not where the playhead had it: ${value}`);
+    // Two fingers: one taps Base's track while another rests on Cap's; each slider ends where
+    // its finger left it, and its number box says the same.
+    await page.evaluate(() => document.getElementById("base-range").scrollIntoView({ block: "center" }));
+    const [b, c] = [await page.locator("#base-range").boundingBox(), await page.locator("#cap-range").boundingBox()];
+    const a = { x: Math.round(b.x + b.width * 0.25), y: Math.round(b.y + b.height / 2), id: 2 };
+    const capValue = await page.inputValue("#cap-range");
+    const capThumbX = Math.round(c.x + (c.width * Number(capValue)) / Number(await page.getAttribute("#cap-range", "max")));
+    const d = { x: capThumbX, y: Math.round(c.y + c.height / 2), id: 3 };
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [a] });
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [a, d] });
+    await page.waitForTimeout(100);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [d] });
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForTimeout(400);
+    const shown = await page.evaluate(() => ({ slider: document.getElementById("base-range").value, box: document.getElementById("base").value }));
+    assert.ok(Math.abs(Number(shown.slider) - 250) <= 40, `Base's slider is where its finger tapped: ${JSON.stringify(shown)}`);
+    assert.notEqual(shown.box, "2000", `Base's number box followed the tap: ${JSON.stringify(shown)}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("on its side (844 x 390), the docked figure leaves most of the screen to the controls", T, async () => {
     const { page, problems } = await open();
     await page.setViewportSize({ width: 844, height: 390 });

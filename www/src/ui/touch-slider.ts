@@ -11,34 +11,46 @@
 // Mouse and pen are left alone. Sliders scroll vertically by default (touch-action pan-y in
 // Chromium's own style), which is what makes the scroll hand back a `pointercancel`.
 
-/** How far a finger moves across before a touch is a drag (CSS px). */
+/** How far a finger moves across before a touch is a drag (CSS px). A move at 45° or flatter
+ *  counts as across: Chromium does not scroll for it either. */
 const DRAG_PX = 8;
 
 interface Touch {
   el: HTMLInputElement;
-  id: number;
   x: number;
   y: number;
+  /** The slider's value when the finger landed. */
   value: string;
+  /** The value the finger set, held back (null: none yet). The page may write the slider
+   *  meanwhile (the playhead moves the scrubber, a finished run the fleet's sliders): the
+   *  finger's value is the one that goes out, and the page's stays if the touch scrolls. */
+  held: string | null;
   /** The gesture is known to set the value: input events pass. */
   drag: boolean;
 }
 
 export function holdTouchSlides(root: Document = document): void {
-  let touch: Touch | null = null;
+  /** The touches on sliders, by pointer (two fingers, two sliders). */
+  const touches = new Map<number, Touch>();
   const slider = (t: EventTarget | null): HTMLInputElement | null =>
     t instanceof HTMLInputElement && t.type === "range" ? t : null;
+  const holding = (el: EventTarget | null): Touch | undefined => {
+    for (const t of touches.values()) if (t.el === el && !t.drag) return t;
+    return undefined;
+  };
   /** Lets what the touch held back go out, once, as the page's own listeners expect it. */
   const release = (t: Touch): void => {
     t.drag = true;
-    if (t.el.value !== t.value) t.el.dispatchEvent(new Event("input", { bubbles: true }));
+    if (t.held === null) return;
+    if (t.el.value !== t.held) t.el.value = t.held;
+    t.el.dispatchEvent(new Event("input", { bubbles: true }));
   };
   root.addEventListener(
     "pointerdown",
     (e) => {
       const el = slider(e.target);
       if (!el || e.pointerType !== "touch") return;
-      touch = { el, id: e.pointerId, x: e.clientX, y: e.clientY, value: el.value, drag: false };
+      touches.set(e.pointerId, { el, x: e.clientX, y: e.clientY, value: el.value, held: null, drag: false });
     },
     true,
   );
@@ -46,26 +58,29 @@ export function holdTouchSlides(root: Document = document): void {
   root.addEventListener(
     "input",
     (e) => {
-      if (touch && !touch.drag && e.target === touch.el) e.stopImmediatePropagation();
+      const t = holding(e.target);
+      if (!t) return;
+      t.held = t.el.value;
+      e.stopImmediatePropagation();
     },
     true,
   );
   root.addEventListener(
     "pointermove",
     (e) => {
-      const t = touch;
-      if (!t || t.drag || e.pointerId !== t.id) return;
+      const t = touches.get(e.pointerId);
+      if (!t || t.drag) return;
       const [dx, dy] = [Math.abs(e.clientX - t.x), Math.abs(e.clientY - t.y)];
-      if (dx >= DRAG_PX && dx > dy) release(t);
+      if (dx >= DRAG_PX && dx >= dy) release(t);
     },
     true,
   );
   root.addEventListener(
     "pointerup",
     (e) => {
-      const t = touch;
-      if (!t || e.pointerId !== t.id) return;
-      touch = null;
+      const t = touches.get(e.pointerId);
+      if (!t) return;
+      touches.delete(e.pointerId);
       if (!t.drag) release(t);
     },
     true,
@@ -73,11 +88,12 @@ export function holdTouchSlides(root: Document = document): void {
   root.addEventListener(
     "pointercancel",
     (e) => {
-      const t = touch;
-      if (!t || e.pointerId !== t.id) return;
-      touch = null;
-      // The page scrolled: the slider was never meant to move.
-      if (!t.drag) t.el.value = t.value;
+      const t = touches.get(e.pointerId);
+      if (!t) return;
+      touches.delete(e.pointerId);
+      // The page scrolled: the slider was never meant to move. What the page wrote into it
+      // since the finger landed stays.
+      if (!t.drag && t.held !== null && t.el.value === t.held) t.el.value = t.value;
     },
     true,
   );
