@@ -234,18 +234,36 @@ pub fn config_error(e: &ConfigError) -> String {
     )
 }
 
-/// The note for a `--multiplier` given beside strategies none of which grows by it (see
-/// `Strategy::uses_multiplier`), if that is the case.
-pub fn unused_multiplier(given: bool, strategies: &[Strategy]) -> Option<String> {
-    if !given || strategies.iter().any(|s| s.uses_multiplier()) {
-        return None;
-    }
+/// A note for each backoff flag given (`--base`, `--cap`, `--multiplier`, as `(given,
+/// field)`) that none of `strategies` reads (see `Strategy::reads`), naming those that do.
+pub fn unread_backoff(given: &[(bool, Field)], strategies: &[Strategy]) -> Vec<String> {
     let names: Vec<&str> = strategies.iter().map(|s| s.name()).collect();
-    Some(format!(
-        "note: --multiplier is not read by --strategy {} (only exponential, full and equal \
-         grow by it): it changes nothing",
-        names.join(",")
-    ))
+    given
+        .iter()
+        .filter(|&&(g, f)| g && !strategies.iter().any(|s| s.reads(f)))
+        .map(|&(_, f)| {
+            let readers: Vec<&str> = Strategy::ALL
+                .iter()
+                .filter(|s| s.reads(f))
+                .map(|s| s.name())
+                .collect();
+            format!(
+                "note: {} is not read by --strategy {} (only by {}): it changes nothing",
+                flag_for(f),
+                names.join(","),
+                or_list(&readers)
+            )
+        })
+        .collect()
+}
+
+/// `a, b or c`.
+pub fn or_list(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// `value` quoted for an error message (control characters escaped, so the message stays on

@@ -8,7 +8,7 @@ use stampede::Field;
 use stampede::backoff::{BackoffSettings, Strategy, check_samples};
 use stampede::policy::{DEFAULT_MAX_ATTEMPTS, PolicySettings};
 use stampede_cli::args::{
-    config_error, duration, duration_text, number, parse_seed, ranged, unused_multiplier, whole,
+    config_error, duration, duration_text, number, parse_seed, ranged, unread_backoff, whole,
 };
 use stampede_cli::json::num;
 
@@ -21,12 +21,12 @@ pub struct Args {
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
     #[arg(long, default_value = defaults().strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
-    /// The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m.
-    #[arg(long, default_value = duration_text(defaults().base_ms), value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
-    base: f64,
-    /// No delay is longer than this.
-    #[arg(long, default_value = duration_text(defaults().cap_ms), value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
-    cap: f64,
+    #[arg(long, help = format!("The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m [default: {}]", duration_text(defaults().base_ms)),
+          value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
+    base: Option<f64>,
+    #[arg(long, help = format!("No delay is longer than this [default: {}]", duration_text(defaults().cap_ms)),
+          value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
+    cap: Option<f64>,
     #[arg(long, help = ranged("Attempts in all, the first included: each sequence has attempts-1 delays", Field::MaxAttempts),
           default_value_t = DEFAULT_MAX_ATTEMPTS, value_parser = whole(Field::MaxAttempts), allow_hyphen_values = true)]
     attempts: u32,
@@ -67,12 +67,19 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 }
 
 pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
-    let multiplier = a.multiplier.unwrap_or(defaults().multiplier);
-    let settings = BackoffSettings::new(a.strategy, a.base, a.cap).with_multiplier(multiplier);
+    let d = defaults();
+    let (base, cap) = (a.base.unwrap_or(d.base_ms), a.cap.unwrap_or(d.cap_ms));
+    let multiplier = a.multiplier.unwrap_or(d.multiplier);
+    let settings = BackoffSettings::new(a.strategy, base, cap).with_multiplier(multiplier);
     let policy = PolicySettings::new(settings, a.attempts)
         .build()
         .map_err(|e| UsageError(config_error(&e)))?;
-    if let Some(note) = unused_multiplier(a.multiplier.is_some(), &[a.strategy]) {
+    let given = [
+        (a.base.is_some(), Field::Base),
+        (a.cap.is_some(), Field::Cap),
+        (a.multiplier.is_some(), Field::Multiplier),
+    ];
+    for note in unread_backoff(&given, &[a.strategy]) {
         crate::output::say(&note);
     }
     let backoff = policy.backoff();
@@ -84,8 +91,8 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
         // Streamed, one sequence at a time: memory stays that of one sequence.
         let head = json!({
             "strategy": a.strategy.name(),
-            "base_ms": num(a.base),
-            "cap_ms": num(a.cap),
+            "base_ms": num(base),
+            "cap_ms": num(cap),
             "attempts": a.attempts,
             "multiplier": num(multiplier),
             "seed": a.seed,
@@ -107,7 +114,7 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     writeln!(
         out,
         "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
-        a.strategy, a.base, a.cap, multiplier, a.attempts, per, a.seed
+        a.strategy, base, cap, multiplier, a.attempts, per, a.seed
     )?;
     if per == 0 {
         writeln!(out, "one attempt: no retries, no delays")?;

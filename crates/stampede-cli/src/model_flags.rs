@@ -192,14 +192,7 @@ fn ms(v: f64) -> String {
     }
 }
 
-/// `a, b or c`.
-pub fn or_list(names: &[&str]) -> String {
-    match names.split_last() {
-        Some((last, [])) => (*last).to_owned(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
+pub use stampede_cli::args::or_list;
 
 /// One of the core's named choices, its error worded by the core.
 pub(crate) fn parse_name<T: std::str::FromStr<Err = stampede::ConfigError>>(

@@ -15,7 +15,7 @@ use stampede::sim::{
     run_many_seeing_first,
 };
 use stampede_cli::args::{
-    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, unused_multiplier,
+    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, unread_backoff,
     whole, whole_in,
 };
 
@@ -318,7 +318,8 @@ impl Common {
     /// refusals: a scene of flags kept for several scenarios (`--duration` for each) runs.
     /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid, noted
     /// under `--hedge` when it holds more than one: their rows repeat one run);
-    /// `strategies`, the ones run (a `--multiplier` none of them grows by is noted too).
+    /// `strategies`, the ones run (a `--base`, `--cap` or `--multiplier` none of them reads is
+    /// noted too).
     fn notes(&self, strategy: bool, strategies: &[Strategy]) -> Vec<String> {
         let given = [
             (self.outage.is_some(), Field::Outage),
@@ -353,8 +354,13 @@ impl Common {
             })
             .collect();
         let hedged = self.hedge.given();
-        if hedged.is_none() && self.scenario.reads(Field::Multiplier) {
-            notes.extend(unused_multiplier(self.multiplier.is_some(), strategies));
+        if hedged.is_none() {
+            let given = [
+                (self.base.is_some(), Field::Base),
+                (self.cap.is_some(), Field::Cap),
+                (self.multiplier.is_some(), Field::Multiplier),
+            ];
+            notes.extend(unread_backoff(&given, strategies));
         }
         if let (Some(hedge), false, [_, _, ..]) = (hedged, strategy, strategies) {
             notes.push(format!(

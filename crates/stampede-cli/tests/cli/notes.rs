@@ -136,7 +136,7 @@ fn the_text_rounds_derived_figures_and_names_the_missing_ones() {
 }
 
 #[test]
-fn a_multiplier_no_strategy_grows_by_gets_a_note() {
+fn a_backoff_flag_no_strategy_reads_gets_a_note() {
     for strategy in ["none", "constant", "decorrelated", "decorrelated-v2"] {
         let args = ["delays", "--strategy", strategy, "--samples", "3", "--json"];
         let (plain, quiet) = run(&args);
@@ -149,11 +149,34 @@ fn a_multiplier_no_strategy_grows_by_gets_a_note() {
         assert_eq!(
             note,
             format!(
-                "stampede: note: --multiplier is not read by --strategy {strategy} (only \
-                 exponential, full and equal grow by it): it changes nothing\n"
+                "stampede: note: --multiplier is not read by --strategy {strategy} (only by \
+                 exponential, full or equal): it changes nothing\n"
             )
         );
     }
+    // The base and the cap likewise: none reads neither, constant only the base.
+    let args = ["delays", "--strategy", "none", "--samples", "2", "--json"];
+    let (plain, _) = run(&args);
+    let (with, notes) = run(&[&args[..], &["--base", "1s", "--cap", "5s"]].concat());
+    let delays =
+        |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap()["sequences"].clone();
+    assert_eq!(delays(&with), delays(&plain));
+    assert_eq!(
+        notes.lines().collect::<Vec<_>>(),
+        [
+            "stampede: note: --base is not read by --strategy none (only by constant, \
+             exponential, full, equal, decorrelated or decorrelated-v2): it changes nothing",
+            "stampede: note: --cap is not read by --strategy none (only by exponential, full, \
+             equal, decorrelated or decorrelated-v2): it changes nothing",
+        ]
+    );
+    let (_, note) = run(&["delays", "--strategy", "constant", "--cap", "50s"]);
+    assert!(
+        note.contains("--cap is not read by --strategy constant"),
+        "{note}"
+    );
+    let (_, quiet) = run(&["delays", "--strategy", "constant", "--base", "1s"]);
+    assert_eq!(quiet, "", "constant reads its base");
     // One that grows by it: no note (and other delays).
     let (_, quiet) = run(&["delays", "--strategy", "full", "--multiplier", "5"]);
     assert_eq!(quiet, "");

@@ -85,14 +85,22 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Whether its delays grow by the multiplier (`base · multiplier^n`): exponential, full
-    /// and equal. The others ignore it: none and constant do not grow, decorrelated grows
-    /// from the last delay (× up to 3), decorrelated-v2 by Polly's own law.
-    pub const fn uses_multiplier(self) -> bool {
-        matches!(
-            self,
-            Strategy::Exponential | Strategy::Full | Strategy::Equal
-        )
+    /// Whether its delays depend on the backoff setting `field` (`Base`, `Cap`,
+    /// `Multiplier`; any other field: false). `none` reads none of them (it waits nothing);
+    /// `constant` only the base (its cap only bounds the base); only exponential, full and
+    /// equal grow by the multiplier (decorrelated grows from the last delay, × up to 3,
+    /// decorrelated-v2 by Polly's own law). A front end that sets one a strategy does not
+    /// read changes nothing: the CLI says so in a note.
+    pub const fn reads(self, field: Field) -> bool {
+        match field {
+            Field::Base => !matches!(self, Strategy::None),
+            Field::Cap => !matches!(self, Strategy::None | Strategy::Constant),
+            Field::Multiplier => matches!(
+                self,
+                Strategy::Exponential | Strategy::Full | Strategy::Equal
+            ),
+            _ => false,
+        }
     }
 
     /// Every strategy, in the order the docs list them.

@@ -40,23 +40,30 @@ fn none_and_constant() {
     );
 }
 
-/// `Strategy::uses_multiplier` against the draws: the same seed gives the same delays
-/// under multipliers 2 and 5 exactly for the strategies that say they ignore it.
+/// `Strategy::reads` against the draws: the same seed gives the same delays with a base,
+/// cap or multiplier changed exactly for the strategies that say they do not read it.
 #[test]
-fn the_strategies_that_use_the_multiplier_say_so() {
+fn a_strategy_reads_exactly_the_backoff_settings_it_says() {
     for strategy in Strategy::ALL {
-        let draws = |m: f64| {
-            let b = BackoffSettings::new(strategy, 100.0, 60_000.0)
+        let draws = |base: f64, cap: f64, m: f64| {
+            let b = BackoffSettings::new(strategy, base, cap)
                 .with_multiplier(m)
                 .build()
                 .unwrap();
             first::<6>(&b, 7)
         };
-        assert_eq!(
-            draws(2.0) != draws(5.0),
-            strategy.uses_multiplier(),
-            "{strategy}"
-        );
+        let plain = draws(100.0, 60_000.0, 2.0);
+        for (field, changed) in [
+            (Field::Base, draws(300.0, 60_000.0, 2.0)),
+            (Field::Cap, draws(100.0, 500.0, 2.0)),
+            (Field::Multiplier, draws(100.0, 60_000.0, 5.0)),
+        ] {
+            assert_eq!(
+                changed != plain,
+                strategy.reads(field),
+                "{strategy} {field:?}"
+            );
+        }
     }
 }
 
