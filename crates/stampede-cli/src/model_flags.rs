@@ -141,6 +141,13 @@ impl Model {
         self.latency_dist
     }
 
+    /// Whether `--service-spread` was given beside a service time that is not log-normal,
+    /// which does not read it.
+    pub fn spread_unread(&self) -> bool {
+        self.service_spread.is_some()
+            && self.service_dist.unwrap_or(defaults().service_dist) != ServiceDist::Lognormal
+    }
+
     /// The first flag given, in the order `--help` lists them; `None` if none was.
     pub fn first_given(&self) -> Option<&'static str> {
         self.given().next().map(flag_for)

@@ -7,7 +7,7 @@
 //!
 //! | outcome | status | stderr |
 //! |---|---|---|
-//! | done | 0 | nothing, or a note for each flag the scenario, the strategies or `--hedge` do not read |
+//! | done | 0 | nothing, or a note for each flag the run does not read (the scenario's, the strategies', `--hedge`'s, `--workers`', the service law's and the nets' rules) |
 //! | the reader closed the pipe | 0 | nothing |
 //! | any other write error | 1 | `stampede: cannot write output: <reason>` |
 //! | bad input | 2 | `stampede: <flag>: …` |

@@ -384,6 +384,32 @@ impl Common {
                 )
             }));
         }
+        // Three more that --help documents and the run would ignore silently.
+        if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
+            notes.push(
+                "note: --service-spread is read only with --service-dist lognormal: it changes \
+                 nothing"
+                    .to_owned(),
+            );
+        }
+        if self.capacity.is_some() && self.model.given().any(|f| f == Field::Workers) {
+            notes.push(
+                "note: --capacity is not read beside --workers, with which capacity follows from \
+                 --workers and --service: it changes nothing"
+                    .to_owned(),
+            );
+        }
+        if self.budget_scope.is_some()
+            && self.budget.is_none()
+            && self.nets.first_given().is_none()
+            && self.scenario.reads(Field::BudgetScope)
+        {
+            notes.push(
+                "note: --budget-scope shares a budget or a safety net, and none is given: it \
+                 changes nothing"
+                    .to_owned(),
+            );
+        }
         notes
     }
 

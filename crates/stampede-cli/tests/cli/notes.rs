@@ -280,3 +280,41 @@ fn a_hedged_sweep_over_several_strategies_says_its_rows_repeat() {
     ]);
     assert_eq!(quiet, "");
 }
+
+#[test]
+fn flags_their_help_says_are_not_read_get_a_note() {
+    let args = ["simulate", "--clients", "50", "--workers", "3", "--json"];
+    let (plain, _) = run(&args);
+    let (with, note) = run(&[&args[..], &["--capacity", "900"]].concat());
+    assert_eq!(with, plain);
+    assert_eq!(
+        note,
+        "stampede: note: --capacity is not read beside --workers, with which capacity follows \
+         from --workers and --service: it changes nothing\n"
+    );
+    let args = ["simulate", "--clients", "50", "--json"];
+    let (plain, _) = run(&args);
+    let (with, note) = run(&[&args[..], &["--budget-scope", "shared"]].concat());
+    assert_eq!(with, plain);
+    assert_eq!(
+        note,
+        "stampede: note: --budget-scope shares a budget or a safety net, and none is given: it \
+         changes nothing\n"
+    );
+    let (with, note) = run(&[&args[..], &["--service-spread", "2"]].concat());
+    assert_eq!(with, plain);
+    assert_eq!(
+        note,
+        "stampede: note: --service-spread is read only with --service-dist lognormal: it \
+         changes nothing\n"
+    );
+    let (_, quiet) = run(&[
+        &args[..],
+        &["--service-spread", "2", "--service-dist", "lognormal"],
+    ]
+    .concat());
+    assert_eq!(quiet, "");
+    // With something to share, it is read: no note.
+    let (_, quiet) = run(&[&args[..], &["--budget-scope", "shared", "--budget", "10:1"]].concat());
+    assert_eq!(quiet, "");
+}
