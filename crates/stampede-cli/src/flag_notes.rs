@@ -1,0 +1,114 @@
+//! The notes `simulate` and `sweep` write on stderr for each flag given that the run does not
+//! read (it changes nothing): the scenario's (`Scenario::reads`), the strategies'
+//! (`Strategy::reads`), `--hedge`'s, and three that `--help` documents. A child of
+//! `simulate_cmd.rs`, so that it reads `Common`'s fields.
+
+use stampede::Field;
+use stampede::backoff::Strategy;
+use stampede::sim::Scenario;
+use stampede_cli::args::{flag_for, or_list, unread_backoff};
+
+use super::Common;
+
+impl Common {
+    /// A note for each flag given that changes nothing: one the scenario does not read
+    /// (`Scenario::reads`, the core's word on it), naming the scenarios that do, and a
+    /// backoff flag beside `--hedge`, whose attempts go out on its delay. Notes, not
+    /// refusals: a scene of flags kept for several scenarios (`--duration` for each) runs.
+    /// `strategy`: whether `--strategy` was given (simulate's; a sweep's is its grid, noted
+    /// under `--hedge` when it holds more than one: their rows repeat one run);
+    /// `strategies`, the ones run (a `--base`, `--cap` or `--multiplier` none of them reads is
+    /// noted too).
+    pub(super) fn notes(&self, strategy: bool, strategies: &[Strategy]) -> Vec<String> {
+        let given = [
+            (self.outage.is_some(), Field::Outage),
+            (self.outage_start.is_some(), Field::OutageStart),
+            (self.capacity.is_some(), Field::CapacityRps),
+            (self.reject_cost.is_some(), Field::RejectCost),
+            (self.rate.is_some(), Field::Rate),
+            (self.duration.is_some(), Field::Duration),
+            (self.window.is_some(), Field::BurstWindow),
+            (self.retry_after.is_some(), Field::RetryAfter),
+            (self.budget_scope.is_some(), Field::BudgetScope),
+        ];
+        let fields = given
+            .into_iter()
+            .filter(|&(g, _)| g)
+            .map(|(_, f)| f)
+            .chain(self.model.given());
+        let mut notes: Vec<String> = fields
+            .filter(|&f| !self.scenario.reads(f))
+            .map(|field| {
+                let readers: Vec<&str> = Scenario::ALL
+                    .iter()
+                    .filter(|s| s.reads(field))
+                    .map(|s| s.name())
+                    .collect();
+                format!(
+                    "note: {} is not read by --scenario {} (only by {}): it changes nothing",
+                    flag_for(field),
+                    self.scenario,
+                    or_list(&readers)
+                )
+            })
+            .collect();
+        let hedged = self.hedge.given();
+        if hedged.is_none() {
+            let given = [
+                (self.base.is_some(), Field::Base),
+                (self.cap.is_some(), Field::Cap),
+                (self.multiplier.is_some(), Field::Multiplier),
+            ];
+            notes.extend(unread_backoff(&given, strategies));
+        }
+        if let (Some(hedge), false, [_, _, ..]) = (hedged, strategy, strategies) {
+            notes.push(format!(
+                "note: {hedge} replaces the backoff, so the rows of the {} strategies repeat the \
+                 same runs",
+                strategies.len()
+            ));
+        }
+        if let Some(hedge) = hedged {
+            let backoff = [
+                (strategy, Field::Strategy),
+                (self.base.is_some(), Field::Base),
+                (self.cap.is_some(), Field::Cap),
+                (self.multiplier.is_some(), Field::Multiplier),
+            ];
+            notes.extend(backoff.into_iter().filter(|&(g, _)| g).map(|(_, f)| {
+                format!(
+                    "note: {} is not read with {hedge}, whose attempts go out on its delay, not \
+                     after a backoff: it changes nothing",
+                    flag_for(f)
+                )
+            }));
+        }
+        // Three more that --help documents and the run would ignore silently.
+        if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
+            notes.push(
+                "note: --service-spread is read only with --service-dist lognormal: it changes \
+                 nothing"
+                    .to_owned(),
+            );
+        }
+        if self.capacity.is_some() && self.model.given().any(|f| f == Field::Workers) {
+            notes.push(
+                "note: --capacity is not read beside --workers, with which capacity follows from \
+                 --workers and --service: it changes nothing"
+                    .to_owned(),
+            );
+        }
+        if self.budget_scope.is_some()
+            && self.budget.is_none()
+            && self.nets.first_given().is_none()
+            && self.scenario.reads(Field::BudgetScope)
+        {
+            notes.push(
+                "note: --budget-scope shares a budget or a safety net, and none is given: it \
+                 changes nothing"
+                    .to_owned(),
+            );
+        }
+        notes
+    }
+}
