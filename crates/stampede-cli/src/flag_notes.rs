@@ -52,36 +52,30 @@ impl Common {
                 )
             })
             .collect();
-        let hedged = self.hedge.given();
-        if hedged.is_none() {
-            let given = [
-                (self.base.is_some(), Field::Base),
-                (self.cap.is_some(), Field::Cap),
-                (self.multiplier.is_some(), Field::Multiplier),
-            ];
-            notes.extend(unread_backoff(&given, strategies));
-        }
-        if let (Some(hedge), false, [_, _, ..]) = (hedged, strategy, strategies) {
-            notes.push(format!(
-                "note: {hedge} replaces the backoff, so the rows of the {} strategies repeat the \
-                 same runs",
-                strategies.len()
-            ));
-        }
-        if let Some(hedge) = hedged {
-            let backoff = [
-                (strategy, Field::Strategy),
-                (self.base.is_some(), Field::Base),
-                (self.cap.is_some(), Field::Cap),
-                (self.multiplier.is_some(), Field::Multiplier),
-            ];
-            notes.extend(backoff.into_iter().filter(|&(g, _)| g).map(|(_, f)| {
-                format!(
-                    "note: {} is not read with {hedge}, whose attempts go out on its delay, not \
-                     after a backoff: it changes nothing",
-                    flag_for(f)
-                )
-            }));
+        let backoff = [
+            (self.base.is_some(), Field::Base),
+            (self.cap.is_some(), Field::Cap),
+            (self.multiplier.is_some(), Field::Multiplier),
+        ];
+        match self.hedge.given() {
+            None => notes.extend(unread_backoff(&backoff, strategies)),
+            Some(hedge) => {
+                if let (false, [_, _, ..]) = (strategy, strategies) {
+                    notes.push(format!(
+                        "note: {hedge} replaces the backoff, so the rows of the {} strategies \
+                         repeat the same runs",
+                        strategies.len()
+                    ));
+                }
+                let flags = [(strategy, Field::Strategy)].into_iter().chain(backoff);
+                notes.extend(flags.filter(|&(g, _)| g).map(|(_, f)| {
+                    format!(
+                        "note: {} is not read with {hedge}, whose attempts go out on its delay, \
+                         not after a backoff: it changes nothing",
+                        flag_for(f)
+                    )
+                }));
+            }
         }
         // Three more that --help documents and the run would ignore silently.
         if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {

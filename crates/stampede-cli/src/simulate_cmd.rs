@@ -382,21 +382,21 @@ fn fleet_line(s: &SimSettings) -> String {
         w => format!("{w} workers"),
     };
     let capacity = if f.capacity_rps.is_finite() {
-        format!("{} requests/s", shown(f.capacity_rps))
+        format!("{} requests/s", rounded(f.capacity_rps))
     } else {
         "no capacity limit".to_owned()
     };
     format!(
         "{} {servers} × {workers} of {} ms, {} waiting at most each · {capacity}",
         f.servers,
-        shown(f.service_ms),
+        rounded(f.service_ms),
         f.queue
     )
 }
 
 /// A derived figure for people: to a thousandth, without the float's last-digit noise
 /// (a service time of 30 ms, not 29.999999999999996).
-fn shown(v: f64) -> String {
+fn rounded(v: f64) -> String {
     stampede_cli::json::num((v * 1000.0).round() / 1000.0).to_string()
 }
 
