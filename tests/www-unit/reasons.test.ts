@@ -107,9 +107,12 @@ test("every sentence the package writes is recognised, rebuilt in English to the
   const breaker = { minThroughput: 1, failureRatio: 0.1, breakMs: 60_000 };
   said.push(...(await fromRetryFetch(status(503), { policy: { ...fast, maxAttempts: 5 }, callSite: "reasons-breaker", breaker })));
   said.push(...(await fromRetryFetch(status(503), { policy: { ...fast, maxAttempts: 5 }, callSite: "reasons-breaker", breaker })));
-  // The throttle rejects at random, more often as failures pile up.
+  // The throttle rejects at random (seeded), more often as failures pile up. A budget that never
+  // runs out: the call site's default one (10 tokens) refused every retry after the first
+  // call, before the throttle was asked, so in 6% of runs the throttle never spoke.
+  const endless = { capacity: 10_000, refillPerSec: 10_000 };
   for (let i = 0; i < 20 && !said.some((s) => s.text.startsWith("throttled")); i++) {
-    said.push(...(await fromRetryFetch(status(503), { policy: { ...fast, maxAttempts: 10 }, callSite: "reasons-throttle", throttle: { k: 1 } })));
+    said.push(...(await fromRetryFetch(status(503), { policy: { ...fast, maxAttempts: 10, seed: i + 1 }, callSite: "reasons-throttle", throttle: { k: 1 }, budget: endless })));
   }
   // Hedging: the first attempt hangs until aborted, the hedge wins, the first is cancelled.
   let n = 0;
