@@ -6,6 +6,7 @@ import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "
 import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
 import type { SimResult } from "../logic/sim-result.js";
 import type { BeyondOptions, PolicyOptions, SimOptions } from "../logic/run.js";
+import { runSliced } from "../logic/slices.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };
@@ -29,7 +30,8 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
   const started = performance.now();
   const sim = new Simulation(o);
   try {
-    sim.run();
+    // In slices, not one run(): see logic/slices.ts.
+    runSliced(sim);
     measure("stampede:simulate", started);
     // Views are taken after the run (which may have grown memory) and not held beyond `use`.
     return use({
