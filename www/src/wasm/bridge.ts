@@ -6,7 +6,6 @@ import init, { RetryPolicy, Simulation, retryFetch as packageRetryFetch } from "
 import type { AttemptInfo, Metrics, RetryFetchOptions } from "stampede";
 import type { SimResult } from "../logic/sim-result.js";
 import type { BeyondOptions, PolicyOptions, SimOptions } from "../logic/run.js";
-import { runSliced } from "../logic/slices.js";
 import { measure } from "../timing.js";
 
 export type { AttemptInfo, Metrics, RetryFetchOptions };
@@ -30,8 +29,7 @@ export function simulate<T>(o: SimOptions, use: (r: SimResult) => T): T {
   const started = performance.now();
   const sim = new Simulation(o);
   try {
-    // In slices, not one run(): see logic/slices.ts.
-    runSliced(sim);
+    sim.run();
     measure("stampede:simulate", started);
     // Views are taken after the run (which may have grown memory) and not held beyond `use`.
     return use({
