@@ -334,4 +334,35 @@ describe("the panels' settings in the link", () => {
     assert.deepEqual([...problems, ...bad.problems], []);
     await bad.page.close();
   });
+
+  test("a link sets the hedge's delay, the chain's layers and attempts and the log scale; a shared picture keeps them", T, async () => {
+    const { page, problems } = await open("?hedge-delay=50&layers=5&layers-attempts=2&load-log=1");
+    assert.equal(await page.inputValue("#hedge-delay"), "50");
+    assert.equal(await page.inputValue("#layers"), "5");
+    assert.equal(await page.inputValue("#layers-attempts"), "2");
+    assert.equal(await page.isChecked("#load-log"), true);
+    // Changed on the page, they follow into the address; back to the page's own, they leave it.
+    await page.fill("#layers", "4");
+    await page.uncheck("#load-log");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("layers") === "4" && !new URLSearchParams(location.search).has("load-log"), null, { timeout: 10_000 });
+    await page.check("#load-log");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("load-log") === "1", null, { timeout: 10_000 });
+    // The address, opened anew, is the same picture's settings.
+    const again = await open(await page.evaluate(() => location.search));
+    assert.equal(await again.page.inputValue("#hedge-delay"), "50");
+    assert.equal(await again.page.inputValue("#layers"), "4");
+    assert.equal(await again.page.inputValue("#layers-attempts"), "2");
+    assert.equal(await again.page.isChecked("#load-log"), true);
+    await page.close();
+    await again.page.close();
+    // Values the controls cannot take: a fractional layer count, a box neither 0 nor 1.
+    const bad = await open("?layers=2.5&load-log=yes&hedge-delay=0");
+    assert.equal(await bad.page.inputValue("#layers"), "3");
+    assert.equal(await bad.page.isChecked("#load-log"), false);
+    assert.equal(await bad.page.inputValue("#hedge-delay"), "20");
+    const note = (await bad.page.textContent("#link-note")) ?? "";
+    for (const v of ["layers=2.5", "load-log=yes", "hedge-delay=0"]) assert.ok(note.includes(v), `${v} in the note: ${note}`);
+    assert.deepEqual([...problems, ...again.problems, ...bad.problems], []);
+    await bad.page.close();
+  });
 });

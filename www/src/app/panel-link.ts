@@ -1,15 +1,26 @@
-// The panels' own settings in the link: the safety nets' failure, rate and scope, and where
-// to retry in a chain of services. They are not the State (no main run reads them), but a
-// teacher who set the nets panel to "30% failures, one client's calls" shares that picture.
-// Only values that differ from the page's own go into the address; a link's value the
-// control cannot take is left out and named in the link's note.
+// The panels' own settings in the link: the safety nets' failure, rate and scope, the
+// hedge's delay, where to retry in a chain of services and how long the chain is, and the
+// rate charts' log scale. They are not the State (no main run reads them), but a teacher who
+// set the nets panel to "30% failures, one client's calls" shares that picture. Only values
+// that differ from the page's own go into the address; a link's value the control cannot
+// take is left out and named in the link's note.
 
+import { HEDGE_DELAY_ENVELOPE } from "../logic/hedging.js";
+import { LAYERS_ENVELOPE, LAYER_ATTEMPTS_ENVELOPE } from "../logic/layers.js";
 import { FAIL_RATE_RANGE } from "../logic/nets.js";
+import type { Envelope } from "../logic/typed.js";
 
 /** The select controls, by id: the link takes one of their options' values. */
 const SELECTS = ["nets-failure", "nets-scope", "retry-at"] as const;
-/** The number controls, by id, with the range their panel reads. */
-const NUMBERS: Record<string, { readonly min: number; readonly max: number }> = { "nets-fail-rate": FAIL_RATE_RANGE };
+/** The number controls, by id, with the envelope their panel reads. */
+const NUMBERS: Record<string, Envelope> = {
+  "nets-fail-rate": FAIL_RATE_RANGE,
+  "hedge-delay": HEDGE_DELAY_ENVELOPE,
+  layers: LAYERS_ENVELOPE,
+  "layers-attempts": LAYER_ATTEMPTS_ENVELOPE,
+};
+/** The check boxes, by id: "1" checked, "0" not. */
+const BOXES = ["load-log"] as const;
 
 function select(id: string): HTMLSelectElement | null {
   const el = document.getElementById(id);
@@ -21,10 +32,10 @@ function input(id: string): HTMLInputElement | null {
   return el instanceof HTMLInputElement ? el : null;
 }
 
-/** `text` as a number within `range`, or null. */
-function within(text: string, range: { readonly min: number; readonly max: number }): number | null {
+/** `text` as a number within `env` (a whole one if it asks), or null. */
+function within(text: string, env: Envelope): number | null {
   const n = text.trim() === "" ? NaN : Number(text);
-  return Number.isFinite(n) && n >= range.min && n <= range.max ? n : null;
+  return Number.isFinite(n) && n >= env.min && n <= env.max && (!env.integer || Number.isInteger(n)) ? n : null;
 }
 
 /** The value the page starts a select with (its `selected` option, else its first). */
@@ -53,6 +64,13 @@ export function applyPanelParams(search: string): string[] {
     if (n !== null) el.value = String(n);
     else refused.push(`${id}=${v}`);
   }
+  for (const id of BOXES) {
+    const el = input(id);
+    const v = q.get(id);
+    if (!el || v === null) continue;
+    if (v === "1" || v === "0") el.checked = v === "1";
+    else refused.push(`${id}=${v}`);
+  }
   return refused;
 }
 
@@ -71,8 +89,12 @@ export function panelQuery(): string {
     // A value the panel refuses (it keeps its last picture) stays out of the link.
     if (n !== null && el.value !== el.defaultValue) pairs.push([id, String(n)]);
   }
+  for (const id of BOXES) {
+    const el = input(id);
+    if (el && el.checked !== el.defaultChecked) pairs.push([id, el.checked ? "1" : "0"]);
+  }
   return pairs.map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("");
 }
 
 /** The ids whose changes the address follows. */
-export const PANEL_LINK_IDS: readonly string[] = [...SELECTS, ...Object.keys(NUMBERS)];
+export const PANEL_LINK_IDS: readonly string[] = [...SELECTS, ...Object.keys(NUMBERS), ...BOXES];
