@@ -17,7 +17,7 @@ import {
   type NumberField,
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, cloneState, type State } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, SCENARIOS, cloneState, type State } from "../../www/src/logic/state.js";
 import { simOptions } from "../../www/src/logic/run.js";
 import type { Unit as PackageUnit } from "stampede";
 import { limitOf, pkg } from "./package.js";
@@ -99,6 +99,60 @@ test("fields show for the scenarios that use them", () => {
   assert.ok(visibleFor(field("rate"), "steady"));
   assert.ok(!visibleFor(field("rate"), "burst"));
   assert.ok(visibleFor(field("base"), "aws-occ"));
+});
+
+test("a field the page hides in a scenario changes nothing there (the package is the judge)", () => {
+  // Each scenario's run, small, with the budget on so its fields could matter; each field
+  // the page hides for it set to its slider's two ends: the runs must not differ. (The
+  // aws-occ contention experiment's clients retry until their write wins: its attempt
+  // limit and budget were shown, and did nothing.)
+  const run = (s: State) => {
+    try {
+      const sim = new pkg.Simulation(simOptions(s, "a"));
+      try {
+        sim.run();
+        return JSON.stringify(sim.metrics());
+      } finally {
+        sim.free();
+      }
+    } catch (e) {
+      return `refused: ${(e as Error).message}`;
+    }
+  };
+  let checked = 0;
+  for (const scenario of SCENARIOS) {
+    const base = cloneState(DEFAULT_STATE);
+    Object.assign(base, { scenario, clients: 200, durationMs: 5000, ratePerClient: 1 });
+    base.a.budget = true;
+    for (const f of ALL_FIELDS.filter((f) => f.side !== "b" && !visibleFor(f, scenario, base))) {
+      const [lo, hi] = [cloneState(base), cloneState(base)];
+      f.set(lo, f.min);
+      f.set(hi, f.max);
+      assert.equal(run(lo), run(hi), `${f.id} is hidden in ${scenario}, yet ${f.min} and ${f.max} differ`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 20, `${checked} hidden fields checked`);
+  // And the other way, in aws-occ, whose run has few settings: every field the page shows
+  // there changes its run. (In the other scenarios a shown field may rest at a value that
+  // changes nothing: the workers while the capacity sizes the servers, a slowdown of no
+  // length.)
+  const occ = cloneState(DEFAULT_STATE);
+  Object.assign(occ, { scenario: "aws-occ", clients: 200 });
+  occ.a.budget = true;
+  const shown = ALL_FIELDS.filter((f) => f.side !== "b" && visibleFor(f, "aws-occ", occ));
+  assert.ok(shown.length >= 4, shown.map((f) => f.id).join());
+  for (const f of shown) {
+    const [lo, hi] = [cloneState(occ), cloneState(occ)];
+    f.set(lo, f.min);
+    f.set(hi, f.max);
+    assert.notEqual(run(lo), run(hi), `${f.id} is shown in aws-occ, yet ${f.min} and ${f.max} give the same run`);
+  }
+  // The check has teeth: the attempt limit, shown in a burst, changes its run.
+  const [few, many] = [cloneState(DEFAULT_STATE), cloneState(DEFAULT_STATE)];
+  few.a.maxAttempts = 1;
+  many.a.maxAttempts = 6;
+  assert.notEqual(run(few), run(many));
 });
 
 test("steady runs are bounded", () => {

@@ -67,10 +67,11 @@ function policyFields(side: "a" | "b"): NumberField[] {
   return [
     policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1 }, `${p}base`),
     policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1 }, `${p}cap`),
+    // aws-occ's clients retry until their write wins: no attempt limit (nor a budget).
     policyField(
       side,
       "maxAttempts",
-      { unit: "count", min: 1, max: 12, scale: "linear", step: 1, integer: true, limit: { min: 1, max: 20 } },
+      { unit: "count", min: 1, max: 12, scale: "linear", step: 1, integer: true, limit: { min: 1, max: 20 }, scenarios: SERVED },
       `${p}attempts`,
     ),
     policyField(side, "multiplier", { unit: "factor", min: 1, max: 5, scale: "linear", step: 0.1 }, `${p}multiplier`),
@@ -219,8 +220,8 @@ export const BUDGET_FIELDS: NumberField[] = [
   // The core's ranges as the envelope: these fields count whether or not a budget is on, so
   // the page checks them itself (with the budget off no run asks the package, and a -3 went
   // into the link).
-  stateField("budget-capacity", "budgetCapacity", { unit: "tokens", min: 1, max: 10_000, scale: "log", step: 1, limit: coreRange("budget.capacity") }),
-  stateField("budget-refill", "budgetRefill", { unit: "perSec", min: 0.01, max: 10_000, scale: "log", step: 0.01, limit: coreRange("budget.refillPerSec") }),
+  stateField("budget-capacity", "budgetCapacity", { unit: "tokens", min: 1, max: 10_000, scale: "log", step: 1, limit: coreRange("budget.capacity"), scenarios: SERVED }),
+  stateField("budget-refill", "budgetRefill", { unit: "perSec", min: 0.01, max: 10_000, scale: "log", step: 0.01, limit: coreRange("budget.refillPerSec"), scenarios: SERVED }),
 ];
 
 export const POLICY_B_FIELDS: NumberField[] = policyFields("b");

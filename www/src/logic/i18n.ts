@@ -110,7 +110,7 @@ export const en = {
   "scenario.aws-occ": "AWS contention (clients race to write one row)",
   "scenario.spike": "Steady traffic with a spike",
   "scenario.closed": "Closed loop: one request per client at a time",
-  "scenario.occNote": "In the contention experiment the clients fight each other, not an outage: the outage and the server settings do not apply.",
+  "scenario.occNote": "In the contention experiment the clients fight each other, not an outage, and retry until their write wins: the outage, the server settings, the attempt limit and the budget do not apply.",
   "strategy.none": "none — retry at once",
   "strategy.constant": "constant",
   "strategy.exponential": "exponential, no jitter",

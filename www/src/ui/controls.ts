@@ -340,6 +340,11 @@ export class Controls {
     const note = document.getElementById("occ-note");
     if (note) setHidden(note, s.scenario !== "aws-occ");
     setHidden(byId("group-server"), !hasServer(s.scenario));
+    // aws-occ's clients retry until their write wins: no budget (nor an attempt limit, whose
+    // fields say so in fields.ts).
+    setHidden(byId("group-budget"), !hasServer(s.scenario));
+    const bBudget = this.box("b-budget").closest<HTMLElement>(".field");
+    if (bBudget) setHidden(bBudget, !hasServer(s.scenario));
     this.refreshReadouts(s);
   }
 
