@@ -372,6 +372,17 @@ describe("the page's contract", () => {
     await page.fill("#live-timeout", "");
     await page.locator("#live-timeout").pressSequentially("1e");
     await page.locator("#live-timeout-error").waitFor({ state: "visible" });
+    // A number the package refuses is flagged as it is typed (no Send), worded as the
+    // package's refusal would be, and the snippet leaves it out rather than repeat it.
+    for (const bad of ["-5", "0", "1e12"]) {
+      await page.fill("#live-timeout", bad);
+      await page.locator("#live-timeout-error").waitFor({ state: "visible" });
+      assert.match((await page.textContent("#live-timeout-error")) ?? "", /Timeout per attempt: .*86,400,000 ms/);
+      assert.doesNotMatch((await page.textContent("#embed-code")) ?? "", /attemptTimeoutMs/, `${bad} stays out of the snippet`);
+    }
+    await page.fill("#live-timeout", "2500");
+    await page.locator("#live-timeout-error").waitFor({ state: "hidden" });
+    assert.match((await page.textContent("#embed-code")) ?? "", /attemptTimeoutMs: 2500,/);
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
     await page.close();
   });

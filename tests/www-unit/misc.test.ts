@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { delayHistograms } from "../../www/src/logic/histogram.js";
-import { callSiteFor, defaultLiveUrl, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
+import { callSiteFor, defaultLiveUrl, outOfLimit, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
+import { pkg } from "./package.js";
 import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
 import { hasWasmSimd } from "../../www/src/logic/simd.js";
 import { embedSnippet } from "../../www/src/logic/snippet.js";
@@ -155,4 +156,44 @@ test("the embed snippet repeats the live panel's breaker and hedging", () => {
 test("simd probe: validates in Node 20 (V8 has simd128), so the page's message is right there", () => {
   // A malformed probe would validate nowhere and send every browser the "no SIMD" message.
   assert.equal(hasWasmSimd(), true);
+});
+
+test("live boxes: a value out of the package's range is flagged as typed, and the package agrees", async () => {
+  // What retryFetch does with each value: refuse it with a RangeError naming the option, or
+  // take it (the call then goes out, here to a fetch that answers 200 at once).
+  const saved = globalThis.fetch;
+  globalThis.fetch = (async () => new Response("ok")) as typeof fetch;
+  const refuses = async (option: "attemptTimeoutMs" | "hedging.delayMs", ms: number) => {
+    const options = option === "attemptTimeoutMs" ? { attemptTimeoutMs: ms } : { hedging: { delayMs: ms } };
+    try {
+      await pkg.retryFetch("http://live.test/", {}, options);
+      return false;
+    } catch (e) {
+      assert.ok(e instanceof RangeError, `${option} ${ms}: ${String(e)}`);
+      assert.equal((e as { field?: string }).field, option);
+      return true;
+    }
+  };
+  try {
+    for (const ms of [-5, 0, 1e-9, 1, 2500, 86_400_000, 86_400_001, 1e12]) {
+      assert.equal(outOfLimit("attemptTimeoutMs", ms) !== null, await refuses("attemptTimeoutMs", ms), `attemptTimeoutMs ${ms}`);
+    }
+    for (const ms of [-1, 0, 20, 86_400_000, 86_400_001]) {
+      assert.equal(outOfLimit("hedging.delayMs", ms) !== null, await refuses("hedging.delayMs", ms), `hedging.delayMs ${ms}`);
+    }
+  } finally {
+    globalThis.fetch = saved;
+  }
+  // The error carries what the page words it from: the option, the code, the bounds, the value.
+  assert.deepEqual(outOfLimit("attemptTimeoutMs", 0), {
+    name: "RangeError",
+    message: "attemptTimeoutMs: out of range",
+    field: "attemptTimeoutMs",
+    code: "out_of_range",
+    min: 0,
+    minExclusive: true,
+    max: 86_400_000,
+    unit: "ms",
+    got: 0,
+  });
 });

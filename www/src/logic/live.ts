@@ -1,6 +1,9 @@
 // The live panel's pure parts: reading the headers box, the flaky URLs it offers (the real
 // server's and the in-browser demo's), and the call site that names the budget's bucket.
 
+import { CORE_LIMITS } from "../generated/core.js";
+import type { SettingsErrorData } from "./error-data.js";
+
 export interface ParsedHeaders {
   headers: Record<string, string>;
   /** Lines that are not `Name: value` (1-based line numbers). */
@@ -127,6 +130,33 @@ export function callSiteFor(method: string, url: string, base: string): string {
 
 /** The per-attempt timeout box: empty means none; otherwise a number (its range is the package's to judge). */
 export type ParsedTimeout = { ok: true; ms: number | null } | { ok: false; problem: "nan" };
+
+/** The retryFetch options the live panel's number boxes hold. */
+export type LiveOption = "attemptTimeoutMs" | "hedging.delayMs";
+
+/**
+ * Whether `ms` is outside the range the package declares for `option` (its `limits()`, as
+ * the page's build-time copy has them), as the error the package would throw: so a box says
+ * so as it is typed, not only at Send, and the embed snippet never repeats a value retryFetch
+ * refuses. Null when the package takes it.
+ */
+export function outOfLimit(option: LiveOption, ms: number): SettingsErrorData | null {
+  const l = CORE_LIMITS[option];
+  if (!l) throw new Error(`live: the core has no limit for ${option}`);
+  const low = l.minExclusive ? ms <= l.min : ms < l.min;
+  if (!low && ms <= l.max) return null;
+  return {
+    name: "RangeError",
+    message: `${option}: out of range`,
+    field: option,
+    code: "out_of_range",
+    min: l.min,
+    ...(l.minExclusive ? { minExclusive: true as const } : {}),
+    max: l.max,
+    unit: "ms",
+    got: ms,
+  };
+}
 
 export function parseTimeout(text: string, badInput = false): ParsedTimeout {
   const t = text.trim();

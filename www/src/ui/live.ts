@@ -18,7 +18,10 @@ import {
   fetchable,
   mayBeServed,
   parseHeaders,
+  outOfLimit,
   parseTimeout,
+  type LiveOption,
+  type ParsedTimeout,
   randomKey,
   type Endpoint,
 } from "../logic/live.js";
@@ -231,15 +234,18 @@ export class LivePanel {
     }
     const timeout = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
     const delay = parseTimeout(this.hedgeDelay.value, this.hedgeDelay.validity.badInput);
+    // A value the package refuses goes nowhere (its box says why): not into the embed snippet.
+    const taken = (p: ParsedTimeout, option: LiveOption): number | null => (p.ok && p.ms !== null && !outOfLimit(option, p.ms) ? p.ms : null);
+    const delayMs = taken(delay, "hedging.delayMs");
     const maxAttempts = Math.min(HEDGE_MAX.max, Math.max(HEDGE_MAX.min, this.current().policy.maxAttempts));
     return {
       breaker: this.breaker.checked,
-      hedging: this.hedging.checked && delay.ok && delay.ms !== null ? { delayMs: delay.ms, maxAttempts } : null,
+      hedging: this.hedging.checked && delayMs !== null ? { delayMs, maxAttempts } : null,
       url,
       method,
       headers: parseHeaders(this.headers.value).headers,
       idempotent: this.idempotent.checked,
-      attemptTimeoutMs: timeout.ok ? timeout.ms : null,
+      attemptTimeoutMs: taken(timeout, "attemptTimeoutMs"),
       callSite: callSiteFor(method, typed, location.href),
     };
   }
@@ -266,10 +272,21 @@ export class LivePanel {
 
   /** The timeout box: a number or empty; anything else is flagged next to it. So is the hedging delay, when hedging is on. */
   private checkTimeout(): void {
+    // The range as the package declares it, worded as its refusal at Send would be.
+    const range = (p: ParsedTimeout, option: LiveOption): string | null => {
+      const e = p.ok && p.ms !== null ? outOfLimit(option, p.ms) : null;
+      return e ? localizeError(e, this.lang) : null;
+    };
     const parsed = parseTimeout(this.timeout.value, this.timeout.validity.badInput);
-    this.showTimeoutProblem(parsed.ok ? null : this.t("err.nan"));
+    this.showTimeoutProblem(parsed.ok ? range(parsed, "attemptTimeoutMs") : this.t("err.nan"));
     const delay = parseTimeout(this.hedgeDelay.value, this.hedgeDelay.validity.badInput);
-    const problem = !this.hedging.checked ? null : !delay.ok ? this.t("err.nan") : delay.ms === null ? this.t("err.empty") : null;
+    const problem = !this.hedging.checked
+      ? null
+      : !delay.ok
+        ? this.t("err.nan")
+        : delay.ms === null
+          ? this.t("err.empty")
+          : range(delay, "hedging.delayMs");
     this.showHedgeProblem(problem);
   }
 
