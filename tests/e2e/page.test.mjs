@@ -462,4 +462,38 @@ describe("the playground", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("a chart's legend names its series; the values and the time show only under the cursor", T, async () => {
+    const { page, problems } = await open();
+    const legend = page.locator(".u-legend").first();
+    await legend.scrollIntoViewIfNeeded();
+    // What a reader sees of the legend: its visible entries' names and values.
+    const seen = () =>
+      legend.evaluate((l) =>
+        [...l.querySelectorAll(".u-series")]
+          .filter((tr) => tr.getClientRects().length > 0)
+          .map((tr) => {
+            const value = tr.querySelector(".u-value");
+            const shown = value && value.getClientRects().length > 0 ? value.textContent : null;
+            return { name: tr.querySelector(".u-label")?.textContent, value: shown, colon: getComputedStyle(tr.querySelector("th"), "::after").content };
+          }),
+      );
+    const away = await seen();
+    assert.deepEqual(away.map((e) => e.name), ["offered", "served", "capacity"]);
+    for (const e of away) assert.deepEqual([e.value, e.colon], [null, "none"], `${e.name}: no value, no colon`);
+    // Over the plot: the time and every series' value at that point, after their colons.
+    const over = await page.locator(".u-over").first().boundingBox();
+    await page.mouse.move(over.x + over.width / 3, over.y + over.height / 2);
+    await page.waitForFunction(() => document.querySelector(".uplot")?.classList.contains("cursor-on"));
+    const under = await seen();
+    assert.deepEqual(under.map((e) => e.name), ["time", "offered", "served", "capacity"]);
+    for (const e of under) assert.ok(e.value !== null && e.value !== "" && e.colon === '":"', `${e.name}: ${JSON.stringify(e)}`);
+    assert.match(under[0].value, /\d s$/);
+    // Away again, back to the names.
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => !document.querySelector(".uplot")?.classList.contains("cursor-on"));
+    assert.deepEqual((await seen()).map((e) => e.name), ["offered", "served", "capacity"]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

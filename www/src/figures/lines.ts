@@ -5,6 +5,7 @@
 
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { followCursor } from "./legend.js";
 import { formatCompact } from "../logic/format.js";
 
 export interface LineSeries {
@@ -103,6 +104,7 @@ export class LineChart {
       ],
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       legend: { show: true, live: true },
+      hooks: { setCursor: [followCursor] },
     };
   }
 

@@ -7,6 +7,7 @@
 
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { followCursor } from "./legend.js";
 import { formatAxisSeconds, formatCompact } from "../logic/format.js";
 import type { Lang } from "../logic/state.js";
 
@@ -109,6 +110,7 @@ export class RateChart {
       legend: { show: o.legend ?? true, live: true },
       hooks: {
         drawClear: [(u) => this.shadeOutage(u)],
+        setCursor: [followCursor],
       },
     };
   }
