@@ -496,4 +496,35 @@ describe("the playground", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("the texts under the figures say what the picture shows: jitter, no capacity line, contention", T, async () => {
+    const { page, problems } = await open();
+    const why = (figure) => page.textContent(`[data-why="${figure}"]`);
+    const swatch = () => page.$eval('[data-legend="outage"]', (li) => !li.hidden);
+    // Story 1, exponential backoff without jitter: the stripes are the fleet retrying together.
+    await clickPreset(page, "herd");
+    assert.match(await why("herd"), /Every vertical stripe below is the whole fleet/);
+    assert.match(await why("load"), /the dashed line is what the server can serve/);
+    assert.equal(await swatch(), true, "an outage: its swatch");
+    // Story 2, full jitter: no stripe claim.
+    await clickPreset(page, "jitter");
+    assert.match(await why("herd"), /^Why jitter thins the herd/);
+    assert.doesNotMatch(await why("herd"), /vertical stripe/);
+    // The collapse: unlimited workers, no capacity line, no queue, no outage.
+    await clickPreset(page, "collapse");
+    assert.match(await why("load"), /there is no capacity line/);
+    assert.doesNotMatch(await why("load"), /dashed line/);
+    assert.match(await why("goodput"), /queue nothing/);
+    assert.equal(await swatch(), false, "no outage: no outage swatch");
+    // The contention experiment.
+    await clickPreset(page, "aws");
+    assert.match(await why("herd"), /^Why contention grows/);
+    assert.match(await why("load"), /^Write attempts/);
+    // In Russian, the same choice.
+    await page.click('[data-lang="ru"]');
+    await page.waitForFunction(() => document.documentElement.lang === "ru");
+    assert.match(await why("herd"), /^Почему конкуренция/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

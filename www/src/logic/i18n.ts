@@ -189,6 +189,10 @@ export const en = {
   "herd.heading": "The herd",
   "herd.why":
     "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe below is the whole fleet retrying in the same millisecond.",
+  "herd.whyJitter":
+    "**Why jitter thins the herd.** A failure reaches every client at the same moment; without jitter, clients running the same code wait the same time, and the requests that failed together at T come back together at T + base, then T + 3·base… With jitter, as here, each client draws its own wait: each wave is spread over its whole window, and a server that has just come back meets a stream it can take instead of a wall. The first attempts still leave together, before any wait: that first stripe is not the retries'.",
+  "herd.whyOcc":
+    "**Why contention grows faster than the crowd.** Each client reads one row and writes it back; a write fails when another client's write landed in between, and the loser tries again. Without jitter the losers retry together and collide again, so the work grows far faster than the number of clients; with jitter their retries spread out and most writes win within a few tries. One row per client below: a striped mark is a conflict, blue the write that won.",
   "herd.aria": "Timeline of every attempt: time across, clients down, coloured by outcome",
   "legend.served": "served",
   "legend.failed": "failed: outage or error",
@@ -217,6 +221,10 @@ export const en = {
   "load.heading": "Load on the server",
   "load.why":
     "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server down.",
+  "load.whyUnlimited":
+    "Offered load is every attempt that reaches the servers, per 100 ms, as requests per second; served is what they finish. These servers take every request at once (unlimited workers), so there is no capacity line: the price of load is time, as every request in service slows the others (the service slope), and a burst long enough makes every answer late.",
+  "load.whyOcc":
+    "Write attempts that reach the row, per 100 ms, as writes per second, and the conflicts among them (dashed): every conflict is a write made again. Compare the strategies by the work they do (Attempts below), not only by when the last client finishes.",
   "load.offered": "offered",
   "load.served": "served",
   "load.capacity": "capacity",
@@ -229,6 +237,8 @@ export const en = {
   "goodput.heading": "Goodput against throughput",
   "goodput.why":
     "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. Once the queue is longer than the timeout, nearly every answer comes too late, the retries keep the queue long, and the system stays down after the trigger is gone. Under it: requests waiting in the queues.",
+  "goodput.whyUnlimited":
+    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. These servers queue nothing (unlimited workers), but every request in service slows the others: once the work in hand takes longer than the timeout, nearly every answer comes too late, the retries keep the work high, and the system stays down after the trigger is gone. Under it, the queues stay empty: the load waits in service, not in line.",
   "goodput.aria": "Throughput, goodput and wasted work over time",
   "goodput.throughput": "throughput",
   "goodput.goodput": "goodput",

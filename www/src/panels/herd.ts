@@ -11,9 +11,11 @@ import { RateChart } from "../figures/rates.js";
 import { formatClock, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
 import { displayBinMs, smoothBinMs } from "../logic/series.js";
-import { SPEEDS, hasServer, isRowMode, type RowMode } from "../logic/state.js";
+import { SPEEDS, hasServer, isRowMode, type RowMode, type Scenario, type Strategy } from "../logic/state.js";
 import { fleetCapacity, outageWindow, spikeWindow } from "../logic/run.js";
+import { whyKeys } from "../logic/why.js";
 import { measure } from "../timing.js";
+import { renderRich } from "../ui/rich.js";
 import { showMetrics } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
 import { byId, oncePerFrame, type PanelContext } from "./panel.js";
@@ -139,9 +141,22 @@ export class HerdPanel {
       measure("stampede:draw-goodput", t2);
     }
     showMetrics(r.metrics, fleetCapacity(r.fleet), s.scenario, outage !== null, t, lang);
+    this.explain(s.scenario, s.a.strategy, !Number.isFinite(fleetCapacity(r.fleet)));
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);
+  }
+
+  /** The texts under the figures follow the run on show (logic/why.ts); a language change
+   *  renders the same keys again (ui/i18n-dom.ts). */
+  private explain(scenario: Scenario, strategy: Strategy, unlimited: boolean): void {
+    const { t } = this.ctx.view();
+    for (const [figure, key] of Object.entries(whyKeys(scenario, strategy, unlimited))) {
+      const el = document.querySelector<HTMLElement>(`[data-why="${figure}"]`);
+      if (!el || el.dataset["i18nRich"] === key) continue;
+      el.dataset["i18nRich"] = key;
+      renderRich(el, t(key));
+    }
   }
 
   /** Redraws the kept run (resize, theme, language, scale), keeping the playhead where it was. */

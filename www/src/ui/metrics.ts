@@ -57,7 +57,9 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
     setText(aside, asideText(name, m, capacityRps, scenario, t, lang));
   }
   for (const el of hideEls) {
-    const hidden = (el.dataset["hideFor"] ?? "").split(" ").includes(scenario) || (!outage && afterOutageEls.includes(el));
+    // The cards measured from the outage's end, and the herd's outage swatch, need one.
+    const needsOutage = afterOutageEls.includes(el) || el.dataset["needsOutage"] !== undefined;
+    const hidden = (el.dataset["hideFor"] ?? "").split(" ").includes(scenario) || (!outage && needsOutage);
     if (el.hidden !== hidden) el.hidden = hidden;
   }
 }

@@ -1,0 +1,30 @@
+// Which explanation goes under each figure: the texts say what the picture shows, so they
+// follow the run on show. "Every vertical stripe is the whole fleet retrying in the same
+// millisecond" is true of backoff without jitter, not of full jitter's picture; "the dashed
+// line is what the server can serve" needs a capacity line, which unlimited workers and the
+// contention experiment do not have; "once the queue is longer than the timeout" needs a
+// queue, which unlimited workers do not keep (their price of load is every request slowing
+// the others).
+
+import type { Key } from "./i18n.js";
+import type { Scenario, Strategy } from "./state.js";
+
+/** The explanation of each figure (rich text keys). */
+export interface Why {
+  herd: Key;
+  load: Key;
+  goodput: Key;
+}
+
+/** Strategies whose waits are drawn at random: their retries do not come back together. */
+const JITTERED: ReadonlySet<Strategy> = new Set(["full", "equal", "decorrelated", "decorrelated-v2"]);
+
+/** `unlimited`: the run's servers had unlimited workers (no queue, no capacity line). */
+export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boolean): Why {
+  if (scenario === "aws-occ") return { herd: "herd.whyOcc", load: "load.whyOcc", goodput: "goodput.why" };
+  return {
+    herd: JITTERED.has(strategy) ? "herd.whyJitter" : "herd.why",
+    load: unlimited ? "load.whyUnlimited" : "load.why",
+    goodput: unlimited ? "goodput.whyUnlimited" : "goodput.why",
+  };
+}
