@@ -17,7 +17,7 @@ import {
   type NumberField,
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
-import { DEFAULT_STATE, SCENARIOS, cloneState, type State } from "../../www/src/logic/state.js";
+import { DEFAULT_STATE, SCENARIOS, STRATEGIES, cloneState, type State } from "../../www/src/logic/state.js";
 import { simOptions } from "../../www/src/logic/run.js";
 import type { Unit as PackageUnit } from "stampede";
 import { limitOf, pkg } from "./package.js";
@@ -153,6 +153,44 @@ test("a field the page hides in a scenario changes nothing there (the package is
   few.a.maxAttempts = 1;
   many.a.maxAttempts = 6;
   assert.notEqual(run(few), run(many));
+});
+
+test("a backoff setting the page hides for a strategy changes nothing; one it shows changes the run", () => {
+  // Policies A and B in a burst, each strategy in turn: the base, cap and multiplier at
+  // either end of their sliders. (Base, cap and multiplier stayed on screen for "none",
+  // which waits nothing, and the cap and multiplier for "constant".)
+  const metrics = (s: State, side: "a" | "b") => {
+    const sim = new pkg.Simulation(simOptions(s, side));
+    try {
+      sim.run();
+      return JSON.stringify(sim.metrics());
+    } finally {
+      sim.free();
+    }
+  };
+  const shownOf: Record<string, string[]> = {};
+  for (const side of ["a", "b"] as const) {
+    for (const strategy of STRATEGIES) {
+      const base = cloneState(DEFAULT_STATE);
+      Object.assign(base, { clients: 300 });
+      base[side].strategy = strategy;
+      const fields = ALL_FIELDS.filter((f) => (f.side === "b") === (side === "b") && /(^|-)(base|cap|multiplier)$/.test(f.id));
+      assert.equal(fields.length, 3);
+      for (const f of fields) {
+        const [lo, hi] = [cloneState(base), cloneState(base)];
+        // The cap from the base up (a cap below the base is refused, where it is read).
+        f.set(lo, f.id.endsWith("cap") ? base[side].baseMs : f.min);
+        f.set(hi, f.max);
+        const same = metrics(lo, side) === metrics(hi, side);
+        const shown = visibleFor(f, base.scenario, base);
+        assert.equal(same, !shown, `${f.id} with ${strategy}: ${shown ? "shown, yet it changes nothing" : "hidden, yet it changes the run"}`);
+        if (shown && side === "a") (shownOf[strategy] ??= []).push(f.id);
+      }
+    }
+  }
+  assert.deepEqual(shownOf["constant"], ["base"]);
+  assert.equal(shownOf["none"], undefined);
+  assert.deepEqual(shownOf["full"], ["base", "cap", "multiplier"]);
 });
 
 test("steady runs are bounded", () => {

@@ -14,6 +14,7 @@
 import { CORE_LIMITS } from "../generated/core.js";
 import { formatNumber } from "./format.js";
 import type { Key } from "./i18n.js";
+import { readsBackoff, type BackoffKey } from "./backoff.js";
 import { SCENARIOS as SCENARIO_LIST, hasServer, isOngoing, type Lang, type PolicyState, type Scenario, type State } from "./state.js";
 import { translate } from "./translate.js";
 
@@ -62,11 +63,16 @@ function policyField(
   };
 }
 
+/** Whether the strategy of policy `side` reads `key` (logic/backoff.ts). */
+function readsOn(side: "a" | "b", key: BackoffKey): (s: State) => boolean {
+  return (s) => readsBackoff(s[side].strategy, key);
+}
+
 function policyFields(side: "a" | "b"): NumberField[] {
   const p = side === "a" ? "" : "b-";
   return [
-    policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1 }, `${p}base`),
-    policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1 }, `${p}cap`),
+    policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1, when: readsOn(side, "baseMs") }, `${p}base`),
+    policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1, when: readsOn(side, "capMs") }, `${p}cap`),
     // aws-occ's clients retry until their write wins: no attempt limit (nor a budget).
     policyField(
       side,
@@ -74,7 +80,7 @@ function policyFields(side: "a" | "b"): NumberField[] {
       { unit: "count", min: 1, max: 12, scale: "linear", step: 1, integer: true, limit: { min: 1, max: 20 }, scenarios: SERVED },
       `${p}attempts`,
     ),
-    policyField(side, "multiplier", { unit: "factor", min: 1, max: 5, scale: "linear", step: 0.1 }, `${p}multiplier`),
+    policyField(side, "multiplier", { unit: "factor", min: 1, max: 5, scale: "linear", step: 0.1, when: readsOn(side, "multiplier") }, `${p}multiplier`),
   ];
 }
 

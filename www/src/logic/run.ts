@@ -9,6 +9,7 @@ import type {
   SimOptions as PackageSimOptions,
   ThrottleOptions,
 } from "stampede";
+import { readsBackoff, type BackoffKey } from "./backoff.js";
 import {
   hasServer,
   isOngoing,
@@ -29,10 +30,11 @@ import {
 
 export interface PolicyOptions {
   strategy: Strategy;
-  baseMs: number;
-  capMs: number;
+  /** Only where the strategy reads it (logic/backoff.ts): the core's default otherwise. */
+  baseMs?: number;
+  capMs?: number;
   maxAttempts: number;
-  multiplier: number;
+  multiplier?: number;
   seed?: number;
 }
 
@@ -116,13 +118,16 @@ export interface SlowdownOptions {
   factor: number;
 }
 
+/** The package's policy options: the backoff settings the strategy reads (logic/backoff.ts),
+ *  the attempts, and the seed if given. */
 export function policyOptions(p: PolicyState, seed?: number): PolicyOptions {
+  const reads = (key: BackoffKey) => readsBackoff(p.strategy, key);
   const o: PolicyOptions = {
     strategy: p.strategy,
-    baseMs: p.baseMs,
-    capMs: p.capMs,
+    ...(reads("baseMs") ? { baseMs: p.baseMs } : {}),
+    ...(reads("capMs") ? { capMs: p.capMs } : {}),
     maxAttempts: p.maxAttempts,
-    multiplier: p.multiplier,
+    ...(reads("multiplier") ? { multiplier: p.multiplier } : {}),
   };
   if (seed !== undefined) o.seed = seed;
   return o;
