@@ -146,6 +146,11 @@ test("every sentence the package writes is recognised, rebuilt in English to the
 
 test("the Russian words of a few reasons", () => {
   assert.equal(localizeReason("200 is not a failure", "ru"), "200 — не сбой");
+  // A method the core has no name for (FOO, PROPFIND) is "an extension method".
+  const foo = pkg.classify({ status: 503, method: "PROPFIND" }).reason;
+  assert.equal(foo, "an extension method is not idempotent: a retry could apply it twice (mark the request idempotent to allow it)");
+  assert.match(localizeReason(foo, "ru", { status: 503 }), /^метод-расширение не идемпотентен: /);
+  assert.match(localizeReason(pkg.classify({ status: 503, method: "PATCH" }).reason, "ru", { status: 503 }), /^PATCH не идемпотентен: /);
   assert.equal(
     localizeReason("429 Too Many Requests: the server is shedding load, retry later", "ru", { status: 429 }),
     "429 Too Many Requests: сервер сбрасывает нагрузку, повторите позже",

@@ -121,6 +121,10 @@ export interface Reason {
   last?: Reason;
 }
 
+/** How the core writes a method it has no name for (PROPFIND, say), and that in each language. */
+const EXTENSION_METHOD = "an extension method";
+const EXTENSION_METHOD_TEXTS: Record<Lang, string> = { en: EXTENSION_METHOD, ru: "метод-расширение" };
+
 /** What each placeholder matches in the core's sentence. */
 const NUMBER = String.raw`-?(?:\d+(?:\.\d+)?(?:e-?\d+)?|infinity|NaN)`;
 const PATTERNS: Record<string, string> = {
@@ -128,7 +132,8 @@ const PATTERNS: Record<string, string> = {
   status: String.raw`\d{3}(?: [A-Z][\w'-]*)*`,
   what: "[a-z][a-z ]*",
   error: "[a-z]+",
-  method: "[A-Z]+",
+  // A method's name, or what the core calls one it has no name for.
+  method: "[A-Z]+|an extension method",
   last: ".+",
   asked: NUMBER,
   max: NUMBER,
@@ -202,6 +207,7 @@ export function reasonError(r: Reason): string | undefined {
 function value(r: Reason, name: string, lang: Lang): string {
   const raw = r.vars[name] ?? "";
   if (name === "last") return r.last ? reasonText(r.last, lang) : raw;
+  if (name === "method" && raw === EXTENSION_METHOD) return EXTENSION_METHOD_TEXTS[lang];
   if (name === "what") {
     const error = r.vars["error"] ?? "";
     return isTransport(error) ? TRANSPORT_TEXTS[lang][error] : raw;

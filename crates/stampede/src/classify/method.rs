@@ -76,9 +76,15 @@ impl Method {
     }
 }
 
+/// The method's name; an extension method has none of its own here (the classifier keeps
+/// no string), so it is written as what it is: "an extension method" (a reason read
+/// "OTHER is not idempotent" for a PROPFIND).
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(match self {
+            Method::Other => "an extension method",
+            m => m.name(),
+        })
     }
 }
 

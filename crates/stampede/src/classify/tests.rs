@@ -87,6 +87,19 @@ fn post_and_patch_are_retried_only_when_marked_idempotent() {
             let v = rules.classify(Request::new(m), o, 0.0);
             assert_eq!(v.action, Action::DoNotRetry, "{m} {o:?}");
             assert_eq!(v.reason, Reason::NotIdempotent(m));
+            // The reason names the method, or says what an unnamed one is.
+            let named = if m == Method::Other {
+                "an extension method".to_owned()
+            } else {
+                m.name().to_owned()
+            };
+            assert!(
+                v.reason
+                    .to_string()
+                    .starts_with(&format!("{named} is not idempotent")),
+                "{}",
+                v.reason
+            );
             let v = rules.classify(Request::new(m).idempotent(true), o, 0.0);
             assert_eq!(v.action, Action::Retry, "{m} {o:?} marked idempotent");
         }
