@@ -527,4 +527,17 @@ describe("the playground", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("a recovery of 0 ms because nobody came back after the outage says so", T, async () => {
+    const { page, problems } = await open();
+    const aside = () => page.textContent('[data-aside="recoveryMs"]');
+    assert.notEqual(await aside(), "no one came back after the outage");
+    // Retrying at once, every client spends its attempts inside the 2 s outage and gives up.
+    await afterRun(page, () => page.selectOption("#strategy", "none"));
+    assert.equal(await metric(page, "recoveryMs"), 0);
+    assert.equal(await metric(page, "successes"), 0);
+    assert.equal(await aside(), "no one came back after the outage");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -259,6 +259,7 @@ export const ru: Record<Key, string> = {
   "metric.ofAttempts": "{p}% попыток",
   "metric.wastedAside": "обслужено для ушедших клиентов",
   "metric.maxQueueAside": "запросов ждут",
+  "metric.nobodyBack": "после сбоя никто не вернулся",
 
   "compare.heading": "Сравнение двух политик",
   "compare.intro": "Политика A — та, что выше; политика B работает на тех же клиентах, с тем же зерном и тем же сбоем.",

@@ -268,6 +268,7 @@ export const en = {
   "metric.ofAttempts": "{p}% of attempts",
   "metric.wastedAside": "served for clients gone",
   "metric.maxQueueAside": "requests waiting",
+  "metric.nobodyBack": "no one came back after the outage",
 
   "compare.heading": "Compare two policies",
   "compare.intro": "Policy A is the one above; policy B runs on the same clients, seed and outage.",

@@ -80,6 +80,9 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
     case "amplification":
       return t("metric.perRequest");
     case "recoveryMs":
+      // No attempt after the outage: the server was never tested (every client gave up
+      // during it), which a bare "0 ms" made read as the best recovery of all.
+      return m.peakRecoveryRps === 0 ? t("metric.nobodyBack") : formatDuration(m.recoveryMs, lang);
     case "completionMs":
       return formatDuration(m[name], lang);
     case "p99Ms":
