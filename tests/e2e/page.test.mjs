@@ -540,4 +540,17 @@ describe("the playground", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("an amplification below 1 says the blocked requests sent nothing", T, async () => {
+    const { page, problems } = await open();
+    const aside = () => page.textContent('[data-aside="amplification"]');
+    assert.ok((await metric(page, "amplification")) >= 1);
+    assert.equal(await aside(), "attempts per request");
+    // The budget story blocks requests outright: fewer attempts than requests.
+    await clickPreset(page, "budget");
+    assert.ok((await metric(page, "amplification")) < 1);
+    assert.equal(await aside(), "attempts per request; the blocked ones sent none");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

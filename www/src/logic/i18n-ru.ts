@@ -250,6 +250,7 @@ export const ru: Record<Key, string> = {
   "metric.p99Ms": "Задержка p99",
   "metric.capacityMultiple": "{x} от пропускной способности",
   "metric.perRequest": "попыток на запрос",
+  "metric.perRequestBlocked": "попыток на запрос; заблокированные не отправили ни одной",
   "metric.ofRequests": "из {n}",
   "metric.goodputRps": "Полезная пропускная способность",
   "metric.timeouts": "Тайм-аутов",

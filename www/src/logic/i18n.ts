@@ -259,6 +259,7 @@ export const en = {
   "metric.p99Ms": "p99 latency",
   "metric.capacityMultiple": "{x} capacity",
   "metric.perRequest": "attempts per request",
+  "metric.perRequestBlocked": "attempts per request; the blocked ones sent none",
   "metric.ofRequests": "of {n}",
   "metric.goodputRps": "Goodput",
   "metric.timeouts": "Timed out",

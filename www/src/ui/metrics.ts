@@ -78,7 +78,8 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
     case "maxQueue":
       return t("metric.maxQueueAside");
     case "amplification":
-      return t("metric.perRequest");
+      // Below 1 only when some requests sent nothing at all (blocked before their first attempt).
+      return m.amplification < 1 ? t("metric.perRequestBlocked") : t("metric.perRequest");
     case "recoveryMs":
       // No attempt after the outage: the server was never tested (every client gave up
       // during it), which a bare "0 ms" made read as the best recovery of all.
