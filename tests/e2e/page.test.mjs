@@ -317,14 +317,18 @@ describe("the playground", () => {
     const log = await (await fetch(new URL(`/api/log?key=${encodeURIComponent(key)}`, pg.server.url))).json();
     assert.equal(log.entries.length, 3);
     assert.deepEqual(log.entries.map((e) => e.status), [503, 503, 200]);
-    // A second Send shows the retries again: the URL box has a fresh key (with one key per
-    // visit, it got 200 at once).
-    const next = await page.inputValue("#live-url");
-    assert.notEqual(new URL(next, pg.server.url).searchParams.get("key"), key);
-    assert.equal(next.replace(/key=\w+/, ""), url.replace(/key=\w+/, ""), "only the key changed");
+    // Until the next Send, the URL box shows the URL just called, whose answer is the body.
+    assert.equal(await page.inputValue("#live-url"), url);
+    // A second Send shows the retries again: it takes a fresh key (with one key per visit,
+    // it got 200 at once), and the box shows it.
     await page.click("#live-send");
     await page.waitForFunction(() => document.querySelectorAll("#live-log li").length >= 3 && !document.querySelector("#live-send")?.disabled, null, { timeout: 30_000 });
     assert.deepEqual(await page.$$eval("#live-log li", (lis) => lis.map((li) => li.dataset.status)), ["503", "503", "200"]);
+    const next = await page.inputValue("#live-url");
+    const nextKey = new URL(next, pg.server.url).searchParams.get("key");
+    assert.notEqual(nextKey, key);
+    assert.equal(next.replace(/key=\w+/, ""), url.replace(/key=\w+/, ""), "only the key changed");
+    assert.match((await body.textContent()) ?? "", new RegExp(`"key":\\s*"${nextKey}"`), "the body is the new key's answer");
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), [], "only the expected 503s are logged");
     await page.close();
   });

@@ -110,6 +110,8 @@ export class LivePanel {
   /** The flaky endpoint's key: a new one after each call to it, so that every Send shows
    *  the two 503s and their retries (with one key per visit, a second Send got 200 at once). */
   private key = randomKey();
+  /** The flaky URL the last call used, its key spent (the next Send renews it). */
+  private spent: string | null = null;
   private drawn: Drawn[] = [];
   private waits: { from: number; to: number }[] = [];
   private started = 0;
@@ -169,6 +171,11 @@ export class LivePanel {
   /** The reader picked an endpoint: the URL box follows (a custom URL is theirs to type). */
   private pick(endpoint: Endpoint): void {
     this.endpoint.value = endpoint;
+    // Another endpoint starts over too: a key the last call spent is not offered again.
+    if (this.spent !== null && endpoint !== "custom") {
+      this.key = randomKey();
+      this.spent = null;
+    }
     if (endpoint === "server") this.url.value = defaultLiveUrl(this.key);
     if (endpoint === "demo") {
       this.url.value = demoLiveUrl(this.key);
@@ -331,6 +338,9 @@ export class LivePanel {
       this.hedgeDelay.focus();
       return;
     }
+    // The last call spent the flaky endpoint's key: this one starts over with a fresh one.
+    if (this.spent !== null) this.renewKey(this.spent);
+    this.spent = null;
     const url = this.url.value.trim();
     if (!fetchable(url, location.href)) {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
@@ -422,14 +432,16 @@ export class LivePanel {
       this.controller = null;
       this.send.disabled = !this.ready;
       this.cancel.disabled = true;
-      // Only once the endpoint has counted a request for this key.
-      if (attempts > 0) this.renewKey(url);
+      // Only once the endpoint has counted a request for this key. The box keeps the URL
+      // just called (the body shown is its answer) until the next Send renews it.
+      if (attempts > 0) this.spent = url;
     }
   }
 
-  /** After a call to the flaky endpoint with this key (the server's or the demo's, as the
-   *  panel offers them), the URL box gets a fresh key: the next Send starts over. A URL the
-   *  reader typed or changed is left as it is. */
+  /** Before the Send after a call to the flaky endpoint with this key (the server's or the
+   *  demo's, as the panel offers them), the URL box gets a fresh key, so the call starts over
+   *  (with one key per visit, a second Send got 200 at once). A URL the reader typed or
+   *  changed is left as it is. */
   private renewKey(called: string): void {
     const offered = [defaultLiveUrl(this.key), demoLiveUrl(this.key)];
     if (!offered.includes(called) || this.url.value.trim() !== called) return;
