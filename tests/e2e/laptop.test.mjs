@@ -68,4 +68,20 @@ describe("at 1366 × 768", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("in Russian, every control's unit fits its column, none cut off", T, async () => {
+    const { page, problems } = await open();
+    await page.click('[data-lang="ru"]');
+    await page.waitForFunction(() => document.documentElement.lang === "ru");
+    const cut = await page.evaluate(() => {
+      const column = document.querySelector("#controls").getBoundingClientRect();
+      return [...document.querySelectorAll("#controls .field-row > *")]
+        .filter((e) => e.getClientRects().length > 0)
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > column.right - 0.5)
+        .map((e) => `${e.closest("[data-field]")?.dataset.field}: ${e.textContent || e.tagName}`);
+    });
+    assert.deepEqual(cut, []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
