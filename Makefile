@@ -45,8 +45,10 @@ lint:
 	RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps --locked --quiet
 	RUSTDOCFLAGS='-D warnings' cargo doc -p stampede-wasm --no-default-features --no-deps --locked --quiet
 
+## proptest draws from a fixed seed, as every test's randomness here does (set another to
+## explore: PROPTEST_RNG_SEED=… cargo test); its regressions files still run first.
 test-rust:
-	cargo test --workspace --locked
+	PROPTEST_RNG_SEED=20261203 cargo test --workspace --locked
 
 fmt:
 	cargo fmt --all

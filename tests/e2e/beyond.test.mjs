@@ -134,9 +134,13 @@ describe("Which safety net?", () => {
     const report = JSON.stringify(watch);
     assert.equal(watch.done, "done", "the sweep finished");
     assert.equal(watch.inline, 0, `no simulation ran on the main thread: ${report}`);
-    assert.ok(watch.frames >= 5, `frames kept coming during the sweep: ${report}`);
-    assert.ok(watch.worst < 0.5 * watch.ms, `no frame gap near the sweep's length: ${report}`);
-    assert.ok(watch.longest < 0.5 * watch.ms, `no main-thread task near the sweep's length: ${report}`);
+    // A frame at least every 50 ms of the sweep (five in all at most: a fast host sweeps in
+    // under 100 ms), and no gap or task near the sweep's length, or 100 ms for a short sweep
+    // (one collection's pause is not the sweep blocking the page; the inline count is the
+    // direct check that it ran in the workers).
+    assert.ok(watch.frames >= Math.min(5, Math.floor(watch.ms / 50)), `frames kept coming during the sweep: ${report}`);
+    assert.ok(watch.worst < Math.max(0.5 * watch.ms, 100), `no frame gap near the sweep's length: ${report}`);
+    assert.ok(watch.longest < Math.max(0.5 * watch.ms, 100), `no main-thread task near the sweep's length: ${report}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

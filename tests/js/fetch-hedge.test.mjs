@@ -48,14 +48,17 @@ async function scripted(plan, body) {
 
 test("a hedge goes out after delayMs without an answer; the first success wins, the loser is aborted", async () => {
   const seen = [];
-  const sent = await scripted((i) => (i === 0 ? [300, 200] : [20, 200]), async () => {
+  // The first attempt would answer after 2 s: far past any hedge, however late a timer fires.
+  const sent = await scripted((i) => (i === 0 ? [2000, 200] : [20, 200]), async () => {
     const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 40, maxAttempts: 3 }, onAttempt: (a) => seen.push(a) });
     assert.equal(r.status, 200);
     assert.equal(await r.text(), "attempt 2", "the hedge's response");
   });
   assert.equal(sent.length, 2, "the hedge answered before a third was due");
   const gap = sent[1].t - sent[0].t;
-  assert.ok(gap >= 38 && gap < 140, `the hedge went ${gap.toFixed(1)} ms after the first attempt`);
+  // Timers may fire a couple of ms early against performance.now(), and late by any amount
+  // on a loaded machine: the bound that matters is that the hedge did not wait for the 2 s answer.
+  assert.ok(gap >= 37 && gap < 1000, `the hedge went ${gap.toFixed(1)} ms after the first attempt`);
   assert.equal(sent[0].signal.aborted, true, "the loser's own signal is aborted");
   assert.equal(sent[1].signal.aborted, false, "the winner's is not (its body is still being read)");
   assert.notEqual(sent[0].signal, sent[1].signal, "each attempt has its own controller");
@@ -67,13 +70,15 @@ test("a hedge goes out after delayMs without an answer; the first success wins, 
 
 test("a non-fatal failure sends the next hedge at once; a fatal one ends the request and cancels the rest", async () => {
   const seen = [];
-  const sent = await scripted((i) => [[5, 503], [200, 200], [10, 404]][i], async () => {
-    const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 60, maxAttempts: 3 }, onAttempt: (a) => seen.push(a) });
+  // Far apart: "at once" (well under 150 ms) against the delay (300 ms), so that neither a late
+  // timer nor an early one (a couple of ms against performance.now()) blurs them.
+  const sent = await scripted((i) => [[5, 503], [3000, 200], [10, 404]][i], async () => {
+    const r = await retryFetch(URL_, undefined, { policy, hedging: { delayMs: 300, maxAttempts: 3 }, onAttempt: (a) => seen.push(a) });
     assert.equal(r.status, 404, "a 404 is final, as fetch would hand it back");
   });
   assert.equal(sent.length, 3);
-  assert.ok(sent[1].t - sent[0].t < 40, `the 503 sent the next at once (${(sent[1].t - sent[0].t).toFixed(1)} ms)`);
-  assert.ok(sent[2].t - sent[1].t >= 55, "the third waited for the delay");
+  assert.ok(sent[1].t - sent[0].t < 150, `the 503 sent the next at once (${(sent[1].t - sent[0].t).toFixed(1)} ms)`);
+  assert.ok(sent[2].t - sent[1].t >= 250, `the third waited for the delay (${(sent[2].t - sent[1].t).toFixed(1)} ms)`);
   assert.equal(sent[1].signal.aborted, true);
   assert.deepEqual(
     seen.map((a) => [a.number, a.hedge, a.decision, a.status ?? a.error]),
@@ -110,7 +115,8 @@ test("a server's wait that would put the next hedge past the deadline ends the c
       assert.equal(r.status, 503, "the last response comes back");
     });
     assert.equal(sent.length, 1, JSON.stringify(headers));
-    assert.ok(took < 80, `${JSON.stringify(headers)}: settled after ${took.toFixed(0)} ms`);
+    // The bug waited the server's 3 s: anything well under it is the fix, on a loaded machine too.
+    assert.ok(took < 1000, `${JSON.stringify(headers)}: settled after ${took.toFixed(0)} ms`);
     assert.equal(seen.at(-1).decision, "stop");
     assert.match(seen.at(-1).reason, /deadline/i);
   }
@@ -150,9 +156,10 @@ test("a POST is not hedged unless idempotent: true", async () => {
 test("the caller's abort aborts every attempt in flight and rejects with its reason", async () => {
   const ctrl = new AbortController();
   const reason = new Error("user left the page");
-  const sent = await scripted(() => [Infinity, 200], async () => {
+  const sent = await scripted(() => [Infinity, 200], async (out) => {
     const p = retryFetch(URL_, undefined, { policy, hedging: { delayMs: 10, maxAttempts: 3 }, signal: ctrl.signal });
-    await pause(60);
+    // Once all three are out (a fixed pause lost the third to a stalled timer now and then).
+    while (out.length < 3) await pause(5);
     ctrl.abort(reason);
     await assert.rejects(p, (e) => e === reason);
   });
@@ -190,7 +197,8 @@ test("an async onAttempt is waited for in a hedged call, the losers' reports inc
     assert.deepEqual(told, [200, "abort"], "the winner's and the loser's reports both finished first");
   });
   // Rejecting on the loser's report: the call rejects, naming onAttempt, and nothing runs on.
-  const sent = await scripted((i) => (i === 0 ? [300, 200] : [20, 200]), async () => {
+  // The first attempt would answer after 2 s: far past any hedge, however late a timer fires.
+  const sent = await scripted((i) => (i === 0 ? [2000, 200] : [20, 200]), async () => {
     const p = retryFetch(URL_, undefined, {
       policy,
       hedging: { delayMs: 40, maxAttempts: 3 },
@@ -253,7 +261,7 @@ test("no hedge goes out at the deadline: the deadline's own timer, firing a frac
 
 test("a slow async onAttempt: the hedge a failure asked for is not sent past the deadline; a never-settling one cannot hold the call", async () => {
   // The first attempt fails at 10 ms, which asks for the next hedge at once; the callback
-  // takes 300 ms of a 150 ms deadline: no second attempt, the 503 handed back at the deadline.
+  // takes 1 s of a 150 ms deadline: no second attempt, the 503 handed back at the deadline.
   const seen = [];
   let took;
   let sent = await scripted(() => [10, 503], async () => {
@@ -264,7 +272,7 @@ test("a slow async onAttempt: the hedge a failure asked for is not sent past the
       deadlineMs: 150,
       onAttempt: async (a) => {
         seen.push(a.decision);
-        await pause(300);
+        await pause(1000);
       },
     });
     took = performance.now() - t0;
@@ -272,7 +280,7 @@ test("a slow async onAttempt: the hedge a failure asked for is not sent past the
   });
   assert.equal(sent.length, 1, "no hedge after the deadline");
   assert.deepEqual(seen, ["retry"]);
-  assert.ok(took >= 130 && took < 280, `ended at the deadline, not after the callback: ${took.toFixed(0)} ms`);
+  assert.ok(took >= 130 && took < 800, `ended at the deadline, not after the callback: ${took.toFixed(0)} ms`);
   // A callback whose promise never settles: the winner is handed back at the deadline.
   sent = await scripted(() => [10, 200], async () => {
     const t0 = performance.now();
@@ -298,13 +306,13 @@ test("against stampede serve: hedges leave delayMs apart, the first answer wins,
     assert.deepEqual(await r.json(), { slept_ms: 300 });
     const log = await server.log(k);
     assert.equal(log.length, 3);
-    // When each attempt was sent (the client's clock, whole ms): delayMs apart. The server's
-    // arrival times add the connections' own setup, which varies: looser bounds there.
+    // When each attempt was sent (the client's clock, whole ms): delayMs apart, less the
+    // whole-ms rounding and a timer firing a little early (up to 1.7 ms measured here); no
+    // upper bound, which only a stalled machine would cross. (The server's arrival times add
+    // each connection's setup, which on a loaded machine brought two together: not checked.)
     const byNumber = [...seen].sort((a, b) => a.number - b.number);
     const sentGaps = [byNumber[1].startedMs - byNumber[0].startedMs, byNumber[2].startedMs - byNumber[1].startedMs];
-    assert.ok(sentGaps.every((g) => g >= 99 && g < 200), `sent ${sentGaps} ms apart`);
-    const gaps = [log[1].t_ms - log[0].t_ms, log[2].t_ms - log[1].t_ms];
-    assert.ok(gaps.every((g) => g >= 20 && g < 250), `arrived ${gaps} ms apart`);
+    assert.ok(sentGaps.every((g) => g >= 97), `sent ${sentGaps} ms apart`);
     assert.ok(took >= 290 && took < 1000, `${took} ms`);
     assert.deepEqual(seen.map((a) => [a.number, a.won ?? false, a.error ?? a.status]), [[1, true, 200], [2, false, "abort"], [3, false, "abort"]]);
   } finally {

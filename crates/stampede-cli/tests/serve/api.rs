@@ -189,6 +189,10 @@ async fn outage_is_down_for_down_ms_then_up() {
     let path = "/api/outage?key=out&down_ms=300&retry_after=1";
     let start = Instant::now();
     let first = server.get(path).await;
+    // The outage's clock starts when the first request reaches the server: between `start`
+    // and now. Still down before 300 ms from `start`; surely up 300 ms from now (measured
+    // from `start`, a first request that took 50 ms to arrive still met the outage).
+    let answered = Instant::now();
     assert_eq!(first.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(first.is_json());
     assert_eq!(first.json["key"], "out");
@@ -199,7 +203,7 @@ async fn outage_is_down_for_down_ms_then_up() {
     if start.elapsed() < Duration::from_millis(300) {
         assert_eq!(second.status, StatusCode::SERVICE_UNAVAILABLE);
     }
-    tokio::time::sleep(Duration::from_millis(350).saturating_sub(start.elapsed())).await;
+    tokio::time::sleep(Duration::from_millis(310).saturating_sub(answered.elapsed())).await;
     let up = server.get(path).await;
     assert_eq!(up.status, StatusCode::OK);
     assert_eq!(up.json, json!({"key": "out", "attempt": 3, "up": true}));
