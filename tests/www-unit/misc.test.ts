@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { delayHistograms } from "../../www/src/logic/histogram.js";
+import { axisEnd, delayHistograms } from "../../www/src/logic/histogram.js";
 import { callSiteFor, defaultLiveUrl, outOfLimit, parseHeaders, parseTimeout, randomKey } from "../../www/src/logic/live.js";
 import { pkg } from "./package.js";
 import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/series.js";
@@ -209,5 +209,19 @@ test("the texts under the figures follow the run: jitter or not, a capacity line
   for (const strategy of ["exponential", "full"] as const) {
     const w = whyKeys("aws-occ", strategy, true);
     assert.deepEqual([w.herd, w.load], ["herd.whyOcc", "load.whyOcc"]);
+  }
+});
+
+test("histograms: the time axis ends at the tick after the longest wait", () => {
+  // Full jitter capped at 30 s: its waits end just under 30 s, and "30 s" is the last label.
+  assert.equal(axisEnd(29_990), 30_000);
+  assert.equal(axisEnd(30_000), 30_000);
+  assert.equal(axisEnd(7_900), 10_000);
+  assert.equal(axisEnd(1_000), 1_000);
+  assert.equal(axisEnd(1_234), 1_500);
+  assert.equal(axisEnd(0), 0, "all waits zero (strategy none)");
+  for (const top of [1, 17, 333, 4_321, 59_999, 86_400_000]) {
+    const end = axisEnd(top);
+    assert.ok(end >= top && end <= 2 * top, `${top} → ${end}`);
   }
 });

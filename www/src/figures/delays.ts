@@ -3,7 +3,7 @@
 
 import uPlot from "uplot";
 import { formatAxisSeconds, formatDuration } from "../logic/format.js";
-import type { Histograms } from "../logic/histogram.js";
+import { axisEnd, type Histograms } from "../logic/histogram.js";
 import type { Lang } from "../logic/state.js";
 
 export interface DelayStyle {
@@ -66,10 +66,11 @@ export class DelayFigure {
     // Panels are added in order, so panel `i` is either there or the next one.
     const panel = this.panels[i] ?? this.addPanel(style);
     panel.caption.textContent = `${style.title(i + 1)} · ${style.median(formatDuration(h.medians[i] ?? 0, style.lang))}`;
+    const xMax = axisEnd(h.centers.length * h.binMs);
     panel.plot.batch(() => {
-      panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
+      panel.plot.setScale("x", { min: 0, max: xMax });
       panel.plot.setData([h.centers, h.shares[i] ?? new Float64Array(h.centers.length)], false);
-      panel.plot.setScale("x", { min: 0, max: h.centers.length * h.binMs });
+      panel.plot.setScale("x", { min: 0, max: xMax });
       panel.plot.setScale("y", { min: 0, max: s.yMax });
     });
     return s.next < s.want;

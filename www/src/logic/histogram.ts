@@ -1,6 +1,8 @@
 // Histograms of sampled delays: one per retry, on a shared range so they compare at a glance.
 // The delays themselves come from the package (`RetryPolicy.sample`).
 
+import { niceTicks } from "./format.js";
+
 export interface Histograms {
   /** Bin centres (ms), shared by every retry. */
   centers: Float64Array;
@@ -52,4 +54,15 @@ function median(sorted: Float64Array): number {
   const n = sorted.length;
   const mid = Math.floor(n / 2);
   return n % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/**
+ * Where a histogram's time axis ends for bars up to `topMs`: at the tick after them (of
+ * about three), so the bars never pass the axis's last label (full jitter capped at 30 s
+ * ends at 29.99 s, and its axis stopped at "20 s").
+ */
+export function axisEnd(topMs: number): number {
+  if (!(topMs > 0)) return topMs;
+  const step = niceTicks(topMs, 3)[1] ?? topMs;
+  return Math.max(topMs, Math.ceil(topMs / step - 1e-9) * step);
 }
