@@ -23,6 +23,23 @@ import type { Unit as PackageUnit } from "stampede";
 import { limitOf, pkg } from "./package.js";
 import { PRESETS } from "../../www/src/logic/presets.js";
 
+/**
+ * The package's options for side `side` of `s` carrying every policy setting and the budget
+ * whenever the state has one on, whether or not the page would send them: so a run can
+ * tell whether the package reads a setting the page hides (through simOptions alone, a
+ * hidden setting is never sent, and a test of it could not fail).
+ */
+function everything(s: State, side: "a" | "b") {
+  const p = s[side];
+  const o = simOptions(s, side);
+  o.policy = { strategy: p.strategy, baseMs: p.baseMs, capMs: p.capMs, maxAttempts: p.maxAttempts, multiplier: p.multiplier };
+  if (p.budget) {
+    o.budget = { capacity: s.budgetCapacity, refillPerSec: s.budgetRefill };
+    o.budgetScope = s.budgetScope;
+  }
+  return o;
+}
+
 function field(id: string) {
   const f = fieldById(id);
   assert.ok(f, id);
@@ -108,7 +125,7 @@ test("a field the page hides in a scenario changes nothing there (the package is
   // limit and budget were shown, and did nothing.)
   const run = (s: State) => {
     try {
-      const sim = new pkg.Simulation(simOptions(s, "a"));
+      const sim = new pkg.Simulation(everything(s, "a"));
       try {
         sim.run();
         return JSON.stringify(sim.metrics());
@@ -160,7 +177,7 @@ test("a backoff setting the page hides for a strategy changes nothing; one it sh
   // either end of their sliders. (Base, cap and multiplier stayed on screen for "none",
   // which waits nothing, and the cap and multiplier for "constant".)
   const metrics = (s: State, side: "a" | "b") => {
-    const sim = new pkg.Simulation(simOptions(s, side));
+    const sim = new pkg.Simulation(everything(s, side));
     try {
       sim.run();
       return JSON.stringify(sim.metrics());

@@ -7,6 +7,7 @@ import { displayBinMs, ensureCapacity, rebinRate } from "../../www/src/logic/ser
 import { hasWasmSimd } from "../../www/src/logic/simd.js";
 import { embedSnippet } from "../../www/src/logic/snippet.js";
 import { DEFAULT_STATE } from "../../www/src/logic/state.js";
+import { policyOptions } from "../../www/src/logic/run.js";
 
 test("histograms: shares sum to one, medians per retry, a shared range", () => {
   // 4 rows × 2 retries.
@@ -53,7 +54,7 @@ test("live defaults and call sites", () => {
 
 test("the embed snippet reproduces the policy", () => {
   const code = embedSnippet({
-    policy: { ...DEFAULT_STATE.a, strategy: "full", baseMs: 200 },
+    policy: policyOptions({ ...DEFAULT_STATE.a, strategy: "full", baseMs: 200 }),
     budget: { capacity: 10, refillPerSec: 1 },
     url: "https://api.example.com/orders?id=1",
     method: "post",
@@ -68,14 +69,14 @@ test("the embed snippet reproduces the policy", () => {
   assert.match(code, /\{ method: "POST" \}/);
   assert.doesNotMatch(code, /seed:/);
   assert.doesNotMatch(code, /idempotent|attemptTimeoutMs|headers/);
-  const plain = embedSnippet({ policy: DEFAULT_STATE.a, budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
+  const plain = embedSnippet({ policy: policyOptions(DEFAULT_STATE.a), budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
   assert.doesNotMatch(plain, /budget|callSite/);
   assert.match(plain, /retryFetch\("\/x", \{\}, \{/);
 });
 
 test("the embed snippet carries the live call's headers, timeout and idempotency", () => {
   const code = embedSnippet({
-    policy: DEFAULT_STATE.a,
+    policy: policyOptions(DEFAULT_STATE.a),
     budget: null,
     url: "http://127.0.0.1:8080/api/flaky?fail=2",
     method: "PUT",
@@ -87,7 +88,7 @@ test("the embed snippet carries the live call's headers, timeout and idempotency
   assert.match(code, /\{ method: "PUT", headers: \{ Accept: "application\/json", "Idempotency-Key": "k-1" \} \}/);
   assert.match(code, /^ {2}idempotent: true,$/m);
   assert.match(code, /^ {2}attemptTimeoutMs: 2500,$/m);
-  const get = embedSnippet({ policy: DEFAULT_STATE.a, budget: null, url: "/x", method: "get", headers: { "X-A": "1" }, attemptTimeoutMs: null, comments: { init: "", seed: "", budget: "" } });
+  const get = embedSnippet({ policy: policyOptions(DEFAULT_STATE.a), budget: null, url: "/x", method: "get", headers: { "X-A": "1" }, attemptTimeoutMs: null, comments: { init: "", seed: "", budget: "" } });
   assert.match(get, /retryFetch\("\/x", \{ headers: \{ "X-A": "1" \} \}, \{/);
   assert.doesNotMatch(get, /attemptTimeoutMs|idempotent/);
 });
@@ -140,7 +141,7 @@ test("the live strip: attempts one after another share a row, parallel hedges st
 
 test("the embed snippet repeats the live panel's breaker and hedging", () => {
   const base = {
-    policy: DEFAULT_STATE.a,
+    policy: policyOptions(DEFAULT_STATE.a),
     budget: null,
     url: "https://example.test/api/x",
     method: "GET",
@@ -202,7 +203,11 @@ test("the texts under the figures follow the run: jitter or not, a capacity line
   const { whyKeys } = await import("../../www/src/logic/why.js");
   assert.deepEqual(whyKeys("burst", "exponential", false), { herd: "herd.why", load: "load.why", goodput: "goodput.why" });
   for (const strategy of ["none", "constant", "exponential"] as const) assert.equal(whyKeys("steady", strategy, false).herd, "herd.why");
-  for (const strategy of ["full", "equal", "decorrelated", "decorrelated-v2"] as const) assert.equal(whyKeys("burst", strategy, false).herd, "herd.whyJitter");
+  for (const strategy of ["full", "equal", "decorrelated", "decorrelated-v2"] as const) {
+    // Only a burst's first attempts leave together (its text says the first stripe is theirs).
+    assert.equal(whyKeys("burst", strategy, false).herd, "herd.whyJitterBurst");
+    for (const scenario of ["steady", "spike", "closed"] as const) assert.equal(whyKeys(scenario, strategy, false).herd, "herd.whyJitter");
+  }
   // Unlimited workers: no capacity line, no queue.
   assert.deepEqual(whyKeys("spike", "none", true), { herd: "herd.why", load: "load.whyUnlimited", goodput: "goodput.whyUnlimited" });
   // The contention experiment has its own herd and load texts, whatever the strategy.
@@ -223,5 +228,18 @@ test("histograms: the time axis ends at the tick after the longest wait", () => 
   for (const top of [1, 17, 333, 4_321, 59_999, 86_400_000]) {
     const end = axisEnd(top);
     assert.ok(end >= top && end <= 2 * top, `${top} → ${end}`);
+  }
+});
+
+test("snippet: the policy as the call sends it, only the settings its strategy reads, always valid", () => {
+  const snippet = (a: typeof DEFAULT_STATE.a) => embedSnippet({ policy: policyOptions(a), budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
+  // A state whose hidden cap is below the base (aws's 2 s cap, then "constant" at 3 s).
+  const constant = { ...DEFAULT_STATE.a, strategy: "constant" as const, baseMs: 3000, capMs: 2000 };
+  assert.match(snippet(constant), /policy: \{ strategy: "constant", baseMs: 3000, capMs: 3000, maxAttempts: 6 \}/);
+  assert.match(snippet({ ...DEFAULT_STATE.a, strategy: "none", capMs: 10 }), /policy: \{ strategy: "none", maxAttempts: 6 \}/);
+  // The package takes what the snippet says: a base past the core's default cap too.
+  for (const a of [constant, { ...constant, baseMs: 45_000 }, { ...DEFAULT_STATE.a, strategy: "none" as const, baseMs: 9000, capMs: 10 }]) {
+    const policy = new pkg.RetryPolicy(policyOptions(a));
+    policy.free();
   }
 });

@@ -1,6 +1,7 @@
 // The backoff settings each strategy reads, as the core's `Strategy::reads` has them: none
 // waits nothing, constant waits its base (the cap only bounds it), and only exponential,
-// full and equal grow by the multiplier. The page shows and sends only these: a setting the
+// full and equal grow by the multiplier. The page shows and sends only these (logic/run.ts,
+// policyOptions: "constant" sends its base as its cap, which the core checks): a setting the
 // strategy does not read changed nothing, and a hidden one could still be refused (a cap
 // below the base under "constant"). The unit tests hold this table to the package's runs.
 

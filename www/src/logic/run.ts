@@ -125,7 +125,10 @@ export function policyOptions(p: PolicyState, seed?: number): PolicyOptions {
   const o: PolicyOptions = {
     strategy: p.strategy,
     ...(reads("baseMs") ? { baseMs: p.baseMs } : {}),
-    ...(reads("capMs") ? { capMs: p.capMs } : {}),
+    // The core checks base ≤ cap even where the cap is not read ("constant"): its default
+    // (30 s) would refuse a longer base over a field the reader cannot see, so the cap
+    // sent there is the base itself.
+    ...(reads("capMs") ? { capMs: p.capMs } : reads("baseMs") ? { capMs: p.baseMs } : {}),
     maxAttempts: p.maxAttempts,
     ...(reads("multiplier") ? { multiplier: p.multiplier } : {}),
   };

@@ -2,11 +2,11 @@
 // package, under the policy on screen — the same URL, method, headers, per-attempt timeout,
 // idempotency and budget, under the same call site name.
 
-import type { PolicyState } from "./state.js";
-import type { BudgetOptions } from "./run.js";
+import type { BudgetOptions, PolicyOptions } from "./run.js";
 
 export interface SnippetInput {
-  policy: PolicyState;
+  /** The policy as the call sends it (run.ts policyOptions: only what its strategy reads). */
+  policy: PolicyOptions;
   budget: BudgetOptions | null;
   /** The URL as the call resolves it. */
   url: string;
@@ -41,10 +41,10 @@ export function embedSnippet(i: SnippetInput): string {
   const method = i.method.toUpperCase();
   const policy = [
     `strategy: ${literal(p.strategy)}`,
-    `baseMs: ${p.baseMs}`,
-    `capMs: ${p.capMs}`,
+    ...(p.baseMs === undefined ? [] : [`baseMs: ${p.baseMs}`]),
+    ...(p.capMs === undefined ? [] : [`capMs: ${p.capMs}`]),
     `maxAttempts: ${p.maxAttempts}`,
-    `multiplier: ${p.multiplier}`,
+    ...(p.multiplier === undefined ? [] : [`multiplier: ${p.multiplier}`]),
   ].join(", ");
   const headers = Object.entries(i.headers ?? {});
   const initParts: string[] = [];

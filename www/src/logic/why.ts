@@ -23,7 +23,8 @@ const JITTERED: ReadonlySet<Strategy> = new Set(["full", "equal", "decorrelated"
 export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boolean): Why {
   if (scenario === "aws-occ") return { herd: "herd.whyOcc", load: "load.whyOcc", goodput: "goodput.why" };
   return {
-    herd: JITTERED.has(strategy) ? "herd.whyJitter" : "herd.why",
+    // In a burst the first attempts all leave at once, before any wait: its text says so.
+    herd: !JITTERED.has(strategy) ? "herd.why" : scenario === "burst" ? "herd.whyJitterBurst" : "herd.whyJitter",
     load: unlimited ? "load.whyUnlimited" : "load.why",
     goodput: unlimited ? "goodput.whyUnlimited" : "goodput.why",
   };

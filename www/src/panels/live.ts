@@ -13,14 +13,15 @@ import { setText } from "../ui/dom.js";
 
 /** Policy A in a line: "full jitter, 2 s … 30 s, ×2, attempts: 6". */
 function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
-  const a = s.a;
+  // What the call sends (run.ts policyOptions): the backoff settings its strategy reads.
+  const a = policyOptions(s.a);
   const parts = [
     t(`strategy.${a.strategy}` as Key),
-    `${formatDuration(a.baseMs, lang)} … ${formatDuration(a.capMs, lang)}`,
-    `×${formatNumber(a.multiplier, lang, 2)}`,
+    ...(a.baseMs === undefined ? [] : [a.capMs === undefined || a.capMs === a.baseMs ? formatDuration(a.baseMs, lang) : `${formatDuration(a.baseMs, lang)} … ${formatDuration(a.capMs, lang)}`]),
+    ...(a.multiplier === undefined ? [] : [`×${formatNumber(a.multiplier, lang, 2)}`]),
     `${t("field.attempts")}: ${a.maxAttempts}`,
   ];
-  if (a.budget) {
+  if (s.a.budget) {
     parts.push(`${t("group.budget")}: ${formatNumber(s.budgetCapacity, lang)} + ${formatNumber(s.budgetRefill, lang, 2)}${t("unit.perSec")}`);
   }
   return parts.join(", ");
@@ -72,7 +73,7 @@ export class LiveSection {
     const { t } = this.ctx.view();
     const call = this.panel.call();
     this.code.textContent = embedSnippet({
-      policy: s.a,
+      policy: policyOptions(s.a),
       budget: s.a.budget ? budgetOptions(s) : null,
       url: call.url,
       method: call.method,
