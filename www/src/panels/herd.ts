@@ -140,8 +140,9 @@ export class HerdPanel {
       this.goodput.setPlayhead(this.playback.time);
       measure("stampede:draw-goodput", t2);
     }
-    showMetrics(r.metrics, fleetCapacity(r.fleet), s.scenario, outage !== null, t, lang);
-    this.explain(s.scenario, s.a.strategy, !Number.isFinite(fleetCapacity(r.fleet)));
+    const capacity = fleetCapacity(r.fleet);
+    showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang);
+    this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity));
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);
