@@ -247,14 +247,19 @@ pub fn unread_backoff(given: &[(bool, Field)], strategies: &[Strategy]) -> Vec<S
                 .filter(|s| s.reads(f))
                 .map(|s| s.name())
                 .collect();
-            format!(
-                "note: {} is not read by --strategy {} (only by {}): it changes nothing",
-                flag_for(f),
-                names.join(","),
-                or_list(&readers)
-            )
+            unread_note(f, "--strategy", &names.join(","), &readers)
         })
         .collect()
+}
+
+/// The note for `field`'s flag, which `option` (`--strategy`, `--scenario`) set to `value`
+/// does not read: only `readers` do.
+pub fn unread_note(field: Field, option: &str, value: &str, readers: &[&str]) -> String {
+    format!(
+        "note: {} is not read by {option} {value} (only by {}): it changes nothing",
+        flag_for(field),
+        or_list(readers)
+    )
 }
 
 /// `a, b or c`.

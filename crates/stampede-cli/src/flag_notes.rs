@@ -6,7 +6,7 @@
 use stampede::Field;
 use stampede::backoff::Strategy;
 use stampede::sim::Scenario;
-use stampede_cli::args::{flag_for, or_list, unread_backoff};
+use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
 use super::Common;
 
@@ -44,12 +44,7 @@ impl Common {
                     .filter(|s| s.reads(field))
                     .map(|s| s.name())
                     .collect();
-                format!(
-                    "note: {} is not read by --scenario {} (only by {}): it changes nothing",
-                    flag_for(field),
-                    self.scenario,
-                    or_list(&readers)
-                )
+                unread_note(field, "--scenario", self.scenario.name(), &readers)
             })
             .collect();
         let backoff = [

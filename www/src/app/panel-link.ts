@@ -8,7 +8,7 @@
 import { HEDGE_DELAY_ENVELOPE } from "../logic/hedging.js";
 import { LAYERS_ENVELOPE, LAYER_ATTEMPTS_ENVELOPE } from "../logic/layers.js";
 import { FAIL_RATE_RANGE } from "../logic/nets.js";
-import type { Envelope } from "../logic/typed.js";
+import { parseTyped, type Envelope } from "../logic/typed.js";
 
 /** The select controls, by id: the link takes one of their options' values. */
 const SELECTS = ["nets-failure", "nets-scope", "retry-at"] as const;
@@ -32,10 +32,10 @@ function input(id: string): HTMLInputElement | null {
   return el instanceof HTMLInputElement ? el : null;
 }
 
-/** `text` as a number within `env` (a whole one if it asks), or null. */
+/** `text` as its panel reads it (logic/typed.ts), or null when the panel would refuse it. */
 function within(text: string, env: Envelope): number | null {
-  const n = text.trim() === "" ? NaN : Number(text);
-  return Number.isFinite(n) && n >= env.min && n <= env.max && (!env.integer || Number.isInteger(n)) ? n : null;
+  const p = parseTyped(text, env);
+  return p.ok ? p.value : null;
 }
 
 /** The value the page starts a select with (its `selected` option, else its first). */
