@@ -109,6 +109,21 @@ describe("the Server group and the goodput figure", () => {
     await page.close();
   });
 
+  test("aws-occ runs no budget: the compare titles and the live call name none", T, async () => {
+    const { page, problems } = await open("?budget=1&b-budget=1");
+    const texts = () =>
+      page.evaluate(() => ["compare-a-title", "compare-b-title", "live-policy", "embed-code"].map((id) => document.getElementById(id)?.textContent ?? ""));
+    // The compare panel and the snippet draw after the picture: wait for them.
+    await page.waitForFunction(() => /budget/i.test(document.getElementById("compare-b-title")?.textContent ?? "") && /refillPerSec/.test(document.getElementById("embed-code")?.textContent ?? ""));
+    for (const [i, text] of (await texts()).entries()) assert.match(text, i === 3 ? /refillPerSec/ : /budget/i, `before: ${text}`);
+    await afterRun(page, () => page.selectOption("#scenario", "aws-occ"));
+    await page.waitForFunction(() => !/budget/i.test(document.getElementById("compare-b-title")?.textContent ?? ""));
+    await page.waitForFunction(() => !/refillPerSec/.test(document.getElementById("embed-code")?.textContent ?? ""));
+    for (const text of await texts()) assert.doesNotMatch(text, /budget|refillPerSec/i, `aws-occ: ${text}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("each Server field moves its slider, and each slider its field", T, async () => {
     const { page, problems } = await open();
     await openAdvanced(page);

@@ -143,10 +143,12 @@ export class ComparePanel {
     this.drawMinis();
     const capacity = fleetCapacity(a.fleet);
     this.table.show(a.metrics, b.metrics, capacity, s.scenario, outage !== null, lang);
-    byId("compare-a-title").textContent = t(`strategy.${s.a.strategy}` as Key) + (s.a.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
-    byId("compare-b-title").textContent = t(`strategy.${s.b.strategy}` as Key) + (s.b.budget ? ` + ${t("group.budget").toLowerCase()}` : "");
-
     const occ = s.scenario === "aws-occ";
+    // aws-occ runs no budget (its clients retry until their write wins): the titles say so.
+    const budget = (on: boolean) => (on && !occ ? ` + ${t("group.budget").toLowerCase()}` : "");
+    byId("compare-a-title").textContent = t(`strategy.${s.a.strategy}` as Key) + budget(s.a.budget);
+    byId("compare-b-title").textContent = t(`strategy.${s.b.strategy}` as Key) + budget(s.b.budget);
+
     const capped = !occ && Number.isFinite(capacity);
     // With a client timeout the question is how much got through: goodput, A against B.
     const good = !occ && s.timeoutMs > 0;

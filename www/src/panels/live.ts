@@ -5,11 +5,17 @@
 import type { Key } from "../logic/i18n.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import { embedSnippet } from "../logic/snippet.js";
-import { type State } from "../logic/state.js";
+import { hasServer, type State } from "../logic/state.js";
 import { budgetOptions, policyOptions } from "../logic/run.js";
 import { LivePanel } from "../ui/live.js";
 import { byId, type PanelContext, type View } from "./panel.js";
 import { setText } from "../ui/dom.js";
+
+/** Policy A's budget as the call uses it: none where the form hides the budget (aws-occ,
+ *  whose clients retry until their write wins), which a reader could then not turn off. */
+function liveBudget(s: State): ReturnType<typeof budgetOptions> | null {
+  return s.a.budget && hasServer(s.scenario) ? budgetOptions(s) : null;
+}
 
 /** Policy A in a line: "full jitter, 2 s … 30 s, ×2, attempts: 6". */
 function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
@@ -21,7 +27,7 @@ function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string
     ...(a.multiplier === undefined ? [] : [`×${formatNumber(a.multiplier, lang, 2)}`]),
     `${t("field.attempts")}: ${a.maxAttempts}`,
   ];
-  if (s.a.budget) {
+  if (liveBudget(s)) {
     parts.push(`${t("group.budget")}: ${formatNumber(s.budgetCapacity, lang)} + ${formatNumber(s.budgetRefill, lang, 2)}${t("unit.perSec")}`);
   }
   return parts.join(", ");
@@ -39,7 +45,7 @@ export class LiveSection {
         const s = ctx.state();
         return {
           policy: policyOptions(s.a),
-          budget: s.a.budget ? budgetOptions(s) : null,
+          budget: liveBudget(s),
           description: describePolicy(s, ctx.view()),
         };
       },
@@ -74,7 +80,7 @@ export class LiveSection {
     const call = this.panel.call();
     this.code.textContent = embedSnippet({
       policy: policyOptions(s.a),
-      budget: s.a.budget ? budgetOptions(s) : null,
+      budget: liveBudget(s),
       url: call.url,
       method: call.method,
       headers: call.headers,
