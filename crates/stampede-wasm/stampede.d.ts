@@ -660,7 +660,8 @@ export type SettingsErrorCode =
   | "unknown_value" // a string not in a fixed list (see `allowed`)
   | "too_long" // a string past its length bound (`max`, unit "chars")
   | "bad_syntax" // a string that does not parse (e.g. retryOn)
-  | "too_much_work"; // settings that together ask for more work than one call may do
+  | "too_much_work" // settings that together ask for more work than one call may do
+  | "not_read"; // a budget field its kind does not read (minPerSec in a "bucket" budget)
 
 /** The machine-readable properties every settings error carries, as own, enumerable
  *  properties, besides a message of the form `budget.capacity: expected …, got …`. */

@@ -46,12 +46,13 @@ test("every name of the contract is exported", simOnly, () => {
 // memory counts against the runs alive (0.5 KB), and is 260.2 KB since retryFetch follows the
 // caller's signals onto the resolved body, reads Node's failures and reports a hedged call's aborted attempts (1.7 KB),
 // 260.5 KB since a closed loop cut within its first millisecond names think (0.4 KB), 260.7 KB
-// since run() goes through the event loop in slices (0.1 KB): scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 260.7 KB", simOnly, (t) => {
+// since run() goes through the event loop in slices (0.1 KB), 261.2 KB since a budget field its
+// kind does not read is refused (0.6 KB): scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 261.2 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 260_700, `${bytes.length} bytes > 260,700`);
+  assert.ok(bytes.length <= 261_200, `${bytes.length} bytes > 261,200`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is
@@ -77,13 +78,15 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // used before init() says to call it, 46.8 KB since headers are read as fetch's HeadersInit,
 // 46.9 KB since an init fetch refuses is refused with a Request input too, 47.4 KB since the
 // caller's signals reach the resolved body, Node's failures are read from their cause and a hedged call's
-// aborted attempts reported, 47.8 KB since bad ports and a RetryPolicy given as options are refused).
-test("stampede/fetch: wasm + JS at most 47.8 KB gzipped", (t) => {
+// aborted attempts reported, 47.8 KB since bad ports and a RetryPolicy given as options are refused,
+// 48.1 KB since a signal carries one listener for all its calls and a budget field its kind does
+// not read is refused).
+test("stampede/fetch: wasm + JS at most 48.1 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 47_800, `${gz} bytes > 47,800`);
+  assert.ok(gz <= 48_100, `${gz} bytes > 48,100`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

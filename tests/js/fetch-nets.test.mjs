@@ -295,6 +295,11 @@ test("bad nets settings: RangeError or TypeError naming the field, and nothing i
     [{ budget: [] }, TypeError, /^budget: expected an object, got an array$/],
     [{ throttle: [] }, TypeError, /^throttle: expected an object, got an array$/],
     [{ breaker: { get failureRatio() { throw new Error("boom"); } } }, TypeError, /^breaker\.failureRatio: threw an exception: boom$/],
+    // A field only other kinds read: a ratio budget meant, not a bucket's setting to drop.
+    [{ budget: { capacity: 3, minPerSec: 1 } }, RangeError, /^budget\.minPerSec: expected none with kind "bucket" \(kind "ratio" reads it\), got 1$/],
+    [{ budget: { ratio: 0.1 } }, RangeError, /^budget\.ratio: expected none with kind "bucket" \(kind "ratio" reads it\), got 0\.1$/],
+    [{ budget: { kind: "grpc", retryCost: 2 } }, RangeError, /^budget\.retryCost: expected none with kind "grpc" \(kind "bucket" or "aws" reads it\), got 2$/],
+    [{ budget: { kind: "RATIO", capacity: 3 } }, RangeError, /^budget\.capacity: expected none with kind "ratio" \(kind "bucket" reads it\), got 3$/],
   ];
   const calls = await scripted(() => 200, async () => {
     for (const [opts, cls, pattern] of cases) {
@@ -305,6 +310,12 @@ test("bad nets settings: RangeError or TypeError naming the field, and nothing i
       }
     }
     assert.throws(() => Budget.forCallSite(site("bad"), { kind: "grpc", tokenRatio: -1 }), (e) => e instanceof RangeError && /^tokenRatio: /.test(e.message));
+    const notRead = (e) => e instanceof RangeError && e.code === "not_read" && e.field === "windowMs" && e.got === 1000 && /^windowMs: expected none with kind "aws" \(kind "ratio" reads it\)/.test(e.message);
+    assert.throws(() => Budget.forCallSite(site("bad"), { kind: "aws", windowMs: 1000 }), notRead);
+    // Each kind's own fields (and null for an absent one) are still taken.
+    for (const o of [{ kind: "aws", tokens: 10, retryCost: 2, timeoutCost: 5 }, { capacity: 3, minPerSec: null }, { kind: "ratio", ratio: 0.2, cap: 3, minPerSec: 1, windowMs: 1000 }]) {
+      assert.ok(Budget.forCallSite(site("good"), o) instanceof Budget, JSON.stringify(o));
+    }
   });
   assert.equal(calls, 0);
 });

@@ -302,6 +302,7 @@ test("every code has its words in both languages", () => {
       { en: "Requests per client: this run would be too big to simulate (at most 0.0333). Given: 10.", ru: "Запросов на клиента: такой прогон слишком велик для симуляции (не больше 0,0333). Получено: 10." },
     ],
     [{ ...base, field: "durationMs", code: "too_much_work" }, { en: "Traffic lasts: this run would be too big to simulate.", ru: "Поток длится: такой прогон слишком велик для симуляции." }],
+    [{ ...base, field: "budget.capacity", code: "not_read", got: 3 }, { en: "Budget capacity: this kind of budget does not read it. Given: 3.", ru: "Ёмкость бюджета: бюджет этого вида его не читает. Получено: 3." }],
     [
       { ...base, field: "serviceMs", code: "out_of_range", min: 0, minExclusive: true, max: 60_000, unit: "ms", got: 0 },
       { en: "Service time (mean): enter a value above 0 ms, up to 60,000 ms. Given: 0.", ru: `Время обслуживания (среднее): введите значение больше 0 мс и не больше ${formatNumber(60_000, "ru")} мс. Получено: 0.` },
@@ -314,7 +315,7 @@ test("every code has its words in both languages", () => {
   }
   assert.deepEqual(
     [...codes].sort(),
-    ["bad_syntax", "not_a_number", "not_whole", "out_of_range", "too_long", "too_much_work", "unknown_value", "wrong_type"],
+    ["bad_syntax", "not_a_number", "not_read", "not_whole", "out_of_range", "too_long", "too_much_work", "unknown_value", "wrong_type"],
   );
 });
 

@@ -172,6 +172,15 @@ export function rangeError(prefix, field, expected, got) {
   return settings(error, { field: prefix + field, code }, got);
 }
 
+/** The RangeError (`code: "not_read"`) of a budget field its kind does not read:
+ *  `budget.minPerSec: expected none with kind "bucket" (kind "ratio" reads it), got 1`.
+ *  `owners`: the kinds that read it, comma-separated. */
+export function notRead(prefix, field, kind, owners, got) {
+  const who = owners.split(",").map((k) => `"${k}"`).join(" or ");
+  const error = new RangeError(`${prefix}${field}: expected none with kind "${kind}" (kind ${who} reads it), got ${describe(got)}`);
+  return settings(error, { field: prefix + field, code: "not_read" }, got);
+}
+
 const SUFFIX = { ms: " ms", per_second: " per second", chars: " characters" };
 
 /** The phrase after "expected", by the shape of the core's `Expected` (errors.rs `Shape`). */

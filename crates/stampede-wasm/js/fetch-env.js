@@ -2,44 +2,72 @@
 // full one's src/fetch/, the slim one's js/slim/): the caller's signals kept on the body of
 // the Response a call resolves with, and what a rejected `fetch` says about why it failed.
 
-/** Removes a resolved call's listeners once its Response is collected. */
+/** Drops a resolved call's links once its Response is collected. */
 const unlinks = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((off) => off()) : undefined;
+
+/** A weak reference where the engine has them (a strong one where not). */
+const refer = typeof WeakRef === "function" ? (o) => new WeakRef(o) : (o) => ({ deref: () => o });
+
+/** Each followed Response's attempt controller, alive as long as the Response. */
+const held = new WeakMap();
+
+/** Each caller's signal's link: its one listener, and the controllers it aborts. */
+const links = new WeakMap();
 
 /** Keeps `response`'s body abortable by the caller's signals once the call has resolved, as
  *  fetch's own signal aborts a body being read: each of `signals` (the caller's, real or
  *  signal-like) aborts `ctrl` (the controller of the attempt that answered, whose signal its
- *  fetch follows) with its reason. The listeners go when one fires or when the response is
- *  collected, so a long-lived signal keeps none for the responses dropped. (AbortSignal.any
+ *  fetch follows) with its reason. A signal carries one listener for all the calls it
+ *  follows, however many (one each set off Node's leak warning past ten calls on a shared
+ *  signal), and none once their Responses are collected or it fires. (AbortSignal.any
  *  would link them natively, but Node's keeps an entry on a long-lived source for every call:
  *  nodejs/node#55351, #64476.) Never throws: the call has resolved. */
 export function follow(response, signals, ctrl) {
-  const offs = [];
-  const off = () => {
-    for (const f of offs.splice(0)) f();
-  };
+  const ref = refer(ctrl);
+  const joined = [];
   for (const s of signals) {
     try {
-      const onAbort = () => {
-        let reason;
-        try {
-          reason = s.reason;
-        } catch (e) {
-          reason = e;
-        }
-        ctrl.abort(reason);
-        off();
-      };
-      s.addEventListener("abort", onAbort);
-      offs.push(() => {
-        try {
-          s.removeEventListener("abort", onAbort);
-        } catch {}
-      });
+      const link = links.get(s) ?? linkTo(s);
+      link.refs.add(ref);
+      joined.push(link);
     } catch {}
   }
   try {
-    if (offs.length && unlinks) unlinks.register(response, off);
+    if (joined.length) held.set(response, ctrl);
+    if (joined.length && unlinks) unlinks.register(response, () => joined.forEach((l) => l.drop(ref)));
   } catch {}
+}
+
+/** `s`'s link: a listener that aborts every controller it holds, removed once it fires or
+ *  holds none. Throws what `addEventListener` throws (then nothing is linked). */
+function linkTo(s) {
+  const refs = new Set();
+  const onAbort = () => {
+    let reason;
+    try {
+      reason = s.reason;
+    } catch (e) {
+      reason = e;
+    }
+    for (const r of [...refs]) r.deref()?.abort(reason);
+    close();
+  };
+  const close = () => {
+    refs.clear();
+    if (links.get(s) === link) links.delete(s);
+    try {
+      s.removeEventListener("abort", onAbort);
+    } catch {}
+  };
+  const link = {
+    refs,
+    drop(ref) {
+      if (refs.delete(ref) && refs.size === 0) close();
+    },
+  };
+  s.addEventListener("abort", onAbort);
+  links.set(s, link);
+  return link;
 }
 
 /** The transport errors by their place in the core's `TransportError::ALL`. */

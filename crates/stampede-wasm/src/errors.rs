@@ -66,6 +66,16 @@ extern "C" {
         allowed: &JsValue,
         detail: &str,
     ) -> JsValue;
+    /// The `RangeError` (`code: "not_read"`) of a budget field its kind does not read
+    /// (`owners`: the kinds that read it, comma-separated).
+    #[wasm_bindgen(js_name = notRead)]
+    pub(crate) fn not_read(
+        prefix: &str,
+        field: &str,
+        kind: &str,
+        owners: &str,
+        got: &JsValue,
+    ) -> JsValue;
     /// The `RangeError` (`code: "bad_syntax"`) of text with an unpaired surrogate.
     #[wasm_bindgen(js_name = unpairedError)]
     pub(crate) fn unpaired_error(prefix: &str, field: &str, got: &JsValue) -> JsValue;

@@ -44,6 +44,8 @@ pub(crate) fn budget_kind(opts: &Opts) -> Result<BudgetKind, Fail> {
     let kind = opts
         .choice(Field::BudgetKind, &BudgetKind::NAMES, &KINDS)?
         .unwrap_or(Kind::Bucket);
+    #[cfg(feature = "sim")]
+    refuse_not_read(opts, kind as usize)?;
     let kind = match kind {
         Kind::Bucket => return budget_settings(opts).map(BudgetKind::Bucket),
         Kind::Ratio => {
@@ -69,6 +71,41 @@ pub(crate) fn budget_kind(opts: &Opts) -> Result<BudgetKind, Fail> {
         }
     };
     kind.validate().map_err(|e| config_error(opts.prefix(), &e))
+}
+
+/// Refuses a field that only other kinds of budget read (`BudgetKind::readers`): a
+/// `minPerSec` beside no kind is a ratio budget meant, not a bucket's setting to drop.
+/// (The slim entry's JavaScript reader refuses them itself, js/slim/options.js: there
+/// such values never reach the wasm.)
+#[cfg(feature = "sim")]
+fn refuse_not_read(opts: &Opts, kind: usize) -> Result<(), Fail> {
+    for field in BudgetKind::FIELDS {
+        let readers = BudgetKind::readers(field);
+        if readers & (1 << kind) != 0 {
+            continue;
+        }
+        let key = crate::fields::js_name(field);
+        if let Some(v) = opts.raw(key)? {
+            let mut owners = String::new();
+            for (i, name) in BudgetKind::NAMES.iter().enumerate() {
+                if readers & (1 << i) != 0 {
+                    if !owners.is_empty() {
+                        owners.push(',');
+                    }
+                    owners.push_str(name);
+                }
+            }
+            let name = BudgetKind::NAMES[kind];
+            return Err(crate::errors::not_read(
+                opts.prefix(),
+                key,
+                name,
+                &owners,
+                &v,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads `BreakerOptions`: `{ failureRatio, samplingMs, minThroughput, breakMs, mode }`,

@@ -38,6 +38,7 @@ const CODES: Record<SettingsErrorCode, true> = {
   too_long: true,
   bad_syntax: true,
   too_much_work: true,
+  not_read: true,
 };
 const UNITS: Record<SettingsUnit, true> = { ms: true, per_second: true, count: true, fraction: true, chars: true };
 

@@ -111,6 +111,8 @@ function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | 
       return e.max === undefined ? { key: "set.tooLongNoMax", vars: {} } : { key: "set.tooLong", vars: { max: exact(e.max, lang) } };
     case "bad_syntax":
       return { key: "set.syntax", vars: {} };
+    case "not_read":
+      return { key: "set.notRead", vars: {} };
     case "too_much_work":
       // This max is computed from the other settings (0.0333… requests per client per
       // second), not declared: three significant digits, rounded down so it still fits.

@@ -165,6 +165,7 @@ export const ru: Record<Key, string> = {
   "set.tooLong": "{label}: не больше {max} символов.",
   "set.tooLongNoMax": "{label}: текст слишком длинный.",
   "set.syntax": "{label}: не удалось разобрать значение.",
+  "set.notRead": "{label}: бюджет этого вида его не читает.",
   "set.work": "{label}: такой прогон слишком велик для симуляции (не больше {max}).",
   "set.workNoMax": "{label}: такой прогон слишком велик для симуляции.",
   "set.workAtLeast": "{label}: такой прогон слишком велик для симуляции (не меньше {min}).",

@@ -174,6 +174,7 @@ export const en = {
   "set.tooLong": "{label}: at most {max} characters.",
   "set.tooLongNoMax": "{label}: the text is too long.",
   "set.syntax": "{label}: the value could not be read.",
+  "set.notRead": "{label}: this kind of budget does not read it.",
   "set.work": "{label}: this run would be too big to simulate (at most {max}).",
   "set.workNoMax": "{label}: this run would be too big to simulate.",
   "set.workAtLeast": "{label}: this run would be too big to simulate (at least {min}).",

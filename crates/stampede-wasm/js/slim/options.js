@@ -7,7 +7,7 @@
 // RangeError as the full entry's (js/errors.js). What to read comes from the wasm
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
 import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
-import { arrayOptions, settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
+import { arrayOptions, notRead, settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
 
 export { threwError };
 
@@ -91,10 +91,14 @@ export function read(value, what, prefix, at, ops, found = {}) {
   for (const e of table()) {
     if (e.at !== at) continue;
     if (e.kind === BUDGET_KIND) kind = BUCKET;
-    else if (e.kind !== GROUP && !(e.kinds & kind)) continue;
     if (e.kind === HEADER) continue;
+    // A field only other kinds of budget read is refused, naming them (an unknown kind:
+    // none, and the wasm names the kind).
+    const foreign = e.kind !== GROUP && !(e.kinds & kind);
+    if (foreign && !(kind & 15)) continue;
     const v = get(value, prefix, e.name);
     if (v === undefined || v === null) continue;
+    if (foreign) throw notRead(prefix, e.name, kinds[Math.log2(kind)], kinds.filter((_, i) => e.kinds & (1 << i)).join(), v);
     found[e.name] = v;
     switch (e.kind) {
       case NUMBER:
@@ -115,7 +119,7 @@ export function read(value, what, prefix, at, ops, found = {}) {
         ops.push([e.slot, text(v, prefix, e.name)]);
         // A budget reads its kind's fields only (an unknown kind: none, and the wasm
         // names the kind).
-        if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v);
+        if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v.toLowerCase());
     }
   }
   return found;

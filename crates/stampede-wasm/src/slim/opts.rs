@@ -254,11 +254,8 @@ enum Kind {
 }
 
 /// Budget kinds, as bits in the order of `BudgetKind::NAMES` (bucket, ratio, grpc, aws):
-/// which kinds read a budget field (`nets::budget_kind`); `ALL` for any other field.
-const BUCKET: u8 = 1;
-const RATIO: u8 = 2;
-const GRPC: u8 = 4;
-const AWS: u8 = 8;
+/// which kinds read a budget field (the core's `BudgetKind::readers`); `ALL` for any other
+/// field.
 const ALL: u8 = 15;
 
 /// Where an entry is read: the API and the nested object it belongs to.
@@ -311,18 +308,78 @@ const SCHEMA: &[Entry] = &[
     (Fetch, Text, ALL, F(Field::CallSite)),
     (Fetch, Group, Budget as u8, G(Group::Budget)),
     (Budget, BudgetType, ALL, F(Field::BudgetKind)),
-    (Budget, Number, BUCKET, F(Field::Capacity)),
-    (Budget, Number, BUCKET, F(Field::RefillPerSec)),
-    (Budget, Number, BUCKET | AWS, F(Field::RetryCost)),
-    (Budget, Number, BUCKET, F(Field::SuccessRefund)),
-    (Budget, Number, RATIO, F(Field::Ratio)),
-    (Budget, Number, RATIO, F(Field::RatioCap)),
-    (Budget, Number, RATIO, F(Field::MinPerSec)),
-    (Budget, Number, RATIO, F(Field::Window)),
-    (Budget, Number, GRPC, F(Field::MaxTokens)),
-    (Budget, Number, GRPC, F(Field::TokenRatio)),
-    (Budget, Number, AWS, F(Field::Tokens)),
-    (Budget, Number, AWS, F(Field::TimeoutCost)),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::Capacity),
+        F(Field::Capacity),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::RefillPerSec),
+        F(Field::RefillPerSec),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::RetryCost),
+        F(Field::RetryCost),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::SuccessRefund),
+        F(Field::SuccessRefund),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::Ratio),
+        F(Field::Ratio),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::RatioCap),
+        F(Field::RatioCap),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::MinPerSec),
+        F(Field::MinPerSec),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::Window),
+        F(Field::Window),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::MaxTokens),
+        F(Field::MaxTokens),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::TokenRatio),
+        F(Field::TokenRatio),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::Tokens),
+        F(Field::Tokens),
+    ),
+    (
+        Budget,
+        Number,
+        Kinds::readers(Field::TimeoutCost),
+        F(Field::TimeoutCost),
+    ),
     (Fetch, Group, Breaker as u8, G(Group::Breaker)),
     (Breaker, Number, ALL, F(Field::FailureRatio)),
     (Breaker, Number, ALL, F(Field::Sampling)),

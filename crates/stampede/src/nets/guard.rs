@@ -32,6 +32,41 @@ impl BudgetKind {
     /// The kinds' names, in order: `bucket`, `ratio`, `grpc`, `aws`.
     pub const NAMES: [&'static str; 4] = ["bucket", "ratio", "grpc", "aws"];
 
+    /// Every setting some kind of budget reads, in the order front ends read them.
+    pub const FIELDS: [Field; 12] = [
+        Field::Capacity,
+        Field::RefillPerSec,
+        Field::RetryCost,
+        Field::SuccessRefund,
+        Field::Ratio,
+        Field::RatioCap,
+        Field::MinPerSec,
+        Field::Window,
+        Field::MaxTokens,
+        Field::TokenRatio,
+        Field::Tokens,
+        Field::TimeoutCost,
+    ];
+
+    /// Which kinds read `field`, as bits in the order of [`NAMES`](Self::NAMES) (bit 0 the
+    /// bucket); 0 for a field no budget reads. A front end given a field its budget's kind
+    /// does not read refuses it, naming the kinds that do (`minPerSec` in a bucket is a
+    /// ratio budget meant, not a bucket's setting to drop).
+    pub const fn readers(field: Field) -> u8 {
+        const BUCKET: u8 = 1;
+        const RATIO: u8 = 2;
+        const GRPC: u8 = 4;
+        const AWS: u8 = 8;
+        match field {
+            Field::Capacity | Field::RefillPerSec | Field::SuccessRefund => BUCKET,
+            Field::RetryCost => BUCKET | AWS,
+            Field::Ratio | Field::RatioCap | Field::MinPerSec | Field::Window => RATIO,
+            Field::MaxTokens | Field::TokenRatio => GRPC,
+            Field::Tokens | Field::TimeoutCost => AWS,
+            _ => 0,
+        }
+    }
+
     /// The kind's name.
     pub const fn name(&self) -> &'static str {
         match self {
@@ -383,5 +418,129 @@ impl Guard {
         if let Some(t) = &mut self.throttle {
             t.record(now_ms, !settled.failed());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `readers` says which kinds read a field; each kind's own checks are the judge: a NaN
+    /// in each of a kind's settings is refused naming a field that kind reads, and every
+    /// field some kind reads is in `FIELDS`, read by at least one.
+    #[test]
+    fn readers_follow_what_each_kind_checks() {
+        let nan = f64::NAN;
+        let bad: Vec<(usize, BudgetKind)> = vec![
+            (
+                0,
+                BudgetKind::Bucket(BudgetSettings {
+                    capacity: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                0,
+                BudgetKind::Bucket(BudgetSettings {
+                    refill_per_sec: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                0,
+                BudgetKind::Bucket(BudgetSettings {
+                    retry_cost: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                0,
+                BudgetKind::Bucket(BudgetSettings {
+                    success_refund: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                1,
+                BudgetKind::Ratio(RatioSettings {
+                    ratio: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                1,
+                BudgetKind::Ratio(RatioSettings {
+                    cap: Some(nan),
+                    ..Default::default()
+                }),
+            ),
+            (
+                1,
+                BudgetKind::Ratio(RatioSettings {
+                    min_per_sec: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                1,
+                BudgetKind::Ratio(RatioSettings {
+                    window_ms: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                2,
+                BudgetKind::Grpc(GrpcSettings {
+                    max_tokens: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                2,
+                BudgetKind::Grpc(GrpcSettings {
+                    token_ratio: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                3,
+                BudgetKind::Aws(AwsSettings {
+                    tokens: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                3,
+                BudgetKind::Aws(AwsSettings {
+                    retry_cost: nan,
+                    ..Default::default()
+                }),
+            ),
+            (
+                3,
+                BudgetKind::Aws(AwsSettings {
+                    timeout_cost: nan,
+                    ..Default::default()
+                }),
+            ),
+        ];
+        let mut named = Vec::new();
+        for (kind, settings) in bad {
+            let field = settings.validate().expect_err("NaN is refused").field;
+            assert_ne!(
+                BudgetKind::readers(field) & (1 << kind),
+                0,
+                "{field:?} for {}",
+                BudgetKind::NAMES[kind]
+            );
+            assert!(BudgetKind::FIELDS.contains(&field), "{field:?}");
+            named.push(field);
+        }
+        // Every field listed is one some kind checks, and read by some kind.
+        for f in BudgetKind::FIELDS {
+            assert!(named.contains(&f), "{f:?} is checked by no kind");
+            assert_ne!(BudgetKind::readers(f), 0, "{f:?}");
+        }
+        assert_eq!(BudgetKind::readers(Field::Base), 0);
     }
 }
