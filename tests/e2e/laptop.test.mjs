@@ -84,4 +84,20 @@ describe("at 1366 × 768", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("in Russian, the live panel's URL and headers keep their width from tablet to laptop", T, async () => {
+    const { page, problems } = await open("?lang=ru");
+    // Between 701 and 1000 px its long check-box labels once widened the form's side columns
+    // until the URL box was 16 px wide.
+    for (const width of [720, 768, 900, 1000, 1366]) {
+      await page.setViewportSize({ width, height: 768 });
+      const [form, url, headers] = await page.evaluate(() =>
+        ["live-form", "live-url", "live-headers"].map((id) => document.getElementById(id).getBoundingClientRect().width),
+      );
+      assert.ok(url >= 0.45 * form, `${width} px: the URL box ${url} px of a ${form} px form`);
+      assert.ok(headers >= 0.9 * form, `${width} px: the headers box ${headers} px of a ${form} px form`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
