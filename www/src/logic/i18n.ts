@@ -190,6 +190,8 @@ export const en = {
   "herd.heading": "The herd",
   "herd.why":
     "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe below is the whole fleet retrying in the same millisecond.",
+  "herd.whyOngoing":
+    "**Why retries add up.** Here requests keep arriving, so a failure does not reach every client at the same moment and the retries do not come back in one stripe. Each failed request comes back on top of the new ones: while the servers are down or overloaded, what they receive is the new requests plus every retry that falls due, and retries with no wait (or no budget) multiply it. A retry that lands after the servers have recovered is served; one that lands while they are still overloaded keeps them overloaded.",
   "herd.whyJitter":
     "**Why jitter thins the herd.** A failure reaches every client at the same moment; without jitter, clients running the same code wait the same time, and the requests that failed together at T come back together at T + base, then T + 3·base… With jitter, as here, each client draws its own wait: each wave is spread over its whole window, and a server that has just come back meets a stream it can take instead of a wall.",
   "herd.whyJitterBurst":

@@ -24,7 +24,15 @@ export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boole
   if (scenario === "aws-occ") return { herd: "herd.whyOcc", load: "load.whyOcc", goodput: "goodput.why" };
   return {
     // In a burst the first attempts all leave at once, before any wait: its text says so.
-    herd: !JITTERED.has(strategy) ? "herd.why" : scenario === "burst" ? "herd.whyJitterBurst" : "herd.whyJitter",
+    // Ongoing traffic fails over a stretch of time, not at one moment: no stripes to explain
+    // without jitter, but retries landing on top of the new requests.
+    herd: JITTERED.has(strategy)
+      ? scenario === "burst"
+        ? "herd.whyJitterBurst"
+        : "herd.whyJitter"
+      : scenario === "burst"
+        ? "herd.why"
+        : "herd.whyOngoing",
     load: unlimited ? "load.whyUnlimited" : "load.why",
     goodput: unlimited ? "goodput.whyUnlimited" : "goodput.why",
   };
