@@ -270,6 +270,36 @@ describe("the Server group and the goodput figure", () => {
     await page.close();
   });
 
+  test("a link copied while a story is on show opens that story: its button, lesson and pictures", T, async () => {
+    const { page, problems } = await open();
+    await afterRun(page, () => page.click('[data-preset="crash"]'));
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("story") === "crash", null, { timeout: 10_000 });
+    const link = await page.evaluate(() => location.search);
+    const lesson = await page.textContent("#preset-lesson");
+    const copy = await pg.browser.context.newPage();
+    await copy.goto(pg.server.url + link);
+    await waitReady(copy);
+    assert.equal(await copy.getAttribute('[data-preset="crash"]', "aria-pressed"), "true");
+    assert.equal(await copy.textContent("#preset-lesson"), lesson);
+    assert.ok((lesson ?? "").length > 20, lesson);
+    await copy.waitForFunction(() => document.getElementById("story-figs")?.dataset.story === "crash" && !document.getElementById("story-figs").hidden, null, { timeout: 60_000 });
+    await copy.close();
+    // Settings changed by hand since: that is not the story any more.
+    const edited = new URLSearchParams(link);
+    edited.set("seed", "2");
+    const other = await pg.browser.context.newPage();
+    await other.goto(`${pg.server.url}?${edited}`);
+    await waitReady(other);
+    assert.equal(await other.$('[data-preset][aria-pressed="true"]'), null);
+    assert.equal(await other.isVisible("#preset-lesson"), false);
+    // An edit leaves the story: the address drops its name.
+    await afterRun(page, () => page.fill("#seed", "3"));
+    await page.waitForFunction(() => !new URLSearchParams(location.search).has("story"), null, { timeout: 10_000 });
+    await other.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("the new settings travel in a link and come back the same", T, async () => {
     const { page, problems } = await open();
     await afterRun(page, () => page.selectOption("#scenario", "spike"));

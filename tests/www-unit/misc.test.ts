@@ -246,3 +246,25 @@ test("snippet: the policy as the call sends it, only the settings its strategy r
     policy.free();
   }
 });
+
+test("a link names a story only with that story's settings", async () => {
+  const { PRESETS, linkedStory } = await import("../../www/src/logic/presets.js");
+  const { cloneState } = await import("../../www/src/logic/state.js");
+  const { encodeState } = await import("../../www/src/logic/url.js");
+  for (const p of PRESETS) {
+    const s = cloneState(p.state);
+    assert.equal(linkedStory(`?${encodeState(s, "ru")}&story=${p.id}`, s), p.id, p.id);
+    // The rows are the reader's, not the story's.
+    const rows = { ...cloneState(p.state), rows: p.state.rows === "client" ? "fit" : "client" } as typeof s;
+    assert.equal(linkedStory(`?story=${p.id}`, rows), p.id, `${p.id}, other rows`);
+    // What the core sized after a run (the link carries it) follows from the rest.
+    const sized = cloneState(p.state);
+    if (sized.sizing === "capacity") [sized.workers, sized.queue] = [sized.workers + 7, sized.queue + 9];
+    else sized.capacityRps += 123;
+    assert.equal(linkedStory(`?story=${p.id}`, sized), p.id, `${p.id}, sized`);
+    const edited = { ...cloneState(p.state), seed: p.state.seed + 1 };
+    assert.equal(linkedStory(`?story=${p.id}`, edited), null, `${p.id}, edited`);
+  }
+  assert.equal(linkedStory("?story=nope", cloneState(PRESETS[0]!.state)), null);
+  assert.equal(linkedStory("?clients=5", cloneState(PRESETS[0]!.state)), null);
+});

@@ -110,7 +110,7 @@ export class App {
       this.scheduler.request(false);
     });
     this.link = new LinkRepair(this.controls, () => this.view());
-    this.shareLink = new ShareLink(() => ({ state: this.linked(), lang: this.lang, t: this.t }));
+    this.shareLink = new ShareLink(() => ({ state: this.linked(), lang: this.lang, t: this.t, story: this.presetId }));
 
     const ctx: PanelContext = {
       state: () => this.good,
@@ -159,6 +159,9 @@ export class App {
   /** The wasm module is ready: the first picture is drawn, then the controls work. */
   start(): void {
     this.scheduler.start();
+    // A link to a story shows its side-by-side figures too, as choosing it does.
+    const p = PRESETS.find((x) => x.id === this.presetId);
+    if (p) this.story.show(p);
   }
 
   private view(): View {

@@ -12,6 +12,7 @@ import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
+import { linkedStory } from "./logic/presets.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
 import { watchDock } from "./ui/dock.js";
@@ -39,7 +40,9 @@ async function boot(): Promise<void> {
   const loading = ready();
   // The panels' own settings first: the panels read their controls when they are built.
   const panels = applyPanelParams(location.search);
-  const app = new App(decoded.state, lang, location.search === "" ? "herd" : null, { ...decoded, panels });
+  // A bare address opens on the first story; a link, on the story it names (if any).
+  const story = location.search === "" ? "herd" : linkedStory(location.search, decoded.state);
+  const app = new App(decoded.state, lang, story, { ...decoded, panels });
   performance.mark("stampede:built");
   try {
     await loading;

@@ -21,6 +21,8 @@ export interface Shared {
   state: State;
   lang: Lang;
   t: T;
+  /** The story on show (its settings unchanged), if any: the link opens it again. */
+  story: string | null;
 }
 
 export class ShareLink {
@@ -38,8 +40,8 @@ export class ShareLink {
 
   /** The query the address and Share write: the state's, then the panels' settings. */
   private query(): string {
-    const { state, lang } = this.current();
-    return encodeState(state, lang) + panelQuery();
+    const { state, lang, story } = this.current();
+    return encodeState(state, lang) + (story === null ? "" : `&story=${encodeURIComponent(story)}`) + panelQuery();
   }
 
   /** The address bar catches up with the state within URL_EVERY_MS. */

@@ -12,6 +12,7 @@
 
 import type { Key } from "./i18n.js";
 import { DEFAULT_STATE, cloneState, type PolicyState, type State } from "./state.js";
+import { encodeState } from "./url.js";
 
 /** One of a story's side-by-side pictures: its label and its whole state. */
 export interface Variant {
@@ -239,4 +240,21 @@ export const PRESETS: Preset[] = [
 
 export function presetById(id: string): Preset | undefined {
   return PRESETS.find((p) => p.id === id);
+}
+
+/** The story a link names (`story=crash`, written beside the settings while a story is on
+ *  show), if the link's settings `s` are that story's (its rows apart, the reader's choice,
+ *  and what the core sized from the rest):
+ *  a shared story then opens with its lesson and figures. A link whose settings were changed
+ *  by hand is not that story any more: null, as for an unknown name. */
+export function linkedStory(search: string, s: State): string | null {
+  const id = new URLSearchParams(search).get("story");
+  const p = PRESETS.find((x) => x.id === id);
+  if (!p) return null;
+  // What the core sized after the first run is written into the link too (run.ts
+  // adoptFleet): the workers and queue, or the capacity; they follow from the rest.
+  const story = { ...cloneState(p.state), rows: s.rows };
+  if (story.sizing === "capacity") [story.workers, story.queue] = [s.workers, s.queue];
+  else story.capacityRps = s.capacityRps;
+  return encodeState(story) === encodeState(s) ? p.id : null;
 }
