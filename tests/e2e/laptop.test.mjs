@@ -85,6 +85,18 @@ describe("at 1366 × 768", () => {
     await page.close();
   });
 
+  test("the herd's timeline starts on the first screen, in both languages", T, async () => {
+    // The figure's explanation sits under it (above it, it pushed the timeline to 701 px in
+    // English and 826 px in Russian: off a projector's 768).
+    for (const lang of ["en", "ru"]) {
+      const { page, problems } = await open(`?lang=${lang}`);
+      const top = await page.evaluate(() => document.getElementById("timeline").getBoundingClientRect().top);
+      assert.ok(top <= 0.9 * VIEWPORT.height, `${lang}: the timeline starts at ${top} px`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+
   test("in Russian, the live panel's URL and headers keep their width from tablet to laptop", T, async () => {
     const { page, problems } = await open("?lang=ru");
     // Between 701 and 1000 px its long check-box labels once widened the form's side columns
