@@ -265,6 +265,7 @@ export const ru: Record<Key, string> = {
   "metric.ofAttempts": "{p}% попыток",
   "metric.wastedAside": "обслужено для ушедших клиентов",
   "metric.maxQueueAside": "запросов ждут",
+  "metric.notRecovered": "не восстановился, пока шёл поток ({d})",
   "metric.nobodyBack": "после сбоя никто не вернулся",
 
   "compare.heading": "Сравнение двух политик",

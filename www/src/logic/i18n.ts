@@ -274,6 +274,7 @@ export const en = {
   "metric.ofAttempts": "{p}% of attempts",
   "metric.wastedAside": "served for clients gone",
   "metric.maxQueueAside": "requests waiting",
+  "metric.notRecovered": "not while the traffic lasted ({d})",
   "metric.nobodyBack": "no one came back after the outage",
 
   "compare.heading": "Compare two policies",

@@ -11,7 +11,7 @@ import { RateChart } from "../figures/rates.js";
 import { formatClock, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
 import { displayBinMs, smoothBinMs } from "../logic/series.js";
-import { SPEEDS, hasServer, isRowMode, type RowMode, type Scenario, type Strategy } from "../logic/state.js";
+import { SPEEDS, hasServer, isOngoing, isRowMode, type RowMode, type Scenario, type Strategy } from "../logic/state.js";
 import { fleetCapacity, outageWindow, spikeWindow } from "../logic/run.js";
 import { whyKeys } from "../logic/why.js";
 import { measure } from "../timing.js";
@@ -141,7 +141,10 @@ export class HerdPanel {
       measure("stampede:draw-goodput", t2);
     }
     const capacity = fleetCapacity(r.fleet);
-    showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang);
+    // Ongoing traffic: how long it went on after the outage (a recovery that lasts as long
+    // came only when the traffic stopped).
+    const trafficLeftMs = outage !== null && isOngoing(s.scenario) ? s.durationMs - outage[1] : undefined;
+    showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang, trafficLeftMs);
     this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity));
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);

@@ -39,7 +39,8 @@ let afterOutageEls: HTMLElement[] = [];
 
 /** `capacityRps`: the fleet's (Infinity with unlimited workers: no "× capacity" then).
  *  `outage`: whether the run has one. */
-export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, outage: boolean, t: T, lang: Lang): void {
+/** `trafficLeftMs`: with ongoing traffic, how long it lasted after the outage ended. */
+export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario, outage: boolean, t: T, lang: Lang, trafficLeftMs?: number): void {
   if (!stripEls) {
     stripEls = STRIP.map((name) => ({
       name,
@@ -54,7 +55,7 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
   }
   for (const { name, value, aside } of stripEls) {
     setText(value, metricText(name, m[name as keyof Metrics]));
-    setText(aside, asideText(name, m, capacityRps, scenario, t, lang));
+    setText(aside, asideText(name, m, capacityRps, scenario, t, lang, trafficLeftMs));
   }
   for (const el of hideEls) {
     // The cards measured from the outage's end, and the herd's outage swatch, need one.
@@ -64,7 +65,7 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
   }
 }
 
-function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario, t: T, lang: Lang): string {
+function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario, t: T, lang: Lang, trafficLeftMs?: number): string {
   switch (name) {
     case "peakRps":
     case "peakRecoveryRps":
@@ -83,7 +84,11 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
     case "recoveryMs":
       // No attempt after the outage: the server was never tested (every client gave up
       // during it), which a bare "0 ms" made read as the best recovery of all.
-      return m.peakRecoveryRps === 0 ? t("metric.nobodyBack") : formatDuration(m.recoveryMs, lang);
+      if (m.peakRecoveryRps === 0) return t("metric.nobodyBack");
+      // Overloaded into the traffic's last window (100 ms): it came back only when the
+      // traffic stopped, which a bare "45 s" made read as a recovery.
+      if (trafficLeftMs !== undefined && m.recoveryMs >= trafficLeftMs - 100) return t("metric.notRecovered", { d: formatDuration(m.recoveryMs, lang) });
+      return formatDuration(m.recoveryMs, lang);
     case "completionMs":
       return formatDuration(m[name], lang);
     case "p99Ms":
