@@ -83,6 +83,9 @@ describe("on a static host, under a sub-path", () => {
     const url = await page.inputValue("#live-url");
     assert.match(url, /^\.\/demo-api\/flaky\?key=\w+&fail=2&status=503&retry_after=1$/);
     assert.match((await page.textContent("#live-endpoint-note")) ?? "", /Simulated in your browser/);
+    // The snippet to copy says its address lives only inside this page.
+    await page.waitForFunction(() => /demo-api/.test(document.getElementById("embed-code")?.textContent ?? ""));
+    assert.match((await page.textContent("#embed-code")) ?? "", /\/\/ this address is the page's simulated demo[^\n]*\nconst response = await retryFetch\("http[^"]*\/demo-api\/flaky/);
     const before = host.requests.length;
     const statuses = await sendLive(page);
     assert.deepEqual(statuses, ["503", "503", "200"]);

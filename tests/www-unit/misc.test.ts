@@ -72,6 +72,12 @@ test("the embed snippet reproduces the policy", () => {
   const plain = embedSnippet({ policy: policyOptions(DEFAULT_STATE.a), budget: null, url: "/x", method: "GET", comments: { init: "", seed: "", budget: "" } });
   assert.doesNotMatch(plain, /budget|callSite/);
   assert.match(plain, /retryFetch\("\/x", \{\}, \{/);
+  // The in-page demo's address works only inside the page: the snippet says so, just above it.
+  const comments = { init: "", seed: "", budget: "", demo: "DEMO NOTE" };
+  const demo = embedSnippet({ policy: policyOptions(DEFAULT_STATE.a), budget: null, url: "/demo-api/flaky", method: "GET", demo: true, comments });
+  assert.match(demo, /\/\/ DEMO NOTE\nconst response = await retryFetch\("\/demo-api\/flaky"/);
+  const real = embedSnippet({ policy: policyOptions(DEFAULT_STATE.a), budget: null, url: "/api/flaky", method: "GET", demo: false, comments });
+  assert.doesNotMatch(real, /DEMO NOTE/);
 });
 
 test("the embed snippet carries the live call's headers, timeout and idempotency", () => {

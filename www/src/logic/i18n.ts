@@ -367,6 +367,7 @@ export const en = {
   "embed.comment.init": "loads stampede_bg.wasm from next to the module",
   "embed.comment.seed": "no seed: every client draws its own delays, or the herd is back",
   "embed.comment.budget": "one bucket per call site: retries stay a small share of traffic",
+  "embed.comment.demo": "this address is the page's simulated demo, answered inside the page: put your own API's URL here",
 
   "footer.text":
     "Stampede: a Rust library, a seeded simulator and this playground. Retry rules, delays, the classifier and the simulation all run in WebAssembly from the same core; the page only draws.",

@@ -23,8 +23,11 @@ export interface SnippetInput {
   breaker?: boolean;
   /** Hedging instead of retries. */
   hedging?: { delayMs: number; maxAttempts: number } | null;
+  /** The URL is the page's in-browser demo's, which exists only inside the page: the
+   *  snippet says to put the reader's own API there. */
+  demo?: boolean;
   /** Localised comment lines (the snippet's code stays the same in every language). */
-  comments: { init: string; seed: string; budget: string };
+  comments: { init: string; seed: string; budget: string; demo?: string };
 }
 
 function literal(v: string): string {
@@ -56,6 +59,7 @@ export function embedSnippet(i: SnippetInput): string {
     ``,
     `await init(); // ${i.comments.init}`,
     ``,
+    ...(i.demo && i.comments.demo ? [`// ${i.comments.demo}`] : []),
     `const response = await retryFetch(${literal(i.url)}, ${init}, {`,
     `  // ${i.comments.seed}`,
     `  policy: { ${policy} },`,

@@ -89,10 +89,12 @@ export class LiveSection {
       callSite: call.callSite,
       breaker: call.breaker,
       hedging: call.hedging,
+      demo: call.demo,
       comments: {
         init: t("embed.comment.init"),
         seed: t("embed.comment.seed"),
         budget: t("embed.comment.budget"),
+        demo: t("embed.comment.demo"),
       },
     });
   }

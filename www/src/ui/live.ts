@@ -55,6 +55,8 @@ export interface LiveCall {
   attemptTimeoutMs: number | null;
   /** The budget's bucket name (method, origin and path). */
   callSite: string;
+  /** The URL is the in-page demo's (a Service Worker's): it exists only inside this page. */
+  demo: boolean;
 }
 
 /** An attempt as retryFetch reports it (with hedging: sent as a hedge, and the winner). */
@@ -254,6 +256,7 @@ export class LivePanel {
       idempotent: this.idempotent.checked,
       attemptTimeoutMs: taken(timeout, "attemptTimeoutMs"),
       callSite: callSiteFor(method, typed, location.href),
+      demo: this.endpoint.value === "demo",
     };
   }
 
