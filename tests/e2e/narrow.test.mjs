@@ -266,4 +266,23 @@ describe("at 390 px wide", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("a tap on a story keeps its lesson on screen, the docked figure under it", T, async () => {
+    const { page, problems } = await open();
+    await afterRun(page, () => page.tap('[data-preset="crash"]'));
+    // The smooth scroll settles.
+    let last = null;
+    for (let i = 0; i < 40; i++) {
+      const y = await page.evaluate(() => scrollY);
+      if (y === last) break;
+      last = y;
+      await page.waitForTimeout(100);
+    }
+    const lesson = await page.locator("#preset-lesson").boundingBox();
+    assert.ok(lesson && (await page.locator("#preset-lesson").textContent()).length > 20, "the lesson is shown");
+    assert.ok(inView(lesson), `the lesson is on screen: ${JSON.stringify(lesson)}`);
+    assert.ok(inView(await page.locator("#timeline").boundingBox()), "the figure is in view");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -15,6 +15,7 @@
 import { localizeError, locateError } from "./logic/errors.js";
 import { formatNumber } from "./logic/format.js";
 import { PRESETS, type Preset } from "./logic/presets.js";
+import { NARROW } from "./ui/page-notes.js";
 import { cloneState, type Lang, type PolicyState, type State } from "./logic/state.js";
 import { adoptFleet, simOptions } from "./logic/run.js";
 import { readPalette, type Palette } from "./figures/palette.js";
@@ -420,7 +421,10 @@ export class App {
     this.markPreset();
     this.scheduler.request(true);
     this.story.show(p);
-    document.getElementById("herd")?.scrollIntoView({ block: "nearest", behavior: this.reducedMotion ? "auto" : "smooth" });
+    // In one column the figure is docked at the screen's bottom whatever the scroll: the
+    // story's lesson goes to the top instead (scrolling to the playground hid it above).
+    const narrow = matchMedia(NARROW).matches;
+    document.getElementById(narrow ? "preset-lesson" : "herd")?.scrollIntoView({ block: narrow ? "start" : "nearest", behavior: this.reducedMotion ? "auto" : "smooth" });
   }
 
   private markPreset(): void {

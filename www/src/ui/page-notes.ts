@@ -4,8 +4,8 @@
 // failing to; values of the link that were dropped). There they move to a slot under the
 // header, and back when the screen widens. The elements move whole: ids, live regions, texts.
 
-/** narrow.css's one-column layout. */
-const NARROW = "(max-width: 900px)";
+/** narrow.css's one-column layout (the herd figure docked at the screen's bottom). */
+export const NARROW = "(max-width: 900px)";
 
 export function placeNotes(): void {
   const slot = document.getElementById("page-notes");
