@@ -7,6 +7,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { once } from "node:events";
 import { afterRun, readMetrics, usePlayground, waitIdle, waitReady, watchConsole } from "./harness.mjs";
 
 const pg = usePlayground();
@@ -299,6 +301,23 @@ describe("the Server group and the goodput figure", () => {
     await page.waitForFunction(() => !new URLSearchParams(location.search).has("story"), null, { timeout: 10_000 });
     await other.close();
     assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the live call that gave up on another origin's refused port says what a browser cannot tell apart", T, async () => {
+    const { page, problems } = await open("?attempts=2&base=10&cap=10");
+    // A port the system just gave and took back: nothing listens there (another origin).
+    const probe = createServer().listen(0, "127.0.0.1");
+    await once(probe, "listening");
+    const port = probe.address().port;
+    await new Promise((r) => probe.close(r));
+    await page.waitForFunction(() => !document.getElementById("live-send")?.disabled, null, { timeout: 15_000 });
+    await page.fill("#live-url", `http://127.0.0.1:${port}/`);
+    await page.click("#live-send");
+    await page.waitForFunction(() => /^Gave up/.test(document.getElementById("live-status")?.textContent ?? ""), null, { timeout: 20_000 });
+    assert.match((await page.textContent("#live-status")) ?? "", /^Gave up after 2 attempts: .*\(In a browser, fetch cannot tell a refused connection from a host it cannot reach or an answer without CORS headers/);
+    // Chromium logs the refused loads itself; nothing else.
+    assert.deepEqual(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(p)), []);
     await page.close();
   });
 

@@ -325,6 +325,7 @@ export const ru: Record<Key, string> = {
   "live.sending": "Отправляем…",
   "live.done": "{status} после {n} {n|попытки|попыток|попыток|попытки} за {t}.",
   "live.gaveUp": "Сдались после {n} {n|попытки|попыток|попыток|попытки}: {reason}",
+  "live.corsHint": "(В браузере fetch не отличает отказ в соединении от недоступного хоста или ответа без заголовков CORS: всё это выглядит как «connect».)",
   "live.budget": "Бюджет исчерпан: запрос не отправлен. {reason}",
   "live.cancelled": "Отменено.",
   "live.failed": "Ошибка: {message}",

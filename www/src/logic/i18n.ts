@@ -334,6 +334,7 @@ export const en = {
   "live.sending": "Sending…",
   "live.done": "{status} after {n} {n|attempt|attempts} in {t}.",
   "live.gaveUp": "Gave up after {n} {n|attempt|attempts}: {reason}",
+  "live.corsHint": "(In a browser, fetch cannot tell a refused connection from a host it cannot reach or an answer without CORS headers: all three read as “connect”.)",
   "live.budget": "Budget exhausted: no request was sent. {reason}",
   "live.cancelled": "Cancelled.",
   "live.failed": "Failed: {message}",

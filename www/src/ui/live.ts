@@ -410,7 +410,11 @@ export class LivePanel {
       } else if (controller.signal.aborted || name === "AbortError") {
         this.say(() => this.t("live.cancelled"));
       } else if (name === "RetryError") {
-        this.say(() => this.t("live.gaveUp", { n: attempts, reason: typeof reason === "string" ? localizeReason(reason, this.lang) : String(reason ?? errorMessage(e)) }));
+        // A browser's fetch fails the same way on a refused port, an unreachable host and an
+        // answer without CORS headers: on another origin, all three read as "connect".
+        const last = (e as { attempts?: { error?: unknown }[] }).attempts?.at(-1)?.error;
+        const hint = last === "connect" && crossOrigin(call.url);
+        this.say(() => this.t("live.gaveUp", { n: attempts, reason: typeof reason === "string" ? localizeReason(reason, this.lang) : String(reason ?? errorMessage(e)) }) + (hint ? ` ${this.t("live.corsHint")}` : ""));
       } else if (name === "BudgetExhaustedError") {
         const tokens = (e as { tokens?: unknown }).tokens;
         if (typeof tokens === "number") this.lastTokens = { site: call.callSite, n: tokens };
@@ -562,4 +566,13 @@ function statusClass(a: Attempt): string {
   if (a.status !== undefined && a.status < 400) return "ok";
   // "wait": a hedged call's attempt that failed while others may still answer.
   return a.decision === "retry" || a.decision === "wait" ? "retrying" : "stopped";
+}
+
+/** Whether `url` is on another origin than the page (false for one that does not parse). */
+function crossOrigin(url: string): boolean {
+  try {
+    return new URL(url, location.href).origin !== location.origin;
+  } catch {
+    return false;
+  }
 }
