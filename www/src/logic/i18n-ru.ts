@@ -261,7 +261,7 @@ export const ru: Record<Key, string> = {
   "metric.timeouts": "Тайм-аутов",
   "metric.wasted": "Работы впустую",
   "metric.maxQueue": "Самая длинная очередь",
-  "metric.ofThroughput": "из {n} зап/с обслуженных",
+  "metric.ofThroughput": "за весь прогон, из {n} зап/с обслуженных",
   "metric.ofAttempts": "{p}% попыток",
   "metric.wastedAside": "обслужено для ушедших клиентов",
   "metric.maxQueueAside": "запросов ждут",

@@ -270,7 +270,7 @@ export const en = {
   "metric.timeouts": "Timed out",
   "metric.wasted": "Wasted work",
   "metric.maxQueue": "Longest queue",
-  "metric.ofThroughput": "of {n} req/s served",
+  "metric.ofThroughput": "over the whole run, of {n} req/s served",
   "metric.ofAttempts": "{p}% of attempts",
   "metric.wastedAside": "served for clients gone",
   "metric.maxQueueAside": "requests waiting",
