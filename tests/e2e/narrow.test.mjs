@@ -285,4 +285,20 @@ describe("at 390 px wide", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("in Russian, no check box is squeezed by its label, and the hedging delay keeps its unit beside it", T, async () => {
+    const { page, problems } = await open("?lang=ru");
+    const squeezed = await page.evaluate(() =>
+      [...document.querySelectorAll('input[type="checkbox"]')]
+        .filter((c) => c.getClientRects().length > 0)
+        .map((c) => [c.id, c.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 21 || r.height < 21)
+        .map(([id, r]) => `${id} ${r.width}x${r.height}`),
+    );
+    assert.deepEqual(squeezed, []);
+    const [box, unit] = await page.evaluate(() => ["#live-hedge-delay", ".live-hedging .unit"].map((q) => document.querySelector(q).getBoundingClientRect().top));
+    assert.ok(Math.abs(unit - box) < 20, `the unit at ${unit} px, its box at ${box} px`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
