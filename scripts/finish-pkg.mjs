@@ -146,7 +146,7 @@ function exportErrorClasses(dir, glue) {
 function guardInit(js) {
   const head = "function __wbg_finalize_init(instance, module) {";
   if (!js.includes(head)) return js;
-  js = quietBareArguments(guardUnloaded(js));
+  js = foreignImports(quietBareArguments(guardUnloaded(js)));
   const start = "    wasm.__wbindgen_start();\n    return wasm;\n}";
   const at = js.indexOf(start, js.indexOf(head));
   if (at < 0) fail("the glue's __wbg_finalize_init does not end as expected: init() cannot be guarded");
@@ -173,6 +173,27 @@ function guardInit(js) {
 function __wbg_finalize_init_unguarded(instance, module) {` +
     js.slice(js.indexOf(head) + head.length)
   );
+}
+
+/** A module whose imports are not this glue's (the slim entry's wasm, another app's) fails
+ *  to instantiate with the engine's bare "Import #0 module="env" error: module is not an object
+ *  or function": init() and initSync() say instead which module they want, with the engine's
+ *  error as the cause (the slim entry does the same, js/slim/wasm.js). */
+function foreignImports(js) {
+  const sync = "    const instance = new WebAssembly.Instance(module, imports);\n";
+  const load = "    const { instance, module } = await __wbg_load(await module_or_path, imports);\n";
+  if (js.split(sync).length !== 2 || js.split(load).length !== 2) {
+    fail("the web glue does not instantiate as expected: a foreign module's error cannot be worded");
+  }
+  const wording = `function __wbg_foreign(e) {
+    if (!(e instanceof TypeError || e instanceof WebAssembly.LinkError)) return e;
+    return new TypeError("init: the WebAssembly module is not stampede's stampede_bg.wasm (its imports do not link)", { cause: e });
+}
+`;
+  return js
+    .replace(sync, "    let instance;\n    try {\n        instance = new WebAssembly.Instance(module, imports);\n    } catch (e) {\n        throw __wbg_foreign(e);\n    }\n")
+    .replace(load, "    const source = await module_or_path;\n    let instance, module;\n    try {\n        ({ instance, module } = await __wbg_load(source, imports));\n    } catch (e) {\n        throw __wbg_foreign(e);\n    }\n")
+    .replace("function initSync(module) {", `${wording}\nfunction initSync(module) {`);
 }
 
 /** `init(url)` and `initSync(bytes)` (the argument itself rather than `{ module_or_path }` /

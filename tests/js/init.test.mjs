@@ -110,3 +110,28 @@ for (const entry of entries) {
     assert.deepEqual(warned, []);
   });
 }
+
+// The full entry's wasm given to stampede/fetch (an easy mix-up: both ship in the package):
+// its imports do not link, and the error says which module was wanted, V8's LinkError as its
+// cause, rather than V8's bare 'Import #0 "./snippets/…": module is not an object or function'.
+test("stampede/fetch: init() and initSync() given the full entry's wasm name the module they want, and load their own after", async () => {
+  const full = readFileSync(fileURLToPath(new URL("stampede_bg.wasm", pkg)));
+  const own = readFileSync(fileURLToPath(new URL("fetch/stampede_fetch_bg.wasm", pkg)));
+  const wanted = (e) => e instanceof TypeError && e.message === "init: not stampede_fetch_bg.wasm" && /Import #0/.test(e.cause?.message);
+  const m = await import(new URL("fetch/stampede_fetch.js?other-entry", pkg).href);
+  await assert.rejects(m.default({ module_or_path: full }), wanted);
+  assert.throws(() => m.initSync({ module: full }), wanted);
+  await m.default({ module_or_path: own });
+  assert.equal(new m.RetryPolicy({ maxAttempts: 4 }).maxAttempts, 4);
+});
+
+test("stampede: init() and initSync() given the slim entry's wasm name the module they want, and load their own after", async () => {
+  const slim = readFileSync(fileURLToPath(new URL("fetch/stampede_fetch_bg.wasm", pkg)));
+  const own = readFileSync(fileURLToPath(new URL("stampede_bg.wasm", pkg)));
+  const wanted = (e) => e instanceof TypeError && /^init: the WebAssembly module is not stampede's stampede_bg\.wasm/.test(e.message) && /Import #0/.test(e.cause?.message);
+  const m = await import(new URL("stampede.js?other-entry", pkg).href);
+  await assert.rejects(m.default({ module_or_path: slim }), wanted);
+  assert.throws(() => m.initSync({ module: slim }), wanted);
+  await m.default({ module_or_path: own });
+  assert.equal(new m.RetryPolicy({ maxAttempts: 4 }).maxAttempts, 4);
+});

@@ -158,6 +158,13 @@ export function onceBody(what) {
   return settings(error, { field: "init.body", code: "wrong_type" });
 }
 
+/** The TypeError for a Request input whose body was already read (`field` "input", `code`
+ *  "wrong_type"): fetch would refuse it at every attempt. */
+export function usedBody() {
+  const error = new TypeError("input: the Request's body was already used, so it cannot be sent; pass a fresh Request");
+  return settings(error, { field: "input", code: "wrong_type" });
+}
+
 /** What an attempt cut off by its timeout (attemptTimeoutMs, deadlineMs) is aborted with, as
  *  AbortSignal.timeout's signal is: fetch rejects with it, and a RetryError keeps it as its
  *  cause. */

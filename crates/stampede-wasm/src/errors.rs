@@ -32,6 +32,10 @@ extern "C" {
     /// sent only once, so retryFetch cannot retry it; …`.
     #[wasm_bindgen(js_name = onceBody)]
     pub(crate) fn once_body(what: &str) -> JsValue;
+    /// `TypeError` (`field: "input"`, `code: "wrong_type"`): a `Request` input whose body
+    /// was already read.
+    #[wasm_bindgen(js_name = usedBody)]
+    pub(crate) fn used_body() -> JsValue;
     /// The `DOMException` ("TimeoutError") an attempt cut off by its timeout is aborted
     /// with, as `AbortSignal.timeout`'s is.
     #[wasm_bindgen(js_name = timeoutError)]

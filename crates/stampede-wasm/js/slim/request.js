@@ -6,7 +6,7 @@
 // whatever it throws becomes a TypeError naming it (see retry.js).
 
 import { FetchCall } from "./wasm.js";
-import { onceBody, timeoutError, typeError } from "../errors.js";
+import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
 import { failureKind, follow } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
@@ -236,7 +236,7 @@ function requestParts(input) {
   const clone = get(input, "input.", "clone");
   if (typeof clone !== "function") return [undefined, undefined];
   if (used) {
-    throw new TypeError("input: the Request's body was already used, so it cannot be sent; pass a fresh Request");
+    throw usedBody();
   }
   const own = get(input, "input.", "signal");
   return [clone, isPlainObject(own) ? Signal.of(own, "input.signal", "input.signal.") : undefined];

@@ -219,8 +219,23 @@ function ready(instance) {
   // objects made from it would read the other's memory.
   if (w !== NOT_LOADED) return w;
   const e = instance.exports;
-  if (typeof e.call_new != "function") throw new TypeError("init: not stampede_fetch_bg.wasm");
+  if (typeof e.call_new != "function") throw notOurs();
   return (w = e);
+}
+
+/** The TypeError of a module that is not this entry's wasm: its exports are not ours, or its
+ *  imports (the full entry's, another app's) do not link, `cause` what the engine threw. */
+const notOurs = (cause) => new TypeError("init: not stampede_fetch_bg.wasm", { cause });
+/** What instantiating threw, as a module that is not ours (V8 throws a TypeError for an
+ *  import module it is not given, a LinkError for one of another shape). */
+const linked = (e) => (e instanceof WebAssembly.LinkError || e instanceof TypeError ? notOurs(e) : e);
+async function instantiated(made) {
+  try {
+    made = await made;
+  } catch (e) {
+    throw linked(e);
+  }
+  return ready(made instanceof WebAssembly.Instance ? made : made.instance);
 }
 
 /** What the argument of `init`/`initSync` holds: `{ module_or_path }` / `{ module }`, or
@@ -232,7 +247,11 @@ export function initSync(module) {
   if (w !== NOT_LOADED) return w;
   module = unwrap(module, "module");
   if (!(module instanceof WebAssembly.Module)) module = new WebAssembly.Module(module);
-  return ready(new WebAssembly.Instance(module, imports));
+  try {
+    return ready(new WebAssembly.Instance(module, imports));
+  } catch (e) {
+    throw linked(e);
+  }
 }
 
 let loading;
@@ -257,10 +276,9 @@ async function load(source) {
     if (!source.ok) throw new Error(`failed to fetch Wasm: ${source.status} ${source.statusText} fetching '${source.url}'`);
     // Streaming needs the application/wasm type; some hosts serve another.
     if (WebAssembly.instantiateStreaming && source.headers.get("Content-Type") === "application/wasm") {
-      return ready((await WebAssembly.instantiateStreaming(source, imports)).instance);
+      return instantiated(WebAssembly.instantiateStreaming(source, imports));
     }
     source = await source.arrayBuffer();
   }
-  const made = await WebAssembly.instantiate(source, imports);
-  return ready(made instanceof WebAssembly.Instance ? made : made.instance);
+  return instantiated(WebAssembly.instantiate(source, imports));
 }

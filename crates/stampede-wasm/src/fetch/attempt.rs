@@ -23,7 +23,7 @@ use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
 };
 use crate::errors::{once_body, timeout_error};
-use crate::opts::{set, type_error, wrong_type};
+use crate::opts::{set, wrong_type};
 use stampede::MAX_TEXT_CHARS;
 
 /// What every attempt sends: `fetch(input, init)`, with a fresh signal per attempt.
@@ -161,10 +161,7 @@ fn request_parts(input: &JsValue) -> Result<(Option<Function>, Option<Signal>), 
         return Ok((None, None));
     };
     if used {
-        return Err(type_error(
-            "input: the Request's body was already used, so it cannot be sent; \
-             pass a fresh Request",
-        ));
+        return Err(crate::errors::used_body());
     }
     let own = get(input, "input.", "signal")?;
     if !own.is_object() {
