@@ -321,6 +321,15 @@ describe("the Server group and the goodput figure", () => {
     await page.close();
   });
 
+  test("a link's traffic past the page's requests per run says so beside the field", T, async () => {
+    const { page, problems } = await open("?scenario=steady&clients=5000&rate=10");
+    const note = (await page.textContent('[data-error-for="clients"]')) ?? "";
+    assert.match(note, /“5000” here, which with its other traffic settings makes more than 1,000,000 requests/);
+    assert.equal(await page.inputValue("#clients"), "1000");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("the new settings travel in a link and come back the same", T, async () => {
     const { page, problems } = await open();
     await afterRun(page, () => page.selectOption("#scenario", "spike"));

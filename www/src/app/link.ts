@@ -6,7 +6,11 @@
 // still opens with a picture. Once the reader acts, a refusal is theirs to see and fix.
 
 import { localizeError } from "../logic/errors.js";
-import { fieldById, parseField } from "../logic/fields.js";
+import { MAX_STEADY_REQUESTS, fieldById, parseField } from "../logic/fields.js";
+
+/** The traffic settings a link gives up together when they make more requests than the page
+ *  runs (logic/url.ts). */
+const TRAFFIC: ReadonlySet<string> = new Set(["clients", "rate", "duration", "spike-length", "spike-factor"]);
 import { clipText, formatNumber } from "../logic/format.js";
 import { DEFAULT_STATE, cloneState, type Lang, type Scenario, type State } from "../logic/state.js";
 import type { PackageError } from "../ui/controls.js";
@@ -68,11 +72,16 @@ export class LinkRepair {
       const field = fieldById(key);
       const parsed = field ? parseField(field, raw, false, scenario) : null;
       const range = parsed && !parsed.ok && parsed.problem.kind === "range" ? parsed.problem : null;
+      // A traffic value within its range was refused with the others, for the page's bound
+      // on a run's requests (url.ts): say that, not "cannot be used".
+      const traffic = parsed?.ok === true && TRAFFIC.has(key);
       if (span && !span.closest<HTMLElement>(".field")?.hidden) {
         this.form.setNotice(key, (t, lang) =>
           range
             ? t("link.fieldRange", { value, min: formatNumber(range.min, lang, 6), max: formatNumber(range.max, lang, 6) })
-            : t("link.field", { value }),
+            : traffic
+              ? t("link.steady", { value, max: formatNumber(MAX_STEADY_REQUESTS, lang) })
+              : t("link.field", { value }),
         );
       } else {
         general.push(`${key}=${value}`);

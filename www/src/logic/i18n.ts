@@ -180,6 +180,7 @@ export const en = {
   "set.workAtLeast": "{label}: this run would be too big to simulate (at least {min}).",
   "set.got": "Given: {got}.",
   "link.field": "The link had “{value}” here, which cannot be used: the default is shown.",
+  "link.steady": "The link had “{value}” here, which with its other traffic settings makes more than {max} requests, the most the page runs: the default is shown.",
   "link.fieldRange": "The link had “{value}” here, outside {min} to {max}: the default is shown.",
   "link.refused": "The link had “{value}” here, which the simulator refused ({message}): the default is shown.",
   "link.reset": "The link's settings were refused ({message}): the defaults are shown.",
