@@ -330,6 +330,25 @@ describe("the Server group and the goodput figure", () => {
     await page.close();
   });
 
+  test("a flaky key the last call spent is not offered again after another endpoint was tried", T, async () => {
+    const { page, problems } = await open("?base=10&cap=10");
+    const key = async () => new URL(await page.inputValue("#live-url"), "http://x/").searchParams.get("key");
+    await page.waitForFunction(() => !document.getElementById("live-send")?.disabled, null, { timeout: 15_000 });
+    const first = await key();
+    await page.click("#live-send");
+    await page.waitForFunction(() => /^200/.test(document.getElementById("live-status")?.textContent ?? ""), null, { timeout: 30_000 });
+    // Another URL tried (one fetch cannot call: nothing is sent), then the server's again.
+    await page.selectOption("#live-endpoint", "custom");
+    await page.fill("#live-url", "ftp://example.invalid/");
+    await page.click("#live-send");
+    await page.waitForFunction(() => !document.getElementById("live-send")?.disabled && (document.getElementById("live-status")?.textContent ?? "") !== "Sending…");
+    await page.selectOption("#live-endpoint", "server");
+    const again = await key();
+    assert.ok(again && again !== first, `the key ${again} after ${first}`);
+    assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
+    await page.close();
+  });
+
   test("the new settings travel in a link and come back the same", T, async () => {
     const { page, problems } = await open();
     await afterRun(page, () => page.selectOption("#scenario", "spike"));

@@ -451,8 +451,11 @@ export class LivePanel {
    *  changed is left as it is. */
   private renewKey(called: string): void {
     const offered = [defaultLiveUrl(this.key), demoLiveUrl(this.key)];
-    if (!offered.includes(called) || this.url.value.trim() !== called) return;
+    if (!offered.includes(called)) return;
+    // The key is spent whatever the box holds now: an endpoint picked later offers a fresh
+    // one (a key kept while a custom URL was tried came back, and answered 200 at once).
     this.key = randomKey();
+    if (this.url.value.trim() !== called) return;
     this.url.value = called === offered[0] ? defaultLiveUrl(this.key) : demoLiveUrl(this.key);
     this.onChange();
   }
