@@ -147,10 +147,22 @@ export interface AwsBudgetOptions {
   timeoutCost?: number;
 }
 
+/** `T` with every other kind's fields refused (`never`): a union alone lets an object mix
+ *  the kinds' fields (`{ capacity: 3, minPerSec: 1 }`), which the package refuses at run
+ *  time (a RangeError, code "not_read"). */
+type OneKind<T> = T & {
+  [K in Exclude<keyof BucketBudgetOptions | keyof RatioBudgetOptions | keyof GrpcBudgetOptions | keyof AwsBudgetOptions, keyof T>]?: never;
+};
+
 /** A budget of one of the four kinds; every field is optional and takes the default the
  *  core gives it (see defaults()/limits()). A bad value is a RangeError naming it
- *  (`budget.ratio`, `budget.kind`), a wrong type a TypeError. */
-export type BudgetOptions = BucketBudgetOptions | RatioBudgetOptions | GrpcBudgetOptions | AwsBudgetOptions;
+ *  (`budget.ratio`, `budget.kind`), a wrong type a TypeError, a field of another kind a
+ *  RangeError with code "not_read". */
+export type BudgetOptions =
+  | OneKind<BucketBudgetOptions>
+  | OneKind<RatioBudgetOptions>
+  | OneKind<GrpcBudgetOptions>
+  | OneKind<AwsBudgetOptions>;
 
 /** What an open breaker blocks: every call ("all", Polly) or only retries and hedges
  *  ("retries", Brooker's simulations; first attempts keep measuring the dependency). */

@@ -58,6 +58,13 @@ export async function demo(signal: AbortSignal): Promise<number> {
   new RetryPolicy({ baseMs: "200" });
   // @ts-expect-error there is no such strategy
   new RetryPolicy({ strategy: "fibonacci" });
+  // @ts-expect-error minPerSec is a ratio budget's, not a bucket's (refused at run time too)
+  void retryFetch("/api/orders", undefined, { budget: { capacity: 3, minPerSec: 1 } });
+  // @ts-expect-error tokens is the AWS quota's, not gRPC throttling's
+  void retryFetch("/api/orders", undefined, { budget: { kind: "grpc", tokens: 5 } });
+  // retryCost is both the bucket's and the AWS quota's.
+  void retryFetch("/api/orders", undefined, { budget: { kind: "aws", tokens: 5, retryCost: 2 } });
+  void retryFetch("/api/orders", undefined, { budget: { retryCost: 2, capacity: 5 } });
   // @ts-expect-error transport errors are a closed set
   classify({ error: "pigeon" });
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
