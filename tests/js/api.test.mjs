@@ -80,13 +80,13 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // caller's signals reach the resolved body, Node's failures are read from their cause and a hedged call's
 // aborted attempts reported, 47.8 KB since bad ports and a RetryPolicy given as options are refused,
 // 48.1 KB since a signal carries one listener for all its calls and a budget field its kind does
-// not read is refused).
-test("stampede/fetch: wasm + JS at most 48.1 KB gzipped", (t) => {
+// not read is refused, 48.2 KB since a foreign module is named and the file names its source map).
+test("stampede/fetch: wasm + JS at most 48.2 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 48_100, `${gz} bytes > 48,100`);
+  assert.ok(gz <= 48_200, `${gz} bytes > 48,200`);
 });
 
 test("RetryPolicy: golden seed matches the native build", () => {

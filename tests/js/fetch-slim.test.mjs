@@ -53,3 +53,16 @@ test("a process's first call may be retryFetch with no options: its failed attem
     assert.equal(run.stdout.trim(), "TimeoutError", `${entry}: ${run.stdout}${run.stderr.slice(-1000)}`);
   }
 });
+
+test("stampede/fetch's minified file maps back to its sources: a stack frame names js/errors.js and js/slim/api.js", { timeout: 30_000 }, () => {
+  const pkg = fileURLToPath(new URL("../../crates/stampede-wasm/pkg/", import.meta.url));
+  // A settings error is built in js/errors.js, called from the options reader: with source
+  // maps on (as a browser's devtools have them), its stack names those files, not "Ee".
+  const script = `
+    const m = await import(${JSON.stringify(`${pkg}fetch/node.js`)});
+    try { new m.RetryPolicy({ baseMs: "200" }); } catch (e) { console.log(e.stack); }`;
+  const run = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+  assert.match(run.stdout, /^TypeError: baseMs: expected a number/);
+  assert.match(run.stdout, /js\/errors\.js:\d+:\d+/, run.stdout);
+  assert.match(run.stdout, /js\/slim\/(options|api)\.js:\d+:\d+/, run.stdout);
+});

@@ -100,6 +100,7 @@ test("the tarball holds both entries, their types and the README, and nothing el
     "fetch/node.js",
     "fetch/stampede_fetch.d.ts",
     "fetch/stampede_fetch.js",
+    "fetch/stampede_fetch.js.map",
     "fetch/stampede_fetch_bg.wasm",
     "node.js",
     "package.json",
