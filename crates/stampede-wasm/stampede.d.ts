@@ -28,7 +28,7 @@ export interface PolicyOptions {
   strategy?: Strategy;
   /** The first delay (for decorrelated-v2: the median first delay), ms. */
   baseMs?: number;
-  /** No delay is longer, ms. At least baseMs. */
+  /** No delay is longer, ms. At least baseMs; when absent, 30 s or baseMs when that is longer. */
   capMs?: number;
   /** Attempts in all, the first included: 1 to 100. */
   maxAttempts?: number;

@@ -57,6 +57,15 @@ test("the caller's signal still aborts the body of the Response the call resolve
       setTimeout(() => shared.abort(new Error("stop all")), 50);
       const got = await Promise.all(reads.map((r) => within(r, 3000)));
       assert.deepEqual(got.map((e) => e?.message), ["stop all", "stop all", "stop all"]);
+      // A reader of the body outlives the Response object it came from: the signal still
+      // aborts it after that object is collected, as fetch's does.
+      const late = new AbortController();
+      const reader = await (async () => (await retryFetch(url, undefined, { signal: late.signal, policy: quick })).body.getReader())();
+      await reader.read();
+      await collectUntil(() => false, 10);
+      const pending = reader.read();
+      late.abort(new Error("stop the reader"));
+      assert.equal((await within(pending, 3000))?.message, "stop the reader");
     },
   );
 });
@@ -259,4 +268,34 @@ test("hedging: the caller's abort reports every attempt in flight, and won marks
       assert.deepEqual(seen.map((a) => a.won === true), [false, false, true]);
     },
   );
+});
+
+test("a signal-like that calls its listener at once (already aborted) aborts the body of every call it follows", async () => {
+  // Called as soon as it is added once fired, as an AbortSignal-like of some libraries is.
+  const listeners = new Set();
+  let fired = false;
+  const signal = {
+    get aborted() {
+      return fired;
+    },
+    reason: new Error("fired"),
+    addEventListener(_type, f) {
+      listeners.add(f);
+      if (fired) f();
+    },
+    removeEventListener(_type, f) {
+      listeners.delete(f);
+    },
+  };
+  const { follow } = await import(new URL("../../crates/stampede-wasm/js/fetch-env.js", import.meta.url).href);
+  const first = new AbortController();
+  follow(new Response("a"), [signal], first);
+  fired = true;
+  for (const f of [...listeners]) f();
+  assert.equal(first.signal.aborted, true);
+  // Resolved after it fired: each is aborted at once, none left waiting on a spent link.
+  const later = [new AbortController(), new AbortController()];
+  for (const c of later) follow(new Response("b"), [signal, signal], c);
+  assert.deepEqual(later.map((c) => c.signal.aborted), [true, true]);
+  assert.equal(listeners.size, 0, "no listener left on it");
 });

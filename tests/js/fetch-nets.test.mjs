@@ -300,6 +300,14 @@ test("bad nets settings: RangeError or TypeError naming the field, and nothing i
     [{ budget: { ratio: 0.1 } }, RangeError, /^budget\.ratio: expected none with kind "bucket" \(kind "ratio" reads it\), got 0\.1$/],
     [{ budget: { kind: "grpc", retryCost: 2 } }, RangeError, /^budget\.retryCost: expected none with kind "grpc" \(kind "bucket" or "aws" reads it\), got 2$/],
     [{ budget: { kind: "RATIO", capacity: 3 } }, RangeError, /^budget\.capacity: expected none with kind "ratio" \(kind "bucket" reads it\), got 3$/],
+    // The kind named as the core compares names (trimmed, ASCII letters in either case), and
+    // the fields taken in one order, in both entries: the same field named first.
+    [{ budget: { kind: " ratio ", capacity: 3 } }, RangeError, /^budget\.capacity: expected none with kind "ratio"/],
+    [{ budget: { kind: "RATIO ", ratio: -5 } }, RangeError, /^budget\.ratio: expected /],
+    [{ budget: { kind: "buc\u212Aet", minPerSec: 1 } }, RangeError, /^budget\.kind: expected one of bucket, ratio, grpc, aws/],
+    [{ budget: { capacity: "3", minPerSec: 1 } }, TypeError, /^budget\.capacity: expected a number/],
+    [{ budget: { kind: "ratio", capacity: 3, ratio: "x" } }, RangeError, /^budget\.capacity: expected none with kind "ratio"/],
+    [{ budget: { kind: "grpc", maxTokens: "x", ratio: 0.5 } }, RangeError, /^budget\.ratio: expected none with kind "grpc"/],
   ];
   const calls = await scripted(() => 200, async () => {
     for (const [opts, cls, pattern] of cases) {

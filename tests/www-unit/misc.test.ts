@@ -268,6 +268,8 @@ test("a link names a story only with that story's settings", async () => {
     if (sized.sizing === "capacity") [sized.workers, sized.queue] = [sized.workers + 7, sized.queue + 9];
     else sized.capacityRps += 123;
     assert.equal(linkedStory(`?story=${p.id}`, sized), p.id, `${p.id}, sized`);
+    // The playback speed is the reader's too.
+    assert.equal(linkedStory(`?story=${p.id}`, { ...cloneState(p.state), speed: p.state.speed === 1 ? 2 : 1 }), p.id, `${p.id}, other speed`);
     const edited = { ...cloneState(p.state), seed: p.state.seed + 1 };
     assert.equal(linkedStory(`?story=${p.id}`, edited), null, `${p.id}, edited`);
   }

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, help = format!("The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m [default: {}]", duration_text(defaults().base_ms)),
           value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
-    #[arg(long, help = format!("No delay is longer than this [default: {}]", duration_text(defaults().cap_ms)),
+    #[arg(long, help = format!("No delay is longer than this [default: {}, or the base when longer]", duration_text(defaults().cap_ms)),
           value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
     #[arg(long, help = ranged("Attempts in all, the first included: each sequence has attempts-1 delays", Field::MaxAttempts),
@@ -68,7 +68,10 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 
 pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let d = defaults();
-    let (base, cap) = (a.base.unwrap_or(d.base_ms), a.cap.unwrap_or(d.cap_ms));
+    let base = a.base.unwrap_or(d.base_ms);
+    let cap = a
+        .cap
+        .unwrap_or(BackoffSettings::default_cap_for(d.cap_ms, base));
     let multiplier = a.multiplier.unwrap_or(d.multiplier);
     let settings = BackoffSettings::new(a.strategy, base, cap).with_multiplier(multiplier);
     let policy = PolicySettings::new(settings, a.attempts)

@@ -49,7 +49,7 @@ pub struct Common {
     /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
     #[arg(long, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
-    /// No delay is longer than this [default: 30s; aws-occ: 2s].
+    /// No delay is longer than this [default: 30s; aws-occ: 2s; the base when longer].
     #[arg(long, value_parser = duration(Field::Cap), value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<f64>,
     #[arg(long, help = format!("{} [default: {}]. Not for aws-occ, whose clients retry until they win",
@@ -325,7 +325,11 @@ impl Common {
     /// for aws-occ; the article's 2 s and 30 s otherwise).
     fn base_cap(&self) -> (f64, f64) {
         let d = self.scenario.default_backoff();
-        (self.base.unwrap_or(d.base_ms), self.cap.unwrap_or(d.cap_ms))
+        let base = self.base.unwrap_or(d.base_ms);
+        let cap = self
+            .cap
+            .unwrap_or(BackoffSettings::default_cap_for(d.cap_ms, base));
+        (base, cap)
     }
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {

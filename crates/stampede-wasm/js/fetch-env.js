@@ -17,9 +17,10 @@ const links = new WeakMap();
 /** Keeps `response`'s body abortable by the caller's signals once the call has resolved, as
  *  fetch's own signal aborts a body being read: each of `signals` (the caller's, real or
  *  signal-like) aborts `ctrl` (the controller of the attempt that answered, whose signal its
- *  fetch follows) with its reason. A signal carries one listener for all the calls it
- *  follows, however many (one each set off Node's leak warning past ten calls on a shared
- *  signal), and none once their Responses are collected or it fires. (AbortSignal.any
+ *  fetch follows) with its reason. A signal carries one listener for all the resolved
+ *  calls it follows, however many (one each set off Node's leak warning past ten calls on a
+ *  shared signal), and none once their bodies are collected or it fires. (A call still
+ *  running has a listener of its own until it settles.) (AbortSignal.any
  *  would link them natively, but Node's keeps an entry on a long-lived source for every call:
  *  nodejs/node#55351, #64476.) Never throws: the call has resolved. */
 export function follow(response, signals, ctrl) {
@@ -27,21 +28,29 @@ export function follow(response, signals, ctrl) {
   const joined = [];
   for (const s of signals) {
     try {
-      const link = links.get(s) ?? linkTo(s);
-      link.refs.add(ref);
-      joined.push(link);
+      const link = links.get(s);
+      if (link) link.refs.add(ref);
+      joined.push(link ?? linkTo(s, ref));
     } catch {}
   }
+  // Kept as long as the body (a reader of it may outlive the Response object), else the
+  // Response (no body: HEAD, 204).
+  let owner = response;
   try {
-    if (joined.length) held.set(response, ctrl);
-    if (joined.length && unlinks) unlinks.register(response, () => joined.forEach((l) => l.drop(ref)));
+    owner = response.body ?? response;
+  } catch {}
+  try {
+    if (joined.length) held.set(owner, ctrl);
+    if (joined.length && unlinks) unlinks.register(owner, () => joined.forEach((l) => l.drop(ref)));
   } catch {}
 }
 
-/** `s`'s link: a listener that aborts every controller it holds, removed once it fires or
- *  holds none. Throws what `addEventListener` throws (then nothing is linked). */
-function linkTo(s) {
-  const refs = new Set();
+/** `s`'s link, holding `ref`: a listener that aborts every controller it holds, removed
+ *  once it fires or holds none. `ref` is in it before the listener is added, so a
+ *  signal-like that calls its listener at once (already aborted) aborts it too. Throws what
+ *  `addEventListener` throws (then nothing is linked). */
+function linkTo(s, ref) {
+  const refs = new Set([ref]);
   const onAbort = () => {
     let reason;
     try {
@@ -65,8 +74,13 @@ function linkTo(s) {
       if (refs.delete(ref) && refs.size === 0) close();
     },
   };
-  s.addEventListener("abort", onAbort);
   links.set(s, link);
+  try {
+    s.addEventListener("abort", onAbort);
+  } catch (e) {
+    close();
+    throw e;
+  }
   return link;
 }
 

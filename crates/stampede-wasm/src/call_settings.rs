@@ -8,7 +8,7 @@
 //! entry's what its JavaScript staged (see `lib.rs`).
 
 use stampede::Field;
-use stampede::backoff::Strategy;
+use stampede::backoff::{BackoffSettings, Strategy};
 use stampede::classify::{RetryRules, StatusSet};
 use stampede::hedge::Hedging;
 use stampede::nets::GuardSettings;
@@ -80,9 +80,10 @@ pub(crate) fn policy_settings(opts: &Opts) -> Result<PolicySettings, Fail> {
     if let Some(v) = opts.number(Field::Base)? {
         backoff.base_ms = v;
     }
-    if let Some(v) = opts.number(Field::Cap)? {
-        backoff.cap_ms = v;
-    }
+    backoff.cap_ms = match opts.number(Field::Cap)? {
+        Some(v) => v,
+        None => BackoffSettings::default_cap_for(backoff.cap_ms, backoff.base_ms),
+    };
     if let Some(v) = opts.number(Field::Multiplier)? {
         backoff.multiplier = v;
     }

@@ -40,72 +40,95 @@ fn read(opts: &Opts, field: Field, slot: &mut f64) -> Result<(), Fail> {
 
 /// Reads `BudgetOptions`: `{ kind?, … }`, the kind's own fields (an absent kind is
 /// `"bucket"`, read exactly as before kinds existed). Validated.
+///
+/// Every budget field is read once, in the order of `BudgetKind::FIELDS` (the slim entry's
+/// JavaScript reads them in the same order, js/slim/options.js): a field of the kind is
+/// type-checked as it is read, one that only other kinds read is refused when given
+/// (`not_read`, naming the kinds that do), so both entries name the same field first.
 pub(crate) fn budget_kind(opts: &Opts) -> Result<BudgetKind, Fail> {
     let kind = opts
         .choice(Field::BudgetKind, &BudgetKind::NAMES, &KINDS)?
         .unwrap_or(Kind::Bucket);
-    #[cfg(feature = "sim")]
-    refuse_not_read(opts, kind as usize)?;
+    let bit = 1u8 << kind as u8;
+    let mut got = [None; BudgetKind::FIELDS.len()];
+    for (slot, field) in got.iter_mut().zip(BudgetKind::FIELDS) {
+        if BudgetKind::readers(field) & bit != 0 {
+            *slot = opts.number(field)?;
+        } else {
+            // (The slim entry's JavaScript refuses them before the wasm sees anything.)
+            #[cfg(feature = "sim")]
+            refuse_not_read(opts, field, kind as usize)?;
+        }
+    }
+    let given = |field: Field| {
+        let at = BudgetKind::FIELDS.iter().position(|&f| f == field);
+        at.and_then(|i| got.get(i).copied().flatten())
+    };
+    let or = |field: Field, default: f64| given(field).unwrap_or(default);
     let kind = match kind {
-        Kind::Bucket => return budget_settings(opts).map(BudgetKind::Bucket),
+        Kind::Bucket => {
+            let d = BudgetSettings::default();
+            BudgetKind::Bucket(BudgetSettings {
+                capacity: or(Field::Capacity, d.capacity),
+                refill_per_sec: or(Field::RefillPerSec, d.refill_per_sec),
+                retry_cost: or(Field::RetryCost, d.retry_cost),
+                success_refund: or(Field::SuccessRefund, d.success_refund),
+            })
+        }
         Kind::Ratio => {
-            let mut s = RatioSettings::default();
-            read(opts, Field::Ratio, &mut s.ratio)?;
-            s.cap = opts.number(Field::RatioCap)?;
-            read(opts, Field::MinPerSec, &mut s.min_per_sec)?;
-            read(opts, Field::Window, &mut s.window_ms)?;
-            BudgetKind::Ratio(s)
+            let d = RatioSettings::default();
+            BudgetKind::Ratio(RatioSettings {
+                ratio: or(Field::Ratio, d.ratio),
+                cap: given(Field::RatioCap),
+                min_per_sec: or(Field::MinPerSec, d.min_per_sec),
+                window_ms: or(Field::Window, d.window_ms),
+            })
         }
         Kind::Grpc => {
-            let mut s = GrpcSettings::default();
-            read(opts, Field::MaxTokens, &mut s.max_tokens)?;
-            read(opts, Field::TokenRatio, &mut s.token_ratio)?;
-            BudgetKind::Grpc(s)
+            let d = GrpcSettings::default();
+            BudgetKind::Grpc(GrpcSettings {
+                max_tokens: or(Field::MaxTokens, d.max_tokens),
+                token_ratio: or(Field::TokenRatio, d.token_ratio),
+            })
         }
         Kind::Aws => {
-            let mut s = AwsSettings::default();
-            read(opts, Field::Tokens, &mut s.tokens)?;
-            read(opts, Field::RetryCost, &mut s.retry_cost)?;
-            read(opts, Field::TimeoutCost, &mut s.timeout_cost)?;
-            BudgetKind::Aws(s)
+            let d = AwsSettings::default();
+            BudgetKind::Aws(AwsSettings {
+                tokens: or(Field::Tokens, d.tokens),
+                retry_cost: or(Field::RetryCost, d.retry_cost),
+                timeout_cost: or(Field::TimeoutCost, d.timeout_cost),
+            })
         }
     };
     kind.validate().map_err(|e| config_error(opts.prefix(), &e))
 }
 
-/// Refuses a field that only other kinds of budget read (`BudgetKind::readers`): a
-/// `minPerSec` beside no kind is a ratio budget meant, not a bucket's setting to drop.
-/// (The slim entry's JavaScript reader refuses them itself, js/slim/options.js: there
-/// such values never reach the wasm.)
+/// Refuses `field`, which only other kinds of budget read, when it is given: a `minPerSec`
+/// beside no kind is a ratio budget meant, not a bucket's setting to drop.
 #[cfg(feature = "sim")]
-fn refuse_not_read(opts: &Opts, kind: usize) -> Result<(), Fail> {
-    for field in BudgetKind::FIELDS {
-        let readers = BudgetKind::readers(field);
-        if readers & (1 << kind) != 0 {
-            continue;
-        }
-        let key = crate::fields::js_name(field);
-        if let Some(v) = opts.raw(key)? {
-            let mut owners = String::new();
-            for (i, name) in BudgetKind::NAMES.iter().enumerate() {
-                if readers & (1 << i) != 0 {
-                    if !owners.is_empty() {
-                        owners.push(',');
-                    }
-                    owners.push_str(name);
-                }
+fn refuse_not_read(opts: &Opts, field: Field, kind: usize) -> Result<(), Fail> {
+    let key = crate::fields::js_name(field);
+    let Some(v) = opts.raw(key)? else {
+        return Ok(());
+    };
+    let readers = BudgetKind::readers(field);
+    let mut owners = String::new();
+    for (i, name) in BudgetKind::NAMES.iter().enumerate() {
+        if readers & (1 << i) != 0 {
+            if !owners.is_empty() {
+                owners.push(',');
             }
-            let name = BudgetKind::NAMES[kind];
-            return Err(crate::errors::not_read(
-                opts.prefix(),
-                key,
-                name,
-                &owners,
-                &v,
-            ));
+            owners.push_str(name);
         }
     }
-    Ok(())
+    let name = BudgetKind::NAMES[kind];
+    Err(crate::errors::not_read(
+        opts.prefix(),
+        key,
+        name,
+        &owners,
+        &v,
+    ))
 }
 
 /// Reads `BreakerOptions`: `{ failureRatio, samplingMs, minThroughput, breakMs, mode }`,
@@ -170,22 +193,4 @@ pub(crate) fn guard_settings(opts: &Opts) -> Result<GuardSettings, Fail> {
 /// The default budget of a call site named without one: today's token bucket.
 pub(crate) fn default_budget() -> BudgetKind {
     BudgetKind::Bucket(BudgetSettings::default())
-}
-
-/// Reads `BudgetOptions` (`{ capacity, refillPerSec, retryCost?, successRefund? }`);
-/// missing fields take the core's defaults (`BudgetSettings::default()`).
-pub(crate) fn budget_settings(opts: &Opts) -> Result<BudgetSettings, Fail> {
-    let mut s = BudgetSettings::default();
-    let fields: [(Field, &mut f64); 4] = [
-        (Field::Capacity, &mut s.capacity),
-        (Field::RefillPerSec, &mut s.refill_per_sec),
-        (Field::RetryCost, &mut s.retry_cost),
-        (Field::SuccessRefund, &mut s.success_refund),
-    ];
-    for (field, slot) in fields {
-        if let Some(v) = opts.number(field)? {
-            *slot = v;
-        }
-    }
-    s.validate().map_err(|e| config_error(opts.prefix(), &e))
 }

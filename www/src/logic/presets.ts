@@ -243,8 +243,8 @@ export function presetById(id: string): Preset | undefined {
 }
 
 /** The story a link names (`story=crash`, written beside the settings while a story is on
- *  show), if the link's settings `s` are that story's (its rows apart, the reader's choice,
- *  and what the core sized from the rest):
+ *  show), if the link's settings `s` are that story's (its rows and playback speed apart, the
+ *  reader's choices, and what the core sized from the rest):
  *  a shared story then opens with its lesson and figures. A link whose settings were changed
  *  by hand is not that story any more: null, as for an unknown name. */
 export function linkedStory(search: string, s: State): string | null {
@@ -253,7 +253,7 @@ export function linkedStory(search: string, s: State): string | null {
   if (!p) return null;
   // What the core sized after the first run is written into the link too (run.ts
   // adoptFleet): the workers and queue, or the capacity; they follow from the rest.
-  const story = { ...cloneState(p.state), rows: s.rows };
+  const story = { ...cloneState(p.state), rows: s.rows, speed: s.speed };
   if (story.sizing === "capacity") [story.workers, story.queue] = [s.workers, s.queue];
   else story.capacityRps = s.capacityRps;
   return encodeState(story) === encodeState(s) ? p.id : null;

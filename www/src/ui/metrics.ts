@@ -87,7 +87,7 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
       if (m.peakRecoveryRps === 0) return t("metric.nobodyBack");
       // Overloaded into the traffic's last window (100 ms): it came back only when the
       // traffic stopped, which a bare "45 s" made read as a recovery.
-      if (trafficLeftMs !== undefined && m.recoveryMs >= trafficLeftMs - 100) return t("metric.notRecovered", { d: formatDuration(m.recoveryMs, lang) });
+      if (trafficLeftMs !== undefined && m.recoveryMs > 0 && m.recoveryMs >= trafficLeftMs - 100) return t("metric.notRecovered", { d: formatDuration(m.recoveryMs, lang) });
       return formatDuration(m.recoveryMs, lang);
     case "completionMs":
       return formatDuration(m[name], lang);

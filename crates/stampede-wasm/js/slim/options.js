@@ -119,7 +119,9 @@ export function read(value, what, prefix, at, ops, found = {}) {
         ops.push([e.slot, text(v, prefix, e.name)]);
         // A budget reads its kind's fields only (an unknown kind: none, and the wasm
         // names the kind).
-        if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v.toLowerCase());
+        // Named as the core's lookup compares: trimmed of Unicode white space, ASCII letters
+        // in either case (error.rs, find_name).
+        if (e.kind === BUDGET_KIND) kind = 1 << kinds.indexOf(v.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "").replace(/[A-Z]/g, (c) => c.toLowerCase()));
     }
   }
   return found;

@@ -226,9 +226,11 @@ function ready(instance) {
 /** The TypeError of a module that is not this entry's wasm: its exports are not ours, or its
  *  imports (the full entry's, another app's) do not link, `cause` what the engine threw. */
 const notOurs = (cause) => new TypeError("init: not stampede_fetch_bg.wasm", { cause });
-/** What instantiating threw, as a module that is not ours (V8 throws a TypeError for an
- *  import module it is not given, a LinkError for one of another shape). */
-const linked = (e) => (e instanceof WebAssembly.LinkError || e instanceof TypeError ? notOurs(e) : e);
+/** What instantiating threw, as a module that is not ours when it is about the imports (a
+ *  LinkError, or the TypeError engines throw for an import module they are not given: V8's
+ *  'Import #0 module="…"', Firefox's 'import object field …', Safari's 'import … must be an
+ *  object'); anything else (a download cut short, an argument that is no module) as it is. */
+const linked = (e) => (e instanceof WebAssembly.LinkError || (e instanceof TypeError && /import/i.test(e.message)) ? notOurs(e) : e);
 async function instantiated(made) {
   try {
     made = await made;

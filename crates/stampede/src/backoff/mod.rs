@@ -239,6 +239,17 @@ impl BackoffSettings {
         }
     }
 
+    /// The cap when none is given beside `base_ms`: `default_cap_ms` (30 s, or a scenario's
+    /// own), or the base itself when that is longer. A default never refuses a base given
+    /// alone: `constant` from 40 s, which reads no cap, was refused for a cap nobody gave.
+    pub const fn default_cap_for(default_cap_ms: f64, base_ms: f64) -> f64 {
+        if base_ms > default_cap_ms {
+            base_ms
+        } else {
+            default_cap_ms
+        }
+    }
+
     /// The same settings with another multiplier.
     pub const fn with_multiplier(mut self, multiplier: f64) -> Self {
         self.multiplier = multiplier;
