@@ -47,12 +47,13 @@ test("every name of the contract is exported", simOnly, () => {
 // caller's signals onto the resolved body, reads Node's failures and reports a hedged call's aborted attempts (1.7 KB),
 // 260.5 KB since a closed loop cut within its first millisecond names think (0.4 KB), 260.7 KB
 // since run() goes through the event loop in slices (0.1 KB), 260.3 KB since a budget's fields
-// are read in one loop, a field its kind does not read refused: scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 260.3 KB", simOnly, (t) => {
+// are read in one loop, a field its kind does not read refused, 260.7 KB since calls in flight
+// share a signal's one listener: scripts/finish-pkg.mjs's.
+test("stampede_bg.wasm is at most 260.7 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 260_300, `${bytes.length} bytes > 260,300`);
+  assert.ok(bytes.length <= 260_700, `${bytes.length} bytes > 260,700`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is

@@ -299,3 +299,35 @@ test("a signal-like that calls its listener at once (already aborted) aborts the
   assert.deepEqual(later.map((c) => c.signal.aborted), [true, true]);
   assert.equal(listeners.size, 0, "no listener left on it");
 });
+
+test("calls in flight on one shared signal add one listener to it, and its abort stops every one", async () => {
+  const { getEventListeners } = await import("node:events");
+  const shutdown = new AbortController();
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on("warning", onWarning);
+  try {
+    let arrived = 0;
+    await serving(
+      () => {
+        arrived++; // and never answers
+      },
+      async (url) => {
+        // A server's shutdown signal, passed to every call it makes: a dozen at once.
+        const calls = Array.from({ length: 12 }, () => retryFetch(url, undefined, { signal: shutdown.signal, policy: quick }).then(() => "resolved", (e) => e));
+        const deadline = Date.now() + 5000;
+        while (arrived < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        assert.equal(arrived, 12, "every call is in flight");
+        assert.equal(getEventListeners(shutdown.signal, "abort").length, 1, "one listener for twelve calls");
+        shutdown.abort(new Error("shutting down"));
+        const got = await Promise.all(calls.map((c) => Promise.race([c, new Promise((r) => setTimeout(r, 3000, "pending"))])));
+        assert.deepEqual(got.map((e) => e?.message ?? e), Array(12).fill("shutting down"));
+        await new Promise((r) => setImmediate(r));
+        assert.deepEqual(warnings, [], "no MaxListenersExceededWarning");
+        assert.equal(getEventListeners(shutdown.signal, "abort").length, 0, "none left once it fired");
+      },
+    );
+  } finally {
+    process.off("warning", onWarning);
+  }
+});

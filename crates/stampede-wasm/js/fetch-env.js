@@ -19,8 +19,8 @@ const links = new WeakMap();
  *  signal-like) aborts `ctrl` (the controller of the attempt that answered, whose signal its
  *  fetch follows) with its reason. A signal carries one listener for all the resolved
  *  calls it follows, however many (one each set off Node's leak warning past ten calls on a
- *  shared signal), and none once their bodies are collected or it fires. (A call still
- *  running has a listener of its own until it settles.) (AbortSignal.any
+ *  shared signal), and none once their bodies are collected or it fires. (Calls still
+ *  running on a real AbortSignal share the same listener: `join`.) (AbortSignal.any
  *  would link them natively, but Node's keeps an entry on a long-lived source for every call:
  *  nodejs/node#55351, #64476.) Never throws: the call has resolved. */
 export function follow(response, signals, ctrl) {
@@ -43,6 +43,20 @@ export function follow(response, signals, ctrl) {
     if (joined.length) held.set(owner, ctrl);
     if (joined.length && unlinks) unlinks.register(owner, () => joined.forEach((l) => l.drop(ref)));
   } catch {}
+}
+
+/** Aborts `ctrl` (a running call's own controller, which the call holds) with `signal`'s
+ *  reason when it aborts, through the one listener the signal carries for every call it
+ *  follows: a hundred calls in flight on a server's shutdown signal add one listener, not a
+ *  hundred (Node warns past ten, as it would not for fetch). Returns what unlinks it. For a
+ *  real AbortSignal (a signal-like keeps a listener a call, through its own methods); throws
+ *  what its `addEventListener` throws, linking nothing. */
+export function join(signal, ctrl) {
+  const ref = refer(ctrl);
+  const link = links.get(signal);
+  if (link) link.refs.add(ref);
+  const joined = link ?? linkTo(signal, ref);
+  return () => joined.drop(ref);
 }
 
 /** `s`'s link, holding `ref`: a listener that aborts every controller it holds, removed

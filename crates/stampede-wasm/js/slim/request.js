@@ -7,7 +7,7 @@
 
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
-import { failureKind, follow } from "../fetch-env.js";
+import { failureKind, follow, join } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
@@ -83,6 +83,16 @@ export class Signal {
   }
 }
 
+/** A real AbortSignal's shared link to `ctrl` (fetch-env.js, join): what unlinks it, or
+ *  undefined for a signal-like, or one whose addEventListener throws (a Proxy of one), which
+ *  then take the per-call listener that names what threw. */
+function joined(s, ctrl) {
+  try {
+    if (typeof AbortSignal === "function" && s.target instanceof AbortSignal) return join(s.target, ctrl);
+  } catch {}
+  return undefined;
+}
+
 /** `f` on `signal`'s abort (one of our own signals); returns what removes it. */
 export function onAbort(signal, f) {
   signal.addEventListener("abort", f);
@@ -107,7 +117,7 @@ export class Outgoing {
           this.ctrl.abort(s.reason());
           break;
         }
-        this.unlink.push(s.onAbort(() => this.ctrl.abort(s.reason())));
+        this.unlink.push(joined(s, this.ctrl) ?? s.onAbort(() => this.ctrl.abort(s.reason())));
       }
     } catch (e) {
       // A later signal threw: the listeners already on the earlier ones go too.

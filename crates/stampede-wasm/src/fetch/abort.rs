@@ -136,6 +136,10 @@ extern "C" {
     /// says nothing, as in browsers).
     #[wasm_bindgen(js_name = failureKind)]
     pub(super) fn failure_kind(e: &JsValue) -> u32;
+    /// Links the call's `ctrl` to the real AbortSignal `signal` through the one listener
+    /// it carries for every call; returns what unlinks it (see js/fetch-env.js).
+    #[wasm_bindgen(catch)]
+    fn join(signal: &JsValue, ctrl: &AbortController) -> Result<Function, JsValue>;
 }
 
 /// The call's own controller, aborted (with the caller's reason) by any of the caller's
@@ -145,18 +149,37 @@ pub(super) struct Cancel {
     /// The caller's signals, for [`follow_body`] once the call resolves.
     pub(super) given: js_sys::Array,
     _links: Vec<Listener>,
+    _joined: Vec<Joined>,
+}
+
+/// A real `AbortSignal`'s shared link to the call's controller (js/fetch-env.js, `join`):
+/// one listener on the signal for every call it follows. Unlinked when dropped.
+struct Joined(Function);
+
+impl Drop for Joined {
+    fn drop(&mut self) {
+        let _ = self.0.call0(&JsValue::UNDEFINED);
+    }
 }
 
 impl Cancel {
     pub(super) fn new(signals: [Option<Signal>; 3]) -> Result<Cancel, JsValue> {
         let ctrl = AbortController::new()?;
         let given = js_sys::Array::new();
-        let mut links = Vec::new();
+        let (mut links, mut joined) = (Vec::new(), Vec::new());
         for s in signals.iter().flatten() {
             given.push(&s.target);
             if s.aborted()? {
                 ctrl.abort_with_reason(&s.reason());
                 break;
+            }
+            // A real AbortSignal shares one listener among the calls; a signal-like (or a
+            // signal whose addEventListener throws) has one a call, naming what threw.
+            if s.target.has_type::<AbortSignal>() {
+                if let Ok(unlink) = join(&s.target, &ctrl) {
+                    joined.push(Joined(unlink));
+                    continue;
+                }
             }
             let (c, src) = (ctrl.clone(), s.clone());
             links.push(s.on_abort(move || c.abort_with_reason(&src.reason()))?);
@@ -165,6 +188,7 @@ impl Cancel {
             ctrl,
             given,
             _links: links,
+            _joined: joined,
         })
     }
 
