@@ -1,12 +1,13 @@
 //! Odd arguments: bytes that are not UTF-8, empty list items, and flags a scenario does not
 //! use. Each exits 2 with one line on stderr naming the flag (or, for a stray argument, its
-//! position), and writes nothing to stdout.
+//! position), and writes nothing to stdout. And one that is not odd at all: a base past the
+//! default cap, which a default must not refuse.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::process::{Command, Output};
 
-use super::{BIN, stampede};
+use super::{BIN, json, numbers, stampede};
 
 fn stampede_bytes(args: &[&[u8]]) -> Output {
     Command::new(BIN)
@@ -420,4 +421,47 @@ fn a_refused_duration_is_quoted_in_its_unit() {
             &args,
         );
     }
+}
+
+/// A base longer than the default cap, with no --cap: the cap follows the base (it was
+/// refused naming --cap, a flag not given, which `constant` then said it does not read).
+#[test]
+fn a_base_past_the_default_cap_takes_the_cap_with_it() {
+    for strategy in ["constant", "exponential"] {
+        let args = [
+            "delays",
+            "--strategy",
+            strategy,
+            "--base",
+            "40s",
+            "--attempts",
+            "3",
+            "--json",
+        ];
+        assert_eq!(
+            numbers(&json(&args)["sequences"][0]),
+            [40000.0, 40000.0],
+            "{strategy}"
+        );
+    }
+    let out = stampede(&[
+        "simulate",
+        "--strategy",
+        "constant",
+        "--base",
+        "31s",
+        "--clients",
+        "100",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("base 31000 ms, cap 31000 ms"));
+    // A cap given below the base is still refused, naming it.
+    let out = stampede(&["simulate", "--base", "40s", "--cap", "30s"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("stampede: --cap: "));
 }

@@ -142,54 +142,6 @@ fn exponential_delays_are_exact() {
     assert_eq!(v["sequences"][0].as_array().unwrap().len(), 0);
 }
 
-/// A base longer than the default cap, with no --cap: the cap follows the base (it was
-/// refused naming --cap, a flag not given, which `constant` then said it does not read).
-#[test]
-fn a_base_past_the_default_cap_takes_the_cap_with_it() {
-    let v = json(&[
-        "delays",
-        "--strategy",
-        "constant",
-        "--base",
-        "40s",
-        "--attempts",
-        "3",
-        "--json",
-    ]);
-    assert_eq!(numbers(&v["sequences"][0]), [40000.0, 40000.0]);
-    let v = json(&[
-        "delays",
-        "--strategy",
-        "exponential",
-        "--base",
-        "40s",
-        "--attempts",
-        "3",
-        "--json",
-    ]);
-    assert_eq!(numbers(&v["sequences"][0]), [40000.0, 40000.0]);
-    let out = stampede(&[
-        "simulate",
-        "--strategy",
-        "constant",
-        "--base",
-        "31s",
-        "--clients",
-        "100",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("base 31000 ms, cap 31000 ms"));
-    // A cap given below the base is still refused, naming it.
-    let out = stampede(&["simulate", "--base", "40s", "--cap", "30s"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("stampede: --cap: "));
-}
-
 #[test]
 fn bad_input_exits_2_with_one_line_naming_the_flag() {
     let cases: &[(&[&str], &str)] = &[
