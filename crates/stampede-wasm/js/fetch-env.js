@@ -24,13 +24,10 @@ const links = new WeakMap();
  *  would link them natively, but Node's keeps an entry on a long-lived source for every call:
  *  nodejs/node#55351, #64476.) Never throws: the call has resolved. */
 export function follow(response, signals, ctrl) {
-  const ref = refer(ctrl);
-  const joined = [];
+  const drops = [];
   for (const s of signals) {
     try {
-      const link = links.get(s);
-      if (link) link.refs.add(ref);
-      joined.push(link ?? linkTo(s, ref));
+      drops.push(join(s, ctrl));
     } catch {}
   }
   // Kept as long as the body (a reader of it may outlive the Response object), else the
@@ -40,17 +37,18 @@ export function follow(response, signals, ctrl) {
     owner = response.body ?? response;
   } catch {}
   try {
-    if (joined.length) held.set(owner, ctrl);
-    if (joined.length && unlinks) unlinks.register(owner, () => joined.forEach((l) => l.drop(ref)));
+    if (drops.length) held.set(owner, ctrl);
+    if (drops.length && unlinks) unlinks.register(owner, () => drops.forEach((drop) => drop()));
   } catch {}
 }
 
-/** Aborts `ctrl` (a running call's own controller, which the call holds) with `signal`'s
- *  reason when it aborts, through the one listener the signal carries for every call it
- *  follows: a hundred calls in flight on a server's shutdown signal add one listener, not a
- *  hundred (Node warns past ten, as it would not for fetch). Returns what unlinks it. For a
- *  real AbortSignal (a signal-like keeps a listener a call, through its own methods); throws
- *  what its `addEventListener` throws, linking nothing. */
+/** Aborts `ctrl` with `signal`'s reason when it aborts, through the one listener the signal
+ *  carries for every call it follows: a hundred calls in flight on a server's shutdown signal
+ *  add one listener, not a hundred (Node warns past ten, as it would not for fetch). `ctrl`
+ *  is held weakly: a running call holds its own, a resolved one's is kept by its body
+ *  (`follow`). Returns what unlinks it; throws what `addEventListener` throws, linking
+ *  nothing. (A running call on a signal-like keeps a listener of its own, read through the
+ *  signal's own methods: js/slim/request.js, src/fetch/abort.rs.) */
 export function join(signal, ctrl) {
   const ref = refer(ctrl);
   const link = links.get(signal);
