@@ -72,6 +72,9 @@ impl Common {
                 }));
             }
         }
+        // Flags another one makes moot, as given.
+        notes.extend(self.model.moot_notes(self.outage));
+        notes.extend(self.layers.moot_note());
         // Three more that --help documents and the run would ignore silently.
         if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
             notes.push(

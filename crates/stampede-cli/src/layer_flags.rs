@@ -42,6 +42,17 @@ impl LayerFlags {
         }
     }
 
+    /// A note when `--retry-at` is given to a single service (`--layers` 1, the default):
+    /// there is no chain whose layers could retry.
+    pub fn moot_note(&self) -> Option<String> {
+        let single = self.layers.unwrap_or(SimSettings::default().layers) == 1;
+        (self.retry_at.is_some() && single).then(|| {
+            "note: --retry-at is not read with one layer (--layers 1), with no chain to retry \
+             in: it changes nothing"
+                .to_owned()
+        })
+    }
+
     /// The first flag given, in the order `--help` lists them; `None` if none was.
     pub fn first_given(&self) -> Option<&'static str> {
         let given = [

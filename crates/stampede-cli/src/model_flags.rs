@@ -153,6 +153,46 @@ impl Model {
         self.given().next().map(flag_for)
     }
 
+    /// A note for each flag given whose setting another makes moot (it changes nothing): a
+    /// queue's with `--workers 0` (unlimited workers keep no queue), `--balance` with one
+    /// server, `--outage-servers` with no outage (`outage_ms`: `--outage` as given).
+    pub fn moot_notes(&self, outage_ms: Option<f64>) -> Vec<String> {
+        let unlimited = self.workers == Some(0);
+        let queueless = "--workers 0, whose servers keep no queue";
+        let moot = [
+            (unlimited && self.queue.is_some(), Field::Queue, queueless),
+            (
+                unlimited && self.queue_order.is_some(),
+                Field::QueueOrder,
+                queueless,
+            ),
+            (
+                unlimited && self.queue_timeout.is_some(),
+                Field::QueueTimeout,
+                queueless,
+            ),
+            (
+                self.balance.is_some() && self.servers.unwrap_or(defaults().servers) == 1,
+                Field::Balance,
+                "one server, with none to choose among",
+            ),
+            (
+                self.outage_servers.is_some() && outage_ms == Some(0.0),
+                Field::OutageServers,
+                "--outage 0, with no outage to take servers down",
+            ),
+        ];
+        moot.into_iter()
+            .filter(|&(given, ..)| given)
+            .map(|(_, field, why)| {
+                format!(
+                    "note: {} is not read with {why}: it changes nothing",
+                    flag_for(field)
+                )
+            })
+            .collect()
+    }
+
     /// The settings whose flags were given, in the order `--help` lists them.
     pub fn given(&self) -> impl Iterator<Item = Field> {
         let given = [

@@ -318,3 +318,58 @@ fn flags_their_help_says_are_not_read_get_a_note() {
     let (_, quiet) = run(&[&args[..], &["--budget-scope", "shared", "--budget", "10:1"]].concat());
     assert_eq!(quiet, "");
 }
+
+/// A flag another one makes moot changes nothing and says so, as the others do: the output
+/// is the same without it, and the same flag where it is read gets no note.
+#[test]
+fn a_flag_another_makes_moot_gets_a_note() {
+    let cases: [(&[&str], &[&str], &str); 5] = [
+        (
+            &[],
+            &["--retry-at", "top"],
+            "--retry-at is not read with one layer",
+        ),
+        (
+            &["--workers", "0"],
+            &["--queue", "5"],
+            "--queue is not read with --workers 0",
+        ),
+        (
+            &["--workers", "0"],
+            &["--queue-timeout", "1s"],
+            "--queue-timeout is not read with --workers 0",
+        ),
+        (
+            &[],
+            &["--balance", "random"],
+            "--balance is not read with one server",
+        ),
+        (
+            &["--outage", "0"],
+            &["--outage-servers", "1"],
+            "--outage-servers is not read with --outage 0",
+        ),
+    ];
+    for (base, moot, note) in cases {
+        let args = [&["simulate", "--clients", "50", "--json"][..], base].concat();
+        let (plain, _) = run(&args);
+        let (with, said) = run(&[&args[..], moot].concat());
+        assert_eq!(with, plain, "{moot:?}");
+        assert!(
+            said.starts_with(&format!("stampede: note: {note}"))
+                && said.ends_with(": it changes nothing\n"),
+            "{moot:?}: {said}"
+        );
+        assert_eq!(said.lines().count(), 1, "{said}");
+    }
+    // Where they are read: no note.
+    for args in [
+        &["--layers", "3", "--retry-at", "top"][..],
+        &["--workers", "2", "--queue", "5"],
+        &["--servers", "3", "--balance", "random"],
+        &["--servers", "3", "--outage-servers", "1"],
+    ] {
+        let (_, quiet) = run(&[&["simulate", "--clients", "50", "--json"][..], args].concat());
+        assert_eq!(quiet, "", "{args:?}");
+    }
+}
