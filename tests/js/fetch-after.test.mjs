@@ -93,15 +93,27 @@ function failing(code, body) {
   }, body);
 }
 
-test("a long-lived signal carries one listener for all its calls, none once their Responses are dropped", async () => {
-  const { getEventListeners } = await import("node:events");
-  const page = new AbortController();
+/** Runs `body`, then returns the names of the process warnings emitted meanwhile (Node's
+ *  MaxListenersExceededWarning among them), once pending warnings have been emitted. */
+async function warningsDuring(body) {
   const warnings = [];
   const onWarning = (w) => warnings.push(w.name);
   process.on("warning", onWarning);
-  const left = () => getEventListeners(page.signal, "abort").length;
   try {
-    await stubbed(() => new Response("ok"), async () => {
+    await body();
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off("warning", onWarning);
+  }
+  return warnings;
+}
+
+test("a long-lived signal carries one listener for all its calls, none once their Responses are dropped", async () => {
+  const { getEventListeners } = await import("node:events");
+  const page = new AbortController();
+  const left = () => getEventListeners(page.signal, "abort").length;
+  const warnings = await warningsDuring(() =>
+    stubbed(() => new Response("ok"), async () => {
       // In a function of its own, so that no Response is left in this frame.
       const calls = async () => {
         for (let i = 0; i < 50; i++) {
@@ -113,14 +125,11 @@ test("a long-lived signal carries one listener for all its calls, none once thei
       // Every resolved Response's body still follows the signal, through one listener (one
       // a call set off Node's MaxListenersExceededWarning past ten).
       assert.equal(left(), 1, "one listener for fifty Responses");
-      await new Promise((r) => setImmediate(r));
-      assert.deepEqual(warnings, [], "no warning");
-      // Collected, the Responses take it with them (a FinalizationRegistry).
-      assert.ok(await collectUntil(() => left() === 0), `${left()} listeners left on the long-lived signal`);
-    });
-  } finally {
-    process.off("warning", onWarning);
-  }
+    }),
+  );
+  assert.deepEqual(warnings, [], "no warning");
+  // Collected, the Responses take it with them (a FinalizationRegistry).
+  assert.ok(await collectUntil(() => left() === 0), `${left()} listeners left on the long-lived signal`);
 });
 
 test("Node's failures are told apart by their cause: a host that does not resolve is dns, not retried", async () => {
@@ -303,12 +312,9 @@ test("a signal-like that calls its listener at once (already aborted) aborts the
 test("calls in flight on one shared signal add one listener to it, and its abort stops every one", async () => {
   const { getEventListeners } = await import("node:events");
   const shutdown = new AbortController();
-  const warnings = [];
-  const onWarning = (w) => warnings.push(w.name);
-  process.on("warning", onWarning);
-  try {
-    let arrived = 0;
-    await serving(
+  let arrived = 0;
+  const warnings = await warningsDuring(() =>
+    serving(
       () => {
         arrived++; // and never answers
       },
@@ -322,12 +328,9 @@ test("calls in flight on one shared signal add one listener to it, and its abort
         shutdown.abort(new Error("shutting down"));
         const got = await Promise.all(calls.map((c) => Promise.race([c, new Promise((r) => setTimeout(r, 3000, "pending"))])));
         assert.deepEqual(got.map((e) => e?.message ?? e), Array(12).fill("shutting down"));
-        await new Promise((r) => setImmediate(r));
-        assert.deepEqual(warnings, [], "no MaxListenersExceededWarning");
-        assert.equal(getEventListeners(shutdown.signal, "abort").length, 0, "none left once it fired");
       },
-    );
-  } finally {
-    process.off("warning", onWarning);
-  }
+    ),
+  );
+  assert.deepEqual(warnings, [], "no MaxListenersExceededWarning");
+  assert.equal(getEventListeners(shutdown.signal, "abort").length, 0, "none left once it fired");
 });
