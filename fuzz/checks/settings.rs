@@ -21,7 +21,7 @@ use stampede::sim::{
     MAX_CLIENTS, MAX_OCC_CLIENTS, MAX_RATE, MAX_RUN_ATTEMPTS, MAX_STEADY_REQUESTS, MIN_RATE,
     Scenario, SimSettings,
 };
-use stampede::{Got, MAX_DURATION_MS, seeded};
+use stampede::{Field, Got, MAX_DURATION_MS, seeded};
 
 use super::input::Input;
 
@@ -68,7 +68,9 @@ fn backoff_settings(input: &mut Input<'_>) -> (BackoffSettings, Vec<&'static str
         ("base", base_ok),
         (
             "cap",
-            within(cap, 0.0, MAX_DURATION_MS) && !(base_ok && cap < base),
+            // Below the base only for a strategy that reads no cap.
+            within(cap, 0.0, MAX_DURATION_MS)
+                && !(base_ok && cap < base && strategy.reads(Field::Cap)),
         ),
         ("multiplier", within(multiplier, 1.0, MAX_MULTIPLIER)),
     ]);

@@ -322,14 +322,11 @@ impl Common {
     }
 
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s
-    /// for aws-occ; the article's 2 s and 30 s otherwise).
+    /// for aws-occ; the article's 2 s and 30 s otherwise), a default following a value
+    /// given beside it (`BackoffSettings::base_cap_for`).
     fn base_cap(&self) -> (f64, f64) {
         let d = self.scenario.default_backoff();
-        let base = self.base.unwrap_or(d.base_ms);
-        let cap = self
-            .cap
-            .unwrap_or(BackoffSettings::default_cap_for(d.cap_ms, base));
-        (base, cap)
+        BackoffSettings::base_cap_for(d.base_ms, d.cap_ms, self.base, self.cap)
     }
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {

@@ -77,13 +77,9 @@ pub(crate) fn policy_settings(opts: &Opts) -> Result<PolicySettings, Fail> {
     if let Some(s) = opts.choice(Field::Strategy, &Strategy::NAMES, &Strategy::ALL)? {
         backoff.strategy = s;
     }
-    if let Some(v) = opts.number(Field::Base)? {
-        backoff.base_ms = v;
-    }
-    backoff.cap_ms = match opts.number(Field::Cap)? {
-        Some(v) => v,
-        None => BackoffSettings::default_cap_for(backoff.cap_ms, backoff.base_ms),
-    };
+    let (base, cap) = (opts.number(Field::Base)?, opts.number(Field::Cap)?);
+    (backoff.base_ms, backoff.cap_ms) =
+        BackoffSettings::base_cap_for(backoff.base_ms, backoff.cap_ms, base, cap);
     if let Some(v) = opts.number(Field::Multiplier)? {
         backoff.multiplier = v;
     }

@@ -465,3 +465,69 @@ fn a_base_past_the_default_cap_takes_the_cap_with_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("stampede: --cap: "));
 }
+
+/// A cap shorter than the default base, with no --base: the base follows the cap (the
+/// default 2 s refused a 1 s cap, even for strategies that read neither, and beside
+/// `--hedge`, which reads no backoff at all). A cap below a base given is refused only by
+/// the strategies that read the cap; the others run and say the cap changes nothing.
+#[test]
+fn a_cap_below_the_default_base_takes_the_base_with_it() {
+    let args = [
+        "delays",
+        "--strategy",
+        "exponential",
+        "--cap",
+        "100ms",
+        "--attempts",
+        "3",
+        "--json",
+    ];
+    // (delays' default base is 200 ms.)
+    assert_eq!(numbers(&json(&args)["sequences"][0]), [100.0, 100.0]);
+    let ran = |args: &[&str]| {
+        let out = stampede(args);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        err
+    };
+    let common = ["--clients", "50", "--cap", "1s"];
+    for extra in [
+        &["--strategy", "none"][..],
+        &["--strategy", "constant"],
+        &["--strategy", "constant", "--base", "2s"],
+        &["--hedge", "10ms"],
+    ] {
+        let args: Vec<&str> = ["simulate"]
+            .iter()
+            .chain(&common)
+            .chain(extra)
+            .copied()
+            .collect();
+        let err = ran(&args);
+        assert!(
+            err.contains("--cap") && err.contains("changes nothing"),
+            "{args:?}: {err}"
+        );
+    }
+    ran(&[
+        "sweep",
+        "--strategy",
+        "none,constant",
+        "--clients",
+        "50",
+        "--cap",
+        "1s",
+    ]);
+    // A strategy that reads the cap still refuses one below a base given.
+    let out = stampede(&[
+        "simulate",
+        "--strategy",
+        "full",
+        "--base",
+        "2s",
+        "--cap",
+        "1s",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("stampede: --cap: "));
+}

@@ -239,14 +239,38 @@ impl BackoffSettings {
         }
     }
 
-    /// The cap when none is given beside `base_ms`: `default_cap_ms` (30 s, or a scenario's
-    /// own), or the base itself when that is longer. A default never refuses a base given
-    /// alone: `constant` from 40 s, which reads no cap, was refused for a cap nobody gave.
-    pub const fn default_cap_for(default_cap_ms: f64, base_ms: f64) -> f64 {
-        if base_ms > default_cap_ms {
-            base_ms
-        } else {
-            default_cap_ms
+    /// Base and cap from what a front end was given (`base`, `cap`) and its defaults
+    /// (`default_base_ms`, `default_cap_ms`: the core's, or a scenario's own). A value given
+    /// is kept; a missing one takes its default unless that default would refuse the value
+    /// given beside it: a base longer than the default cap takes the cap with it, a cap
+    /// shorter than the default base takes the base with it. So a default never refuses a
+    /// value given alone: `constant` from 40 s (it reads no cap) was refused for a cap
+    /// nobody gave, and `none --cap 1s` (it reads neither) for a base nobody gave.
+    pub const fn base_cap_for(
+        default_base_ms: f64,
+        default_cap_ms: f64,
+        base: Option<f64>,
+        cap: Option<f64>,
+    ) -> (f64, f64) {
+        match (base, cap) {
+            (Some(base), Some(cap)) => (base, cap),
+            (Some(base), None) => (
+                base,
+                if base > default_cap_ms {
+                    base
+                } else {
+                    default_cap_ms
+                },
+            ),
+            (None, Some(cap)) => (
+                if cap < default_base_ms {
+                    cap
+                } else {
+                    default_base_ms
+                },
+                cap,
+            ),
+            (None, None) => (default_base_ms, default_cap_ms),
         }
     }
 
@@ -256,12 +280,14 @@ impl BackoffSettings {
         self
     }
 
-    /// Validates the settings: base and cap finite, `0 ≤ base ≤ cap ≤ 1 day`,
-    /// multiplier in `[1, 1000]`.
+    /// Validates the settings: base and cap finite, from 0 to 1 day, `base ≤ cap` for a
+    /// strategy that reads the cap, multiplier in `[1, 1000]`.
     pub fn build(self) -> Result<Backoff, ConfigError> {
         let base = Field::Base.check(self.base_ms)?;
         let cap = Field::Cap.check(self.cap_ms)?;
-        if cap < base {
+        // A strategy that reads no cap takes any (`Strategy::reads`: its front end notes
+        // that the cap changes nothing; refusing it would make that note a lie).
+        if cap < base && self.strategy.reads(Field::Cap) {
             let expected = Expected::AtLeastField {
                 other: Field::Base,
                 min: base,

@@ -185,6 +185,45 @@ fn invalid_settings_are_rejected_with_the_field_named() {
     );
 }
 
+/// The cap must be at least the base only for the strategies that read it: `none` and
+/// `constant` take any cap in range, and their delays do not change with it.
+#[test]
+fn only_a_strategy_that_reads_the_cap_refuses_one_below_the_base() {
+    for strategy in Strategy::ALL {
+        let built = BackoffSettings::new(strategy, 2000.0, 1000.0).build();
+        assert_eq!(built.is_ok(), !strategy.reads(Field::Cap), "{strategy:?}");
+        if let Ok(b) = built {
+            let wide = BackoffSettings::new(strategy, 2000.0, 30_000.0)
+                .build()
+                .unwrap();
+            let (mut s, mut w) = (b.start(), wide.start());
+            let (mut r1, mut r2) = (crate::seeded(3), crate::seeded(3));
+            for _ in 0..5 {
+                assert_eq!(b.next_ms(&mut s, &mut r1), wide.next_ms(&mut w, &mut r2));
+            }
+        }
+    }
+}
+
+/// A default never refuses the value given beside it: a missing cap follows a longer base,
+/// a missing base a shorter cap; values given are kept as they are.
+#[test]
+fn a_default_follows_the_value_given_beside_it() {
+    let f = BackoffSettings::base_cap_for;
+    assert_eq!(f(2000.0, 30_000.0, None, None), (2000.0, 30_000.0));
+    assert_eq!(
+        f(2000.0, 30_000.0, Some(40_000.0), None),
+        (40_000.0, 40_000.0)
+    );
+    assert_eq!(f(2000.0, 30_000.0, Some(100.0), None), (100.0, 30_000.0));
+    assert_eq!(f(2000.0, 30_000.0, None, Some(1000.0)), (1000.0, 1000.0));
+    assert_eq!(f(2000.0, 30_000.0, None, Some(5000.0)), (2000.0, 5000.0));
+    assert_eq!(
+        f(2000.0, 30_000.0, Some(3000.0), Some(1000.0)),
+        (3000.0, 1000.0)
+    );
+}
+
 #[test]
 fn names_are_listed_in_order() {
     for (s, name) in Strategy::ALL.into_iter().zip(Strategy::NAMES) {
