@@ -128,8 +128,9 @@ impl WorkBound {
                 "ms of closed loop with these settings (its requests end faster than think + \
                  latency + service, failed or refused at once, and by then it had made the \
                  most a run makes: 20000000 attempts, less with a timeout, hedging, layers or \
-                 safety nets, or 10000000 requests; a longer think, fewer clients or fewer \
-                 attempts also help)"
+                 safety nets, or 10000000 requests; named: when it had made half of that, \
+                 room for the requests in flight to end; a longer think, fewer clients or \
+                 fewer attempts also help)"
             }
             WorkBound::ClosedCutThink => {
                 "ms of think with these settings (its requests end faster than think + \

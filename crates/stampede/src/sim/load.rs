@@ -50,6 +50,11 @@ pub(crate) struct Load {
     max_attempts: u64,
     /// When a closed loop stopped issuing before its end, at a bound.
     cut_at: Option<f64>,
+    /// When it passed half its bounds (the duration a cut run names as the most that fits:
+    /// a run of any duration goes on past it while its requests in flight end, and that
+    /// tail, in a loop whose requests make many attempts, had taken the run past the
+    /// bound that the time of the cut named).
+    half_at: Option<f64>,
 }
 
 impl Load {
@@ -82,6 +87,7 @@ impl Load {
             issued: 0,
             max_attempts: super::work::max_run_attempts(c) as u64,
             cut_at: None,
+            half_at: None,
         }
     }
 
@@ -132,6 +138,9 @@ impl Load {
                     };
                 }
                 self.issued += 1;
+                if self.issued >= MAX_CLOSED_REQUESTS / 2 {
+                    self.half_at.get_or_insert(t);
+                }
                 Tick {
                     issue: Some(client),
                     next: None,
@@ -169,6 +178,9 @@ impl Load {
         if !matches!(self.shape, Shape::Closed { .. }) {
             return false;
         }
+        if attempts >= self.max_attempts / 2 {
+            self.half_at.get_or_insert(t);
+        }
         if attempts >= self.max_attempts {
             self.cut_at.get_or_insert(t);
         }
@@ -181,11 +193,15 @@ impl Load {
         self.max_attempts = max;
     }
 
-    /// When a closed loop stopped issuing at a bound before its end, with the duration it
-    /// was set to run for (see [`Simulation::check_work`](super::Simulation::check_work)).
-    pub(crate) fn cut_at(&self) -> Option<(f64, f64)> {
+    /// When a closed loop stopped issuing at a bound before its end, when it had passed
+    /// half its bounds (its time if it never had: checked every so many steps), and the
+    /// duration it was set to run for (see
+    /// [`Simulation::check_work`](super::Simulation::check_work)).
+    pub(crate) fn cut_at(&self) -> Option<(f64, f64, f64)> {
         match self.shape {
-            Shape::Closed { until, .. } => self.cut_at.map(|at| (at, until)),
+            Shape::Closed { until, .. } => self
+                .cut_at
+                .map(|at| (at, self.half_at.unwrap_or(at).min(at), until)),
             _ => None,
         }
     }

@@ -411,7 +411,7 @@ impl Simulation {
     /// run's most attempts ([`MAX_RUN_ATTEMPTS`], less with a
     /// timeout, hedging, layers or nets) or requests. Its metrics would then cover only
     /// part of the duration asked for, so front ends refuse it: the error names `duration`,
-    /// with the time the loop had reached as the most that fits, or, when it was cut before
+    /// with the time the loop had made half its bounds as the most that fits, or, when it was cut before
     /// even the shortest duration ended, `think`, with the least that fits.
     ///
     /// Likewise a run that held more than [`MAX_PENDING`] events at once (attempts their
@@ -435,7 +435,7 @@ impl Simulation {
             // Cut before even the shortest duration ended: no duration fits (naming the
             // shortest asked for what the run already had: "at most 1 ms, got 1"), a longer
             // think does.
-            (Some((at, _)), Some(least)) if at < shortest => Err(ConfigError::new(
+            (Some((at, ..)), Some(least)) if at < shortest => Err(ConfigError::new(
                 Field::Think,
                 Expected::WorkAtLeast {
                     min: least,
@@ -443,10 +443,14 @@ impl Simulation {
                 },
                 Got::Number(h.think_ms()),
             )),
-            (Some((at, duration)), _) => Err(ConfigError::new(
+            // The time it had passed half its bounds, not that of the cut: a run of the
+            // cut's duration went on past it, its requests in flight ending, and a loop
+            // whose requests make many attempts was refused at the duration it was told
+            // fits. Half: the margin the check before the run keeps, and `least_think`'s.
+            (Some((_, half, duration)), _) => Err(ConfigError::new(
                 Field::Duration,
                 Expected::Work {
-                    max: at.floor().max(shortest),
+                    max: half.floor().max(shortest),
                     bound: WorkBound::ClosedAttempts,
                 },
                 Got::Number(duration),

@@ -195,7 +195,8 @@ fn a_closed_loop_past_its_bound_stops_and_is_refused() {
     // Within its bound it runs to its end: ~10 attempts a client every 10 ms round trip.
     let whole = run(&s).unwrap();
     assert!(whole.total_attempts > 5_000.0, "{}", whole.total_attempts);
-    // With a bound of 2,000 attempts it stops issuing a fifth of the way in, and says so.
+    // With a bound of 2,000 attempts it stops issuing a fifth of the way in, and says so,
+    // naming the time it had made half of them.
     let mut sim = Simulation::new(&s).unwrap();
     sim.cap_attempts(2_000);
     let e = sim.run().check_work().unwrap_err();
@@ -204,11 +205,24 @@ fn a_closed_loop_past_its_bound_stops_and_is_refused() {
         panic!("{:?}", e.expected)
     };
     assert_eq!(bound, WorkBound::ClosedAttempts);
-    let share = 2_000.0 / whole.total_attempts * 10_000.0;
+    let half = 1_000.0 / whole.total_attempts * 10_000.0;
     assert!(
-        (0.7 * share..1.3 * share).contains(&max),
-        "stopped at {max} ms, expected about {share}"
+        (0.7 * half..1.3 * half).contains(&max),
+        "named {max} ms, expected about {half}"
     );
+    // The duration it names fits. Each request here makes its 100 attempts over a second,
+    // so a run goes on for a second past its duration, making up to 1,000 attempts more:
+    // the time of the cut, named until 2026-12-07, was refused in its turn.
+    for seed in 1..=5 {
+        let fits = SimSettings {
+            duration_ms: max,
+            seed,
+            ..s
+        };
+        let mut sim = Simulation::new(&fits).unwrap();
+        sim.cap_attempts(2_000);
+        assert!(sim.run().check_work().is_ok(), "seed {seed}: {max} ms");
+    }
     // What it made stays near the bound: each client finishes the request it has.
     let m = sim.metrics();
     assert!((2_000.0..2_000.0 + 10.0 * 100.0).contains(&m.bottom_attempts));
