@@ -5,10 +5,11 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
+use stampede::classify::DEFAULT_MAX_RETRY_AFTER_MS;
 use stampede::sim::Scenario;
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
-use super::Common;
+use super::{Common, defaults};
 
 impl Common {
     /// A note for each flag given that changes nothing: one the scenario does not read
@@ -53,6 +54,17 @@ impl Common {
             (self.multiplier.is_some(), Field::Multiplier),
         ];
         match self.hedge.given() {
+            // One attempt: no retry, so no backoff flag is read.
+            None if self.attempts == Some(1) => {
+                let flags = [(strategy, Field::Strategy)].into_iter().chain(backoff);
+                notes.extend(flags.filter(|&(g, _)| g).map(|(_, f)| {
+                    format!(
+                        "note: {} is not read with --attempts 1, which makes no retry: it \
+                         changes nothing",
+                        flag_for(f)
+                    )
+                }));
+            }
             None => notes.extend(unread_backoff(&backoff, strategies)),
             Some(hedge) => {
                 if let (false, [_, _, ..]) = (strategy, strategies) {
@@ -73,7 +85,9 @@ impl Common {
             }
         }
         // Flags another one makes moot, as given.
-        notes.extend(self.model.moot_notes(self.outage));
+        let duration = self.duration.unwrap_or(defaults().duration_ms);
+        notes.extend(self.model.moot_notes(self.scenario, self.outage, duration));
+        notes.extend(self.outage_notes());
         notes.extend(self.layers.moot_note());
         // Three more that --help documents and the run would ignore silently.
         if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
@@ -100,6 +114,46 @@ impl Common {
                  changes nothing"
                     .to_owned(),
             );
+        }
+        notes
+    }
+
+    /// `--outage-start` and `--retry-after` with `--outage 0`, which has neither, and a
+    /// `--retry-after` longer than the clients honour (sent in whole seconds, rounded up, as
+    /// the servers send it): each client then stops at the outage's first answer, which
+    /// the run's figures show but nothing else would explain.
+    fn outage_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        let given = [
+            (self.outage_start.is_some(), Field::OutageStart),
+            (self.retry_after.is_some(), Field::RetryAfter),
+        ];
+        if self.outage == Some(0.0) {
+            notes.extend(
+                given
+                    .iter()
+                    .filter(|&&(g, f)| g && self.scenario.reads(f))
+                    .map(|&(_, f)| {
+                        format!(
+                            "note: {} is not read with --outage 0, with no outage: it changes \
+                             nothing",
+                            flag_for(f)
+                        )
+                    }),
+            );
+        } else if let Some(ms) = self.retry_after
+            && self.scenario.reads(Field::RetryAfter)
+        {
+            let sent_ms = (ms / 1000.0).ceil() * 1000.0;
+            let max = DEFAULT_MAX_RETRY_AFTER_MS;
+            if sent_ms > max {
+                notes.push(format!(
+                    "note: --retry-after {ms} ms goes out as {} s, longer than the longest \
+                     Retry-After a client honours ({max} ms): each gives its request up at the \
+                     outage's first answer",
+                    sent_ms / 1000.0
+                ));
+            }
         }
         notes
     }

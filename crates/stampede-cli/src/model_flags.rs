@@ -13,7 +13,7 @@ use std::fmt::Display;
 use clap::Args as ClapArgs;
 use stampede::Field;
 use stampede::sim::{
-    Balance, DEFAULT_QUEUE_S, LatencyDist, QueueOrder, ServiceDist, SimSettings, Slowdown,
+    Balance, DEFAULT_QUEUE_S, LatencyDist, QueueOrder, Scenario, ServiceDist, SimSettings, Slowdown,
 };
 use stampede_cli::args::{duration, flag_for, number, ranged, whole};
 
@@ -155,9 +155,21 @@ impl Model {
 
     /// A note for each flag given whose setting another makes moot (it changes nothing): a
     /// queue's with `--workers 0` (unlimited workers keep no queue), `--balance` with one
-    /// server, `--outage-servers` with no outage (`outage_ms`: `--outage` as given).
-    pub fn moot_notes(&self, outage_ms: Option<f64>) -> Vec<String> {
+    /// server, `--outage-servers` with no outage (`outage_ms`: `--outage` as given), a
+    /// `--slowdown` that slows nothing, a `spike` that starts once new requests have
+    /// stopped (`duration_ms`: the run's; only for `scenario` spike, the others noting that
+    /// they read no spike flag at all).
+    pub fn moot_notes(
+        &self,
+        scenario: Scenario,
+        outage_ms: Option<f64>,
+        duration_ms: f64,
+    ) -> Vec<String> {
         let unlimited = self.workers == Some(0);
+        let idle = self
+            .slowdown
+            .is_some_and(|s| s.length_ms == 0.0 || s.factor == 1.0);
+        let spike_start = self.spike_start.unwrap_or(defaults().spike_start_ms);
         let queueless = "--workers 0, whose servers keep no queue";
         let moot = [
             (unlimited && self.queue.is_some(), Field::Queue, queueless),
@@ -182,7 +194,15 @@ impl Model {
                 "--outage 0, with no outage to take servers down",
             ),
         ];
-        moot.into_iter()
+        let spike = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
+            .into_iter()
+            .filter(|&f| {
+                scenario == Scenario::Spike
+                    && spike_start >= duration_ms
+                    && self.given().any(|g| g == f)
+            });
+        let mut notes: Vec<String> = moot
+            .into_iter()
             .filter(|&(given, ..)| given)
             .map(|(_, field, why)| {
                 format!(
@@ -190,7 +210,21 @@ impl Model {
                     flag_for(field)
                 )
             })
-            .collect()
+            .collect();
+        if idle {
+            notes.push(
+                "note: --slowdown of length 0 or factor 1 slows nothing: it changes nothing"
+                    .to_owned(),
+            );
+        }
+        notes.extend(spike.map(|f| {
+            format!(
+                "note: {} is not read when the spike starts ({spike_start} ms) after new \
+                 requests stop (--duration {duration_ms} ms): it changes nothing",
+                flag_for(f)
+            )
+        }));
+        notes
     }
 
     /// The settings whose flags were given, in the order `--help` lists them.

@@ -215,6 +215,8 @@ fn bad_input_beside_a_noted_flag_is_still_one_line() {
             "burst",
             "--rate",
             "3",
+            "--base",
+            "2s",
             "--cap",
             "1s",
         ][..],
@@ -224,10 +226,22 @@ fn bad_input_beside_a_noted_flag_is_still_one_line() {
             "10",
             "--hedge",
             "50ms",
+            "--base",
+            "2s",
             "--cap",
             "1s",
         ][..],
-        &["sweep", "--clients", "10", "--rate", "3", "--cap", "1s"][..],
+        &[
+            "sweep",
+            "--clients",
+            "10",
+            "--rate",
+            "3",
+            "--base",
+            "2s",
+            "--cap",
+            "1s",
+        ][..],
     ] {
         let out = stampede(args);
         let err = String::from_utf8(out.stderr).unwrap();
@@ -323,7 +337,7 @@ fn flags_their_help_says_are_not_read_get_a_note() {
 /// is the same without it, and the same flag where it is read gets no note.
 #[test]
 fn a_flag_another_makes_moot_gets_a_note() {
-    let cases: [(&[&str], &[&str], &str); 5] = [
+    let cases: [(&[&str], &[&str], &str); 10] = [
         (
             &[],
             &["--retry-at", "top"],
@@ -349,6 +363,32 @@ fn a_flag_another_makes_moot_gets_a_note() {
             &["--outage-servers", "1"],
             "--outage-servers is not read with --outage 0",
         ),
+        (
+            &["--outage", "0"],
+            &["--outage-start", "50ms"],
+            "--outage-start is not read with --outage 0",
+        ),
+        (
+            &["--outage", "0"],
+            &["--retry-after", "5s"],
+            "--retry-after is not read with --outage 0",
+        ),
+        (
+            &["--attempts", "1"],
+            &["--strategy", "constant", "--base", "1s", "--cap", "3s"],
+            "--strategy is not read with --attempts 1",
+        ),
+        (
+            &[],
+            &["--slowdown", "0:5s:1"],
+            "--slowdown of length 0 or factor 1 slows nothing",
+        ),
+        (
+            &["--scenario", "spike", "--duration", "10s", "--rate", "20"],
+            &["--spike-factor", "3"],
+            "--spike-factor is not read when the spike starts (20000 ms) after new requests \
+             stop (--duration 10000 ms)",
+        ),
     ];
     for (base, moot, note) in cases {
         let args = [&["simulate", "--clients", "50", "--json"][..], base].concat();
@@ -360,7 +400,9 @@ fn a_flag_another_makes_moot_gets_a_note() {
                 && said.ends_with(": it changes nothing\n"),
             "{moot:?}: {said}"
         );
-        assert_eq!(said.lines().count(), 1, "{said}");
+        // One note a flag given.
+        let flags = moot.iter().filter(|a| a.starts_with("--")).count();
+        assert_eq!(said.lines().count(), flags, "{said}");
     }
     // Where they are read: no note.
     for args in [
@@ -368,8 +410,56 @@ fn a_flag_another_makes_moot_gets_a_note() {
         &["--workers", "2", "--queue", "5"],
         &["--servers", "3", "--balance", "random"],
         &["--servers", "3", "--outage-servers", "1"],
+        &["--attempts", "2", "--base", "1s"],
+        &["--slowdown", "0:5s:2"],
+        &[
+            "--scenario",
+            "spike",
+            "--duration",
+            "30s",
+            "--spike-factor",
+            "3",
+        ],
     ] {
         let (_, quiet) = run(&[&["simulate", "--clients", "50", "--json"][..], args].concat());
         assert_eq!(quiet, "", "{args:?}");
     }
+}
+
+/// Without an outage, recovery counts from the run's start, whichever way there is none
+/// (`--outage 0`, or no server down): the same run then reports the same figures. (It
+/// counted from `--outage-start`, so a flag its note said changes nothing changed
+/// `peak_recovery_rps`, and two ways of saying "no outage" reported 0 and the peak.)
+#[test]
+fn a_run_without_an_outage_reports_the_same_whichever_way_it_has_none() {
+    let args = ["simulate", "--clients", "50", "--servers", "3", "--json"];
+    let (none_long, _) = run(&[&args[..], &["--outage", "0"]].concat());
+    let (none_down, _) = run(&[&args[..], &["--outage-servers", "0"]].concat());
+    let (later, _) = run(&[&args[..], &["--outage", "0", "--outage-start", "1s"]].concat());
+    assert_eq!(none_long, none_down);
+    assert_eq!(none_long, later);
+    let v: serde_json::Value = serde_json::from_str(&none_long).unwrap();
+    assert_eq!(v["peak_recovery_rps"], v["peak_rps"], "{v}");
+}
+
+/// A Retry-After longer than the clients honour (60 s; sent in whole seconds, so 60.5 s goes
+/// out as 61) ends every request at the outage's first answer: a note says why.
+#[test]
+fn a_retry_after_past_what_clients_honour_gets_a_note() {
+    let args = ["simulate", "--clients", "50", "--json"];
+    for (value, sent) in [("61s", "61"), ("60.5s", "61")] {
+        let (out, said) = run(&[&args[..], &["--retry-after", value]].concat());
+        assert!(
+            said.starts_with("stampede: note: --retry-after ")
+                && said.contains(&format!("goes out as {sent} s, longer than the longest"))
+                && said.contains("(60000 ms)"),
+            "{said}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["successes"], 0, "{v}");
+    }
+    let (out, quiet) = run(&[&args[..], &["--retry-after", "60s"]].concat());
+    assert_eq!(quiet, "");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["successes"], 50, "{v}");
 }

@@ -155,7 +155,13 @@ impl Herd {
         let s = &c.s;
         let nets = Nets::new(c.nets, s.budget_scope, s.clients);
         let nets_bytes = super::nets::held_bytes(c.nets.as_ref(), s.budget_scope, s.clients);
-        let outage_end = s.outage_start_ms + s.outage_ms;
+        // Recovery is measured from the outage's end; with no outage (none long, or none
+        // of the servers down), from the start: every setup without one counts the same.
+        let outage_end = if s.outage_ms == 0.0 || s.outage_servers == Some(0) {
+            0.0
+        } else {
+            s.outage_start_ms + s.outage_ms
+        };
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
         let mut rng = crate::seeded(s.seed);
@@ -522,7 +528,7 @@ impl Herd {
     }
 
     /// When a closed loop stopped issuing at a work bound, before its end.
-    pub(crate) fn cut_at(&self) -> Option<(f64, f64)> {
+    pub(crate) fn cut_at(&self) -> Option<(f64, f64, f64)> {
         self.load.cut_at()
     }
 
