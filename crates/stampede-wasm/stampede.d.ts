@@ -629,7 +629,9 @@ export class ThrottledError extends Error {
  *  `fetch` is `globalThis.fetch`, looked up at every attempt, and held to its contract: it must
  *  return a promise (a thenable) of a Response (a `status` of 0 or 100 to 599 and
  *  `headers.get`), else a TypeError naming `fetch`, with no retry; a rejection is a transport
- *  failure, retried as one. Each attempt waits for `fetch` only until `attemptTimeoutMs`,
+ *  failure, retried as one, unless it is this package's own settings error (a retryFetch the
+ *  caller's fetch made in turn, refused): that is no network failure, and the call rejects
+ *  with it. Each attempt waits for `fetch` only until `attemptTimeoutMs`,
  *  `deadlineMs` or the caller's abort, even if `fetch` ignores its signal; with none of them, a
  *  `fetch` that never settles leaves retryFetch pending, as it would leave `fetch` itself.
  *
@@ -637,7 +639,16 @@ export class ThrottledError extends Error {
  *  A body that cannot be sent again is refused up front with a TypeError, before anything is
  *  sent: a ReadableStream or an async iterable (a generator, a Node Readable) as init.body
  *  (naming `init.body`), a Request whose body was already
- *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams.
+ *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams. Bytes
+ *  (an ArrayBuffer, a typed array, a DataView) are copied when retryFetch is called, as fetch
+ *  copies them: every attempt sends those bytes, whatever the caller writes into the buffer
+ *  or detaches afterwards (one detached before the call: a TypeError naming `init.body`).
+ *
+ *  Bounds (a RangeError, `code: "too_much_work"`, with `max`): at most 100,000 calls in
+ *  flight at once in a module (naming `input`), and at most 16 calls one inside the `fetch`
+ *  of another (naming `fetch`): a `globalThis.fetch` replaced by a function that calls
+ *  retryFetch, which calls `globalThis.fetch`, recurses without end. Past either, the call is
+ *  refused, and the module lives on.
  *
  *  An input fetch would refuse whatever the network does is refused at once, naming `input`:
  *  no string, URL or Request (`undefined`, a number: a TypeError, `code: "wrong_type"`), or a

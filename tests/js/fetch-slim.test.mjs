@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const SUITES = ["fetch.test.mjs", "fetch-after.test.mjs", "fetch-hostile.test.mjs", "fetch-hedge.test.mjs", "fetch-nets.test.mjs", "api.test.mjs", "callers.test.mjs", "objects.test.mjs", "registry.test.mjs"];
+const SUITES = ["fetch.test.mjs", "fetch-after.test.mjs", "fetch-hostile.test.mjs", "fetch-mistakes.test.mjs", "fetch-hedge.test.mjs", "fetch-nets.test.mjs", "api.test.mjs", "callers.test.mjs", "objects.test.mjs", "registry.test.mjs"];
 
 test("every retryFetch suite and the API's pass against stampede/fetch", { timeout: 300_000 }, () => {
   const files = SUITES.map((f) => fileURLToPath(new URL(f, import.meta.url)));

@@ -63,6 +63,20 @@ for (const entry of entries) {
     assert.equal(entry.use(m), 4);
   });
 
+  test(`${entry.name}: an init() given its module loads it itself, beside a load that stalls and one that fails`, async () => {
+    const m = await fresh("beside-others");
+    const other = readFileSync(fileURLToPath(new URL(entry.wasm.startsWith("fetch/") ? "stampede_bg.wasm" : "fetch/stampede_fetch_bg.wasm", pkg)));
+    // A download that never ends (a stalled CDN), and the other entry's module, in flight.
+    m.default({ module_or_path: new Promise(() => {}) });
+    const wrong = m.default({ module_or_path: other });
+    // It joined them: it never settled beside the first, and failed with the second's error.
+    const loaded = m.default({ module_or_path: bytes });
+    const late = new Promise((r) => setTimeout(() => r("still pending after 5 s"), 5000));
+    assert.notEqual(await Promise.race([loaded.then(() => "loaded"), late]), "still pending after 5 s");
+    await assert.rejects(wrong, refused);
+    assert.equal(entry.use(m), 4);
+  });
+
   test(`${entry.name}: initSync() while init() is loading: the first instance stays, and what was made from it works`, async () => {
     const m = await fresh("init-race");
     const pending = m.default({ module_or_path: Promise.resolve(bytes) });

@@ -123,6 +123,32 @@ const CODES = {
   UND_ERR_HEADERS_TIMEOUT: TIMEOUT,
 };
 
+/** The codes of this package's settings errors (stampede.d.ts, SettingsErrorCode). */
+const OURS = ["out_of_range", "not_a_number", "not_whole", "wrong_type", "unknown_value", "too_long", "bad_syntax", "too_much_work", "not_read"];
+
+/** Whether `e`, a rejection of `fetch`, is this package's own settings error: a retryFetch that
+ *  the caller's fetch called in turn, refused (at the bound on nesting, say). Retrying that
+ *  is retrying the caller's mistake: each level of a fetch that calls retryFetch retried the
+ *  level below's refusal, multiplying the work past any end. Never throws. */
+export function mistake(e) {
+  try {
+    return (e instanceof RangeError || e instanceof TypeError) && typeof e.field === "string" && OURS.includes(e.code);
+  } catch {
+    return false;
+  }
+}
+
+/** Puts a copy of `init.body` in its place when it is bytes (an ArrayBuffer, a typed array, a
+ *  DataView), as fetch copies such a body when it is called: every attempt then sends what the
+ *  call was given, not what the caller wrote into the buffer since (a retry sent "bbbb" for a
+ *  call made with "aaaa"), nor fails on a buffer detached since. A detached one throws here. */
+export function fixedBody(init) {
+  const b = init.body;
+  const tag = Object.prototype.toString.call(b);
+  if (tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]") init.body = b.slice(0);
+  else if (ArrayBuffer.isView(b)) init.body = new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
+}
+
 /** The transport error a rejected `fetch` stands for, by its place in the core's
  *  `TransportError::ALL` (0 timeout, 1 connect, 2 reset, 3 dns): the first known `code` on
  *  `e` or its `cause` chain (three deep), or a `TimeoutError` (a fetch wrapper's own

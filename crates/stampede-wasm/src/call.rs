@@ -23,6 +23,7 @@ use stampede::policy::{Attempt, Decision, Policy, StopReason};
 use crate::call_nets::Nets;
 use crate::call_settings::{CallSettings, read_call_settings};
 use crate::errors::{Fail, config_error};
+use crate::in_flight::Flight;
 use crate::opts::{Extra, Opts, flag};
 
 /// The decision codes `decide`, `onDue` and `onOutcome` return.
@@ -60,6 +61,8 @@ pub struct FetchCall {
     stop: Option<StopReason>,
     /// Why the nets refused the first attempt.
     refused: Option<Blocked>,
+    /// Counted among the calls in flight while the driver holds it (`in_flight.rs`).
+    flight: Flight,
 }
 
 /// The error a call that stopped (or was refused) rejects with, as `js/slim/retry.js`
@@ -131,6 +134,12 @@ impl FetchCall {
     /// `onAttempt`, which the driver reads); `undefined` on a bad one (`lastError`).
     pub fn create() -> Option<FetchCall> {
         FetchCall::read().ok()
+    }
+
+    /// Enters this call's `fetch`: a call made meanwhile is one level below it. Returns the
+    /// depth to restore (`in_flight::leave_fetch`).
+    pub fn fetch_enter(&self) -> u32 {
+        self.flight.enter_fetch()
     }
 
     /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
@@ -397,6 +406,7 @@ impl FetchCall {
 
 impl FetchCall {
     fn read() -> Result<FetchCall, Fail> {
+        let flight = Flight::enter()?;
         let o = Opts::top();
         let CallSettings {
             policy,
@@ -426,6 +436,7 @@ impl FetchCall {
             reason: String::new(),
             stop: None,
             refused: None,
+            flight,
         })
     }
 

@@ -97,11 +97,14 @@ fn work(bound: WorkBound) -> &'static str {
 }
 
 /// The slim entry can only be asked for too many samples (`RetryPolicy.sample`, the core's
-/// `check_samples`): it carries that bound's text only, not the simulator's (~1.3 KB).
+/// `check_samples`) and too many calls in flight or nested (`in_flight.rs`): it carries those bounds'
+/// texts only, not the simulator's (~1.3 KB).
 #[cfg(not(feature = "sim"))]
 fn work(bound: WorkBound) -> &'static str {
     match bound {
         WorkBound::Delays => WorkBound::Delays.describe(),
+        WorkBound::CallsInFlight => WorkBound::CallsInFlight.describe(),
+        WorkBound::NestedCalls => WorkBound::NestedCalls.describe(),
         _ => "",
     }
 }

@@ -238,38 +238,76 @@ async fn report(
 /// `init.signal`), at whatever point that happens. It always settles: whatever the
 /// caller's code throws (a getter, a Proxy trap, a signal, `fetch`, `onAttempt`) rejects it
 /// with a `TypeError` naming the culprit.
+///
+/// Everything up to the first attempt (the options, `init` with its body, the nets' word)
+/// is read when it is called, as `fetch` reads its arguments: a bytes body the caller
+/// writes into or detaches right after the call is still the one sent (as an `async fn`
+/// this ran in a later task, and a retry sent "bbbb" for a call made with "aaaa").
 #[wasm_bindgen(js_name = retryFetch)]
-pub async fn retry_fetch(
-    input: JsValue,
-    init: JsValue,
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let mut o = read_options(&options)?;
-    // A URL fetch would refuse at once is the caller's mistake, not a refused connection.
-    let bad_url = crate::call_errors::url_error_js(&input);
-    if !bad_url.is_undefined() {
-        return Err(bad_url);
+pub fn retry_fetch(input: JsValue, init: JsValue, options: JsValue) -> js_sys::Promise {
+    match Started::new(&input, &init, &options) {
+        Ok(started) => wasm_bindgen_futures::future_to_promise(started.run()),
+        Err(e) => js_sys::Promise::reject(&e),
     }
-    let call = Call::new(&input, &init, o.signal.take())?;
-    let request = Request::new(method_of(&input, &call.init)?).idempotent(o.idempotent);
-    // So is an `init` fetch refuses whatever the network does (a header no HTTP carries, a
-    // body on GET…), with a URL or a Request input (see `initError`).
-    let refused = crate::call_errors::init_error_js(&input, &call.init, call.clone.is_some());
-    if !refused.is_undefined() {
-        return Err(refused);
+}
+
+/// A call read and admitted, its attempts still to make.
+struct Started {
+    o: FetchOptions,
+    call: Call,
+    request: Request,
+    nets: Nets,
+    started: f64,
+}
+
+impl Started {
+    fn new(input: &JsValue, init: &JsValue, options: &JsValue) -> Result<Started, JsValue> {
+        let flight = crate::in_flight::Flight::enter()?;
+        let mut o = read_options(options)?;
+        // A URL fetch would refuse at once is the caller's mistake, not a refused connection.
+        let bad_url = crate::call_errors::url_error_js(input);
+        if !bad_url.is_undefined() {
+            return Err(bad_url);
+        }
+        let call = Call::new(input, init, o.signal.take(), flight)?;
+        let request = Request::new(method_of(input, &call.init)?).idempotent(o.idempotent);
+        // So is an `init` fetch refuses whatever the network does (a header no HTTP carries,
+        // a body on GET…), with a URL or a Request input (see `initError`).
+        let refused = crate::call_errors::init_error_js(input, &call.init, call.clone.is_some());
+        if !refused.is_undefined() {
+            return Err(refused);
+        }
+        // Aborted before the call: nothing is sent, and the nets are not touched.
+        call.cancel.check()?;
+        // The nets and the deadline run on the monotonic clock (see `clock`).
+        let started = crate::clock::mono_ms();
+        let mut nets = Nets::new(o.call_site.take(), o.nets, started)?;
+        let admitted = nets.with(started, |g| o.policy.admit_guarded(g, started, &mut o.rng))?;
+        if let Err(b) = admitted {
+            return Err(refused_error(nets.call_site(), b));
+        }
+        Ok(Started {
+            o,
+            call,
+            request,
+            nets,
+            started,
+        })
     }
-    // Aborted before the call: nothing is sent, and the nets are not touched.
-    call.cancel.check()?;
-    // The nets and the deadline run on the monotonic clock (see `clock`).
-    let started = crate::clock::mono_ms();
-    let mut nets = Nets::new(o.call_site.take(), o.nets, started)?;
-    let admitted = nets.with(started, |g| o.policy.admit_guarded(g, started, &mut o.rng))?;
-    if let Err(b) = admitted {
-        return Err(refused_error(nets.call_site(), b));
-    }
-    match o.hedging {
-        Some(h) => hedged::run(&mut o, &call, request, &mut nets, started, h).await,
-        None => retry(&mut o, &call, request, &mut nets, started).await,
+
+    async fn run(mut self) -> Result<JsValue, JsValue> {
+        let Started {
+            o,
+            call,
+            request,
+            nets,
+            started,
+            ..
+        } = &mut self;
+        match o.hedging {
+            Some(h) => hedged::run(o, call, *request, nets, *started, h).await,
+            None => retry(o, call, *request, nets, *started).await,
+        }
     }
 }
 

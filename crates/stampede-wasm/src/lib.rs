@@ -29,6 +29,7 @@ mod error_parts;
 #[cfg_attr(not(feature = "sim"), path = "slim/errors.rs")]
 mod errors;
 mod fields;
+mod in_flight;
 mod nets;
 #[cfg_attr(not(feature = "sim"), path = "slim/opts.rs")]
 mod opts;

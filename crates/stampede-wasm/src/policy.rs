@@ -157,7 +157,12 @@ pub(crate) fn hint_headers(
     // object) becomes a TypeError naming it.
     let get =
         js_sys::Reflect::get(&h, &JsValue::from_str("get")).map_err(threw("headers.", "get"))?;
-    if let Some(f) = get.dyn_ref::<js_sys::Function>() {
+    // A Map has a `get` too, but its keys are case-sensitive and its values any type: it is
+    // read as the `[name, value]` pairs it iterates, as fetch reads it.
+    if let Some(f) = get
+        .dyn_ref::<js_sys::Function>()
+        .filter(|_| !h.is_instance_of::<js_sys::Map>())
+    {
         let read = |name: &str| -> Result<Option<String>, JsValue> {
             let v = f
                 .call1(&h, &JsValue::from_str(name))

@@ -54,6 +54,7 @@ pub use error::{
     Code, ConfigError, Expected, Field, Got, Limit, MAX_DURATION_MS, MAX_TEXT_CHARS, Unit,
     WorkBound, lookup,
 };
+pub use work_bound::{MAX_CALLS_IN_FLIGHT, MAX_NESTED_CALLS};
 
 /// The largest seed a JavaScript number (an `f64`) carries exactly: 2^53 − 1, the range
 /// of [`Field::Seed`] for front ends that take seeds as numbers.

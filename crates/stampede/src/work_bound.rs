@@ -62,7 +62,29 @@ pub enum WorkBound {
     /// more than [`MAX_PENDING_ALIVE`](crate::sim::MAX_PENDING_ALIVE) events at their
     /// peaks; `max` is the most clients that fit for sure beside them.
     PendingAlive,
+    /// Calls of a retry loop (the package's `retryFetch`) in flight at once on one thread:
+    /// each holds its state (in wasm, memory and references the engine's tables bound) until
+    /// it settles; `max` is [`MAX_CALLS_IN_FLIGHT`].
+    CallsInFlight,
+    /// Calls of a retry loop made from inside the `fetch` of another, one in the other: `max`
+    /// is [`MAX_NESTED_CALLS`].
+    NestedCalls,
 }
+
+/// The most calls of a retry loop in flight at once on one thread (see
+/// [`WorkBound::CallsInFlight`]). Far past what an application keeps open (a browser sends
+/// six at a time to a host); in wasm, about 325,000 of the full entry's calls filled V8's
+/// table of references and trapped, killing the module, as a `globalThis.fetch` set to a
+/// function that calls `retryFetch` does by recursing without end.
+pub const MAX_CALLS_IN_FLIGHT: u32 = 100_000;
+
+/// The most calls of a retry loop made one inside the `fetch` of another (see
+/// [`WorkBound::NestedCalls`]). A `fetch` that calls `retryFetch` in turn (the common mistake:
+/// `globalThis.fetch` replaced by a function that calls `retryFetch`, which calls
+/// `globalThis.fetch`) recurses without end: each level's retries multiply the work, and in
+/// the slim entry, where the recursion is synchronous, JavaScript's stack overflowed inside
+/// the wasm and left its memory corrupt. An application nests one or two deep at most.
+pub const MAX_NESTED_CALLS: u32 = 16;
 
 impl WorkBound {
     /// What the bound's `max` counts, and why there is a bound: the phrase after
@@ -160,6 +182,15 @@ impl WorkBound {
                  even the shortest duration, 1 ms, makes more; fewer clients or attempts \
                  also help)"
             }
+            WorkBound::CallsInFlight => {
+                "calls of retryFetch in flight at once (each holds its state until it \
+                 settles: await some first; a fetch that calls retryFetch recurses without \
+                 end)"
+            }
+            WorkBound::NestedCalls => {
+                "calls of retryFetch one inside the fetch of another (a fetch that calls \
+                 retryFetch, as a globalThis.fetch wrapped in it does, recurses without end)"
+            }
             WorkBound::ClosedRequests => {
                 "ms of closed loop with these clients and pauses (clients × duration / \
                  (think + latency + service) of at most 5000000 requests, and at most \
@@ -188,7 +219,9 @@ impl WorkBound {
             | WorkBound::NetsClients
             | WorkBound::Runs
             | WorkBound::Pending
-            | WorkBound::PendingAlive => Unit::Count,
+            | WorkBound::PendingAlive
+            | WorkBound::CallsInFlight
+            | WorkBound::NestedCalls => Unit::Count,
         }
     }
 }

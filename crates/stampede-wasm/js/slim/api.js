@@ -62,7 +62,9 @@ function readHints(h, ops) {
   if (typeof h !== "object") throw typeError("", "headers", "an object or a Headers", h);
   const hints = table().filter((e) => e.at === CLASSIFY && e.kind === HEADER);
   const getter = get(h, "headers.", "get");
-  if (typeof getter === "function") {
+  // A Map has a get too, but its keys are case-sensitive and its values any type: it is
+  // read as the [name, value] pairs it iterates, as fetch reads it.
+  if (typeof getter === "function" && !(h instanceof Map)) {
     for (const e of hints) {
       let v;
       try {

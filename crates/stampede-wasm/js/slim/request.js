@@ -7,7 +7,7 @@
 
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
-import { failureKind, follow, join } from "../fetch-env.js";
+import { failureKind, fixedBody, follow, join, mistake } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
@@ -161,7 +161,7 @@ export class Outgoing {
   /** Starts one attempt under a fresh controller: its `settled` promise settles when
    *  fetch's does, or as soon as the attempt is aborted (by the caller or its timeout),
    *  even by a `fetch` that ignores its signal. */
-  send(timeoutMs) {
+  send(timeoutMs, fc) {
     const ctrl = new AbortController();
     const sent = new Sent(ctrl, this.signal);
     let resolve, reject;
@@ -187,10 +187,14 @@ export class Outgoing {
       this.init.signal = ctrl.signal;
       const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
       let promise;
+      // A retryFetch the caller's fetch makes in turn is one level below this call.
+      const outer = fc.fetchEnter();
       try {
         promise = fetch(input, this.init);
       } catch (e) {
         throw threwError("", "fetch", e);
+      } finally {
+        FetchCall.fetchLeave(outer);
       }
       let then;
       try {
@@ -236,6 +240,12 @@ function copyInit(init) {
   if (typeof iterate === "function") {
     throw onceBody("an async iterable (a generator or a Node stream)");
   }
+  try {
+    fixedBody(copy);
+  } catch {
+    // A buffer detached since it was made: it can be neither copied nor sent.
+    throw typeError("init.", "body", "bytes that are not detached", body);
+  }
   return copy;
 }
 
@@ -274,6 +284,9 @@ class Sent {
    *  100 to 599 and `headers.get`), else a TypeError naming fetch; or a failure. */
   attempted(ok, value) {
     if (!ok) {
+      // This package's own settings error (a retryFetch that fetch called in turn, refused
+      // at a bound): the caller's mistake, which no retry mends.
+      if (!this.callSignal.aborted && mistake(value)) throw value;
       const error = this.callSignal.aborted ? ABORT : this.timedOut ? TIMEOUT : FAILURES[failureKind(value)];
       return { response: undefined, value, status: NaN, error };
     }

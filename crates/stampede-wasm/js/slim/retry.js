@@ -173,7 +173,7 @@ async function retry(fc, req, onAttempt) {
     req.check();
     const number = fc.number();
     const startedMs = Date.now();
-    const sent = req.send(opt(fc.timeout(now())));
+    const sent = req.send(opt(fc.timeout(now())), fc);
     let a;
     try {
       a = await sent.settled.then(
@@ -227,7 +227,7 @@ async function hedged(fc, req, onAttempt) {
     // deadline has passed, whatever the clock reads (timers may fire early).
     const deadlineBound = fc.deadlineBound;
     const startedMs = Date.now();
-    const sent = req.send(timeout);
+    const sent = req.send(timeout, fc);
     const index = launched++;
     const tagged = sent.settled.then(
       (value) => ({ index, ok: true, value }),

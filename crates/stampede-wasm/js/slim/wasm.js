@@ -115,6 +115,14 @@ export class FetchCall extends Handle {
   static maxText() {
     return w.call_max_text();
   }
+  /** Enters this call's fetch (a retryFetch made meanwhile is one level below): the depth
+   *  to restore with fetchLeave. */
+  fetchEnter() {
+    return w.call_fetch_enter(this.k);
+  }
+  static fetchLeave(outer) {
+    w.call_fetch_leave(outer);
+  }
   setMethod(method, input) {
     arg(method);
     return w.call_set_method(this.k, input) === 1;
@@ -256,13 +264,18 @@ export function initSync(module) {
   }
 }
 
+/** The load of the default file in flight, shared by the calls that give no argument. */
 let loading;
 
 /** Loads the wasm: from `module_or_path` (a URL, a path, a `Request`, a `Response`, bytes
- *  or a `WebAssembly.Module`), or by default the file beside this one. Once. */
+ *  or a `WebAssembly.Module`), or by default the file beside this one. The first load to
+ *  succeed is kept. A call given a module loads it itself: it once joined a load in flight,
+ *  so a stalled download left it pending for ever and a wrong module failed it too. */
 export default function init(moduleOrPath) {
   if (w !== NOT_LOADED) return Promise.resolve(w);
-  loading ??= load(unwrap(moduleOrPath, "module_or_path")).catch((e) => {
+  const source = unwrap(moduleOrPath, "module_or_path");
+  if (source !== undefined) return load(source);
+  loading ??= load(undefined).catch((e) => {
     loading = undefined;
     throw e;
   });

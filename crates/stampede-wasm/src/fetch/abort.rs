@@ -131,6 +131,13 @@ extern "C" {
     /// or the response is collected (see js/fetch-env.js).
     #[wasm_bindgen(js_name = follow)]
     pub(super) fn follow_body(response: &JsValue, signals: &js_sys::Array, ctrl: &AbortController);
+    /// Whether a rejection of `fetch` is this package's own settings error (a `retryFetch`
+    /// that `fetch` called in turn, refused): the caller's mistake, not retried.
+    pub(super) fn mistake(e: &JsValue) -> bool;
+    /// Puts a copy of `init.body` in its place when it is bytes, so that every attempt
+    /// sends what the call was given (see js/fetch-env.js); throws for a detached buffer.
+    #[wasm_bindgen(catch, js_name = fixedBody)]
+    pub(super) fn fixed_body(init: &Object) -> Result<(), JsValue>;
     /// The transport error a rejected `fetch` stands for, by its place in
     /// `TransportError::ALL` (Node's system error codes on its `cause`; `connect` when it
     /// says nothing, as in browsers).

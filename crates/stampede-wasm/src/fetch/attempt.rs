@@ -17,12 +17,14 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::abort::{
-    Cancel, Listener, Signal, Timer, deferred, failure_kind, follow_body, reject_on_abort,
+    Cancel, Listener, Signal, Timer, deferred, failure_kind, fixed_body, follow_body, mistake,
+    reject_on_abort,
 };
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
 };
 use crate::errors::{once_body, timeout_error};
+use crate::in_flight::Flight;
 use crate::opts::{set, wrong_type};
 use stampede::MAX_TEXT_CHARS;
 
@@ -36,6 +38,8 @@ pub(super) struct Call {
     /// per attempt. Made without a prototype, so no inherited setter sees that.
     pub(super) init: Object,
     pub(super) cancel: Cancel,
+    /// Counted among the calls in flight, at its depth (`in_flight.rs`), until it ends.
+    flight: Flight,
 }
 
 impl Call {
@@ -45,6 +49,7 @@ impl Call {
         input: &JsValue,
         init: &JsValue,
         signal: Option<Signal>,
+        flight: Flight,
     ) -> Result<Call, JsValue> {
         let (copy, init_signal) = copy_init(init)?;
         let (clone, input_signal) = request_parts(input)?;
@@ -53,6 +58,7 @@ impl Call {
             clone,
             init: copy,
             cancel: Cancel::new([signal, init_signal, input_signal])?,
+            flight,
         })
     }
 
@@ -98,7 +104,10 @@ impl Call {
             Some(f) => f.call0(&self.input).map_err(threw("input.", "clone"))?,
             None => self.input.clone(),
         };
-        let promise = global_fetch(&input, &self.init).map_err(threw("", "fetch"))?;
+        let promise = self
+            .flight
+            .fetching(|| global_fetch(&input, &self.init))
+            .map_err(threw("", "fetch"))?;
         match follow(&promise, &resolve, &reject) {
             done if done.is_undefined() => {}
             not_then if not_then.is_falsy() => {
@@ -115,6 +124,9 @@ impl Call {
         })
     }
 }
+
+/// What a bytes body must be (one detached since it was made cannot be copied, nor sent).
+const DETACHED: &str = "bytes that are not detached";
 
 /// A copy of `init` (its getters and Proxy traps run once, here) and its signal. The copy
 /// has no prototype, so an inherited setter cannot see the signal set on it per attempt.
@@ -142,6 +154,7 @@ fn copy_init(init: &JsValue) -> Result<(Object, Option<Signal>), JsValue> {
             "an async iterable (a generator or a Node stream)",
         ));
     }
+    fixed_body(&copy).map_err(|_| wrong_type("init.", "body", DETACHED, &body))?;
     let signal = Signal::new(
         get(&copy, "init.", "signal")?,
         "init.signal",
@@ -194,6 +207,9 @@ impl Sent {
                 ctrl: Some(self.ctrl.clone()),
                 ..a
             }),
+            // This package's own settings error (a retryFetch that `fetch` called in turn,
+            // refused at a bound): the caller's mistake, which no retry mends.
+            Err(e) if !self.aborted.aborted() && mistake(&e) => Err(e),
             Err(e) => Ok(Attempted::failed(
                 e,
                 self.aborted.aborted(),

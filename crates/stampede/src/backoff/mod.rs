@@ -245,32 +245,23 @@ impl BackoffSettings {
     /// given beside it: a base longer than the default cap takes the cap with it, a cap
     /// shorter than the default base takes the base with it. So a default never refuses a
     /// value given alone: `constant` from 40 s (it reads no cap) was refused for a cap
-    /// nobody gave, and `none --cap 1s` (it reads neither) for a base nobody gave.
-    pub const fn base_cap_for(
+    /// nobody gave, and `none --cap 1s` (it reads neither) for a base nobody gave. A value
+    /// out of its own range takes nothing with it: its error names it, not the default.
+    pub fn base_cap_for(
         default_base_ms: f64,
         default_cap_ms: f64,
         base: Option<f64>,
         cap: Option<f64>,
     ) -> (f64, f64) {
+        // Both fields' range.
+        let valid = |v: f64| (0.0..=MAX_DURATION_MS).contains(&v);
         match (base, cap) {
-            (Some(base), Some(cap)) => (base, cap),
-            (Some(base), None) => (
-                base,
-                if base > default_cap_ms {
-                    base
-                } else {
-                    default_cap_ms
-                },
+            (Some(base), None) if base > default_cap_ms && valid(base) => (base, base),
+            (None, Some(cap)) if cap < default_base_ms && valid(cap) => (cap, cap),
+            (base, cap) => (
+                base.unwrap_or(default_base_ms),
+                cap.unwrap_or(default_cap_ms),
             ),
-            (None, Some(cap)) => (
-                if cap < default_base_ms {
-                    cap
-                } else {
-                    default_base_ms
-                },
-                cap,
-            ),
-            (None, None) => (default_base_ms, default_cap_ms),
         }
     }
 

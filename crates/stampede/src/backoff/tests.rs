@@ -222,6 +222,10 @@ fn a_default_follows_the_value_given_beside_it() {
         f(2000.0, 30_000.0, Some(3000.0), Some(1000.0)),
         (3000.0, 1000.0)
     );
+    // A value out of its own range takes nothing with it: its error names it.
+    assert_eq!(f(2000.0, 30_000.0, None, Some(-1.0)), (2000.0, -1.0));
+    assert_eq!(f(2000.0, 30_000.0, Some(1e300), None), (1e300, 30_000.0));
+    assert_eq!(f(2000.0, 30_000.0, None, Some(f64::NAN)).0, 2000.0);
 }
 
 #[test]
