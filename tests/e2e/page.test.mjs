@@ -507,7 +507,7 @@ describe("the playground", () => {
     const swatch = () => page.$eval('[data-legend="outage"]', (li) => !li.hidden);
     // Story 1, exponential backoff without jitter: the stripes are the fleet retrying together.
     await clickPreset(page, "herd");
-    assert.match(await why("herd"), /Every vertical stripe below is the whole fleet/);
+    assert.match(await why("herd"), /Every vertical stripe in the figure is the whole fleet/);
     assert.match(await why("load"), /the dashed line is what the server can serve/);
     assert.equal(await swatch(), true, "an outage: its swatch");
     // Story 2, full jitter: no stripe claim.

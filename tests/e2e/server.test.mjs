@@ -203,7 +203,7 @@ describe("the Server group and the goodput figure", () => {
     const before = await readMetrics(page);
     const cases = [
       ["timeout", "", /number/i],
-      ["timeout", "-5", /^Client timeout \(0: none\): .*Given: -5\.$/],
+      ["timeout", "-5", /^Client timeout \(0: none\): enter 0 \(none\) or a value from 1 ms to .*Given: -5\.$/],
       ["fail-rate", "2", /^Fail rate \(500s, 0–1\): enter a value from 0 to 1\. Given: 2\.$/],
       ["servers", "1.5", /whole number/i],
     ];
@@ -371,8 +371,36 @@ describe("the Server group and the goodput figure", () => {
       assert.equal(await again.inputValue(`#${id}`), v, id);
     }
     assert.deepEqual(await readMetrics(again), metrics);
+    // The folded setting the link carries opens its fold: the reader sees why the picture differs.
+    assert.equal(await again.evaluate(() => document.getElementById("server-advanced").open), true);
     assert.deepEqual([...problems, ...problems2], []);
     await again.close();
+    await page.close();
+  });
+
+  test("a slider stops at the field that bounds it: servers down at the servers, the cap at the base", T, async () => {
+    const { page, problems } = await open();
+    // Nothing folded differs from the defaults: the fold stays shut.
+    assert.equal(await page.evaluate(() => document.getElementById("server-advanced").open), false);
+    await afterRun(page, () => page.fill("#servers", "3"));
+    await openAdvanced(page);
+    // The slider's End went to its own end, 100, which one server (here three) cannot lose.
+    await page.focus("#outage-servers-range");
+    await afterRun(page, () => page.keyboard.press("End"));
+    assert.equal(await page.inputValue("#outage-servers"), "3");
+    assert.equal(await page.isVisible('[data-error-for="outage-servers"]'), false);
+    // Dragged to its far left, the cap stops at the base (2 s by default) instead of refusing.
+    const base = await page.inputValue("#base");
+    await page.focus("#cap-range");
+    await afterRun(page, () => page.keyboard.press("Home"));
+    assert.equal(await page.inputValue("#cap"), base);
+    assert.equal(await page.isVisible('[data-error-for="cap"]'), false);
+    // The budget's sliders with no budget ticked are dimmed, and say why; ticked, they are not.
+    const idle = () => page.evaluate(() => ["budget-capacity", "budget-refill"].map((id) => document.querySelector(`[data-field="${id}"]`).classList.contains("idle")));
+    assert.deepEqual(await idle(), [true, true]);
+    await afterRun(page, () => page.check("#budget"));
+    assert.deepEqual(await idle(), [false, false]);
+    assert.deepEqual(problems, []);
     await page.close();
   });
 });

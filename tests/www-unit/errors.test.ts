@@ -347,3 +347,13 @@ test("every package option the page has a control for maps to a control that exi
     for (const n of names) assert.equal(controlFor(n, side), id, `${n} → #${id}`);
   }
 });
+
+test("a field whose none lies below the package's range offers it in the message: the client timeout's 0", () => {
+  const e = errorData(refusal("timeoutMs", -5));
+  assert.equal(e.code, "out_of_range");
+  assert.match(localizeError(e, "en"), new RegExp(`^${label("timeout", "en").replace(/[()]/g, "\\$&")}: enter 0 \\(none\\) or a value from 1 ms to .* Given: -5\\.$`));
+  assert.match(localizeError(e, "ru"), /: введите 0 \(без него\) или значение от 1 мс до /);
+  // A field without a none keeps the plain range.
+  const rate = errorData(refusal("failRate", 2));
+  assert.match(localizeError(rate, "en"), /: enter a value from 0 to 1\. Given: 2\.$/);
+});

@@ -14,6 +14,7 @@ import {
   steadyRequests,
   toSlider,
   visibleFor,
+  withinPeers,
   type NumberField,
 } from "../../www/src/logic/fields.js";
 import { optionsFor } from "../../www/src/logic/options.js";
@@ -292,5 +293,28 @@ test("the budget's fields are read within the core's ranges, whether or not a bu
     assert.deepEqual(parseField(f, "-3"), { ok: false, problem: { kind: "range", min: lim.min, max: lim.max } });
     assert.deepEqual(parseField(f, String(lim.max * 10)), { ok: false, problem: { kind: "range", min: lim.min, max: lim.max } });
     assert.deepEqual(parseField(f, "0"), { ok: true, value: 0 });
+  }
+});
+
+test("a slider stops at the fields that bound it: the cap at the base, the servers down at the servers", () => {
+  const field = (id: string) => {
+    const f = fieldById(id);
+    assert.ok(f, id);
+    return f;
+  };
+  const peers = (values: Record<string, number | undefined>) => (id: string) => values[id];
+  // The cap dragged below the base stops at it; above, it moves freely.
+  assert.equal(withinPeers(field("cap"), 500, peers({ base: 2000 })), 2000);
+  assert.equal(withinPeers(field("cap"), 9000, peers({ base: 2000 })), 9000);
+  assert.equal(withinPeers(field("b-cap"), 500, peers({ "b-base": 700 })), 700);
+  // The base dragged past the cap stops at it; a hidden cap (constant reads none) bounds nothing.
+  assert.equal(withinPeers(field("base"), 9000, peers({ cap: 5000 })), 5000);
+  assert.equal(withinPeers(field("base"), 9000, peers({ cap: undefined })), 9000);
+  // One server: at most one down, whatever the slider's own end (100).
+  assert.equal(withinPeers(field("outage-servers"), 100, peers({ servers: 1 })), 1);
+  assert.equal(withinPeers(field("outage-servers"), 3, peers({ servers: 8 })), 3);
+  // Every bound names a field that exists.
+  for (const f of ALL_FIELDS) {
+    for (const id of [f.within?.min, f.within?.max]) if (id !== undefined) assert.ok(fieldById(id), `${f.id} → ${id}`);
   }
 });

@@ -76,6 +76,11 @@ test("a value the page could not show falls back per key to the default", () => 
   assert.equal(e.state.clients, DEFAULT_STATE.clients);
   assert.equal(e.state.outageMs, DEFAULT_STATE.outageMs);
   assert.equal(e.state.rows, DEFAULT_STATE.rows);
+  // Numbers are decimal: Number() alone read 0x10 as 16.
+  const hex = decodeState("capacity=0x10&clients=0b11&seed=0o7&base=1e3");
+  assert.deepEqual([...hex.ignored].sort(), ["capacity", "clients", "seed"]);
+  assert.equal(hex.state.capacityRps, DEFAULT_STATE.capacityRps);
+  assert.equal(hex.state.a.baseMs, 1000);
   assert.equal(decodeState("speed=0.25&rows=fit").state.speed, 0.25);
   assert.equal(decodeState("rows=fit").state.rows, "fit");
 });

@@ -86,10 +86,15 @@ interface Sentence {
 }
 
 /** The sentence for an error's code (null: no code, so no words of the page's own). */
-function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | null {
+function sentence(e: SettingsErrorData, whole: boolean, lang: Lang, none?: number): Sentence | null {
   const min = e.min === undefined ? undefined : bound(e.min, e.unit, lang);
   const max = e.max === undefined ? undefined : bound(e.max, e.unit, lang);
   const range = (both: Key, atLeast: Key, atMost: Key, neither: Key): Sentence => {
+    // A field whose "none" lies below the range (the client timeout's 0) offers it too:
+    // "enter a value from 1 ms" beside a label reading "(0: none)" read as a contradiction.
+    if (min !== undefined && max !== undefined && none !== undefined && e.min !== undefined && none < e.min && both === "set.range") {
+      return { key: "set.rangeOrNone", vars: { none: exact(none, lang), min, max } };
+    }
     if (min !== undefined && max !== undefined) return { key: e.minExclusive ? "set.aboveRange" : both, vars: { min, max } };
     if (min !== undefined) return { key: atLeast, vars: { min } };
     if (max !== undefined) return { key: atMost, vars: { max } };
@@ -132,7 +137,8 @@ function sentence(e: SettingsErrorData, whole: boolean, lang: Lang): Sentence | 
 export function localizeError(e: SettingsErrorData, lang: Lang): string {
   const control = e.field === undefined ? null : controlFor(e.field);
   const label = control === null ? undefined : controlLabel(control, lang);
-  const what = sentence(e, control !== null && fieldById(control)?.integer === true, lang);
+  const field = control === null ? undefined : fieldById(control);
+  const what = sentence(e, field?.integer === true, lang, field?.none);
   if (label === undefined || what === null) return e.message;
   const text = translate(lang, what.key, { label, ...what.vars });
   if (e.got === undefined) return text;

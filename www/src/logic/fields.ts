@@ -44,6 +44,21 @@ export interface NumberField {
   none?: number;
   /** A compare-panel field (policy B). */
   side?: "b";
+  /** Fields whose values bound this one's slider (their ids), while they are shown: the cap
+   *  stops at the base, the servers down at the servers. A typed value is still the
+   *  package's to judge (its message names the bound); a slider should not offer it. */
+  within?: { min?: string; max?: string };
+}
+
+/** `v` held within the values of `f`'s bounding fields (`peer` gives a shown field's value,
+ *  `undefined` for a hidden one, which bounds nothing). */
+export function withinPeers(f: NumberField, v: number, peer: (id: string) => number | undefined): number {
+  const lo = f.within?.min === undefined ? undefined : peer(f.within.min);
+  const hi = f.within?.max === undefined ? undefined : peer(f.within.max);
+  let out = v;
+  if (hi !== undefined && Number.isFinite(hi)) out = Math.min(out, hi);
+  if (lo !== undefined && Number.isFinite(lo)) out = Math.max(out, lo);
+  return out;
 }
 
 function policyField(
@@ -71,8 +86,8 @@ function readsOn(side: "a" | "b", key: BackoffKey): (s: State) => boolean {
 function policyFields(side: "a" | "b"): NumberField[] {
   const p = side === "a" ? "" : "b-";
   return [
-    policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1, when: readsOn(side, "baseMs") }, `${p}base`),
-    policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1, when: readsOn(side, "capMs") }, `${p}cap`),
+    policyField(side, "baseMs", { unit: "ms", min: 1, max: 10_000, scale: "log", step: 1, when: readsOn(side, "baseMs"), within: { max: `${p}cap` } }, `${p}base`),
+    policyField(side, "capMs", { unit: "ms", min: 10, max: 120_000, scale: "log", step: 1, when: readsOn(side, "capMs"), within: { min: `${p}base` } }, `${p}cap`),
     // aws-occ's clients retry until their write wins: no attempt limit (nor a budget).
     policyField(
       side,
@@ -213,7 +228,7 @@ export const ADVANCED_FIELDS: NumberField[] = [
   }),
   stateField("service-slope", "serviceSlopeMs", { unit: "ms", min: 0, max: 100, scale: "linear", step: 1, scenarios: SERVED }),
   stateField("fail-rate", "failRate", { unit: "none", min: 0, max: 1, scale: "linear", step: 0.01, scenarios: SERVED }),
-  stateField("outage-servers", "outageServers", { unit: "count", min: 0, max: 100, scale: "linear", step: 1, integer: true, none: 0, scenarios: SERVED }),
+  stateField("outage-servers", "outageServers", { unit: "count", min: 0, max: 100, scale: "linear", step: 1, integer: true, none: 0, scenarios: SERVED, within: { max: "servers" } }),
   stateField("slowdown-start", "slowdownStartMs", { unit: "ms", min: 0, max: 120_000, scale: "linear", step: 500, scenarios: SERVED }),
   stateField("slowdown-length", "slowdownLengthMs", { unit: "ms", min: 0, max: 60_000, scale: "linear", step: 500, none: 0, scenarios: SERVED }),
   stateField("slowdown-factor", "slowdownFactor", { unit: "factor", min: 1, max: 100, scale: "log", step: 0.1, scenarios: SERVED }),
@@ -426,6 +441,9 @@ export function parseField(f: NumberField, text: string, badInput = false, scena
   const t = text.trim();
   if (badInput) return { ok: false, problem: { kind: "nan" } };
   if (t === "") return { ok: false, problem: { kind: "empty" } };
+  // Decimal only: Number() also reads "0x10" as 16 (and "0b11", "0o7"), which a link
+  // then showed as a value nobody wrote. A number box never holds them.
+  if (!DECIMAL.test(t)) return { ok: false, problem: { kind: "nan" } };
   const v = Number(t);
   if (!Number.isFinite(v)) return { ok: false, problem: { kind: "nan" } };
   if (f.integer && !Number.isInteger(v)) return { ok: false, problem: { kind: "integer" } };
@@ -433,6 +451,9 @@ export function parseField(f: NumberField, text: string, badInput = false, scena
   if (limit && (v < limit.min || v > limit.max)) return { ok: false, problem: { kind: "range", ...limit } };
   return { ok: true, value: v };
 }
+
+/** A decimal number as a person writes one (and a number box gives): sign, digits, point, exponent. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** The AWS experiment makes every client contend with every other: the page keeps it small. */
 export const OCC_MAX_CLIENTS = 2000;

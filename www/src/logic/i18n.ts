@@ -158,6 +158,7 @@ export const en = {
   "err.steady": "At most {max} requests per run (clients × rate × duration); these settings make {n}.",
   "err.kept": "The picture shows the last valid settings.",
   // Settings the package refused, worded from the error's properties (logic/errors.ts).
+  "set.rangeOrNone": "{label}: enter {none} (none) or a value from {min} to {max}.",
   "set.range": "{label}: enter a value from {min} to {max}.",
   "set.aboveRange": "{label}: enter a value above {min}, up to {max}.",
   "set.atLeast": "{label}: enter a value of at least {min}.",
@@ -190,7 +191,7 @@ export const en = {
 
   "herd.heading": "The herd",
   "herd.why":
-    "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe below is the whole fleet retrying in the same millisecond.",
+    "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe in the figure is the whole fleet retrying in the same millisecond.",
   "herd.whyOngoing":
     "**Why retries add up.** Here requests keep arriving, so a failure does not reach every client at the same moment and the retries do not come back in one stripe. Each failed request comes back on top of the new ones: while the servers are down or overloaded, what they receive is the new requests plus every retry that falls due, and retries with no wait (or no budget) multiply it. A retry that lands after the servers have recovered is served; one that lands while they are still overloaded keeps them overloaded.",
   "herd.whyJitter":
@@ -198,7 +199,7 @@ export const en = {
   "herd.whyJitterBurst":
     "**Why jitter thins the herd.** A failure reaches every client at the same moment; without jitter, clients running the same code wait the same time, and the requests that failed together at T come back together at T + base, then T + 3·base… With jitter, as here, each client draws its own wait: each wave is spread over its whole window, and a server that has just come back meets a stream it can take instead of a wall. The first attempts still leave together, before any wait: that first stripe is not the retries'.",
   "herd.whyOcc":
-    "**Why contention grows faster than the crowd.** Each client reads one row and writes it back; a write fails when another client's write landed in between, and the loser tries again. Without jitter the losers retry together and collide again, so the work grows far faster than the number of clients; with jitter their retries spread out and most writes win within a few tries. One row per client below: a striped mark is a conflict, blue the write that won.",
+    "**Why contention grows faster than the crowd.** Each client reads one row and writes it back; a write fails when another client's write landed in between, and the loser tries again. Without jitter the losers retry together and collide again, so the work grows far faster than the number of clients; with jitter their retries spread out and most writes win within a few tries. One row per client in the figure: a striped mark is a conflict, blue the write that won.",
   "herd.aria": "Timeline of every attempt: time across, clients down, coloured by outcome",
   "legend.served": "served",
   "legend.failed": "failed: outage or error",
@@ -275,6 +276,8 @@ export const en = {
   "metric.ofAttempts": "{p}% of attempts",
   "metric.wastedAside": "served for clients gone",
   "metric.maxQueueAside": "requests waiting",
+  "cmp.notRecovered": "not while traffic lasted",
+  "budget.idle": "No budget is ticked: these settings change nothing until one is.",
   "metric.notRecovered": "not while the traffic lasted ({d})",
   "metric.nobodyBack": "no one came back after the outage",
 

@@ -9,7 +9,7 @@ import { RateChart } from "../figures/rates.js";
 import type { Key } from "../logic/i18n.js";
 import { newRateBuffers, rebinRun, timeDomain } from "../logic/rates.js";
 import { displayBinMs, rebinRate, smoothBinMs } from "../logic/series.js";
-import { type State } from "../logic/state.js";
+import { isOngoing, type State } from "../logic/state.js";
 import { fleetCapacity, outageWindow, simOptions } from "../logic/run.js";
 import { measure } from "../timing.js";
 import { CompareTable } from "../ui/metrics.js";
@@ -142,7 +142,8 @@ export class ComparePanel {
     const tEnd = Math.max(timeDomain(s, a), timeDomain(s, b));
     this.drawMinis();
     const capacity = fleetCapacity(a.fleet);
-    this.table.show(a.metrics, b.metrics, capacity, s.scenario, outage !== null, lang);
+    const trafficLeftMs = outage !== null && isOngoing(s.scenario) ? s.durationMs - outage[1] : undefined;
+    this.table.show(a.metrics, b.metrics, capacity, s.scenario, outage !== null, lang, trafficLeftMs, t("cmp.notRecovered"));
     const occ = s.scenario === "aws-occ";
     // aws-occ runs no budget (its clients retry until their write wins): the titles say so.
     const budget = (on: boolean) => (on && !occ ? ` + ${t("group.budget").toLowerCase()}` : "");

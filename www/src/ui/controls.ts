@@ -19,6 +19,7 @@ import {
   toSlider,
   valueText,
   visibleFor,
+  withinPeers,
   type FieldProblem,
   type NumberField,
 } from "../logic/fields.js";
@@ -28,6 +29,7 @@ import type { Key } from "../logic/i18n.js";
 import {
   BALANCES,
   BUDGET_SCOPES,
+  DEFAULT_STATE,
   LATENCY_DISTS,
   QUEUE_ORDERS,
   SCENARIOS,
@@ -188,13 +190,14 @@ export class Controls {
     const e: FieldEls = { f, wrap, num, range, readout, unit };
     // A drag over positions that stand for the same value (a log track's friendly values
     // are a few positions wide) moves the thumb only: each used to run the simulation again.
-    range.addEventListener("input", () => this.slid(e, fromSlider(f, Number(range.value))));
+    range.addEventListener("input", () => this.slid(e, this.withinPeers(f, fromSlider(f, Number(range.value)))));
     // The slider's keys step the field (see keyValue in logic/fields.ts), not the track:
     // the browser's own step is 1/SLIDER_STEPS of it. Shortcuts with a modifier stay the browser's.
     range.addEventListener("keydown", (ev) => {
       if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-      const v = keyValue(f, this.valueOf(e), ev.key);
-      if (v === null) return;
+      const stepped = keyValue(f, this.valueOf(e), ev.key);
+      if (stepped === null) return;
+      const v = this.withinPeers(f, stepped);
       ev.preventDefault();
       range.value = String(toSlider(f, v));
       this.slid(e, v);
@@ -219,6 +222,14 @@ export class Controls {
     num.addEventListener("change", settle);
     this.fields.set(f.id, e);
     return wrap;
+  }
+
+  /** `v` held within the fields that bound `f`'s slider (`within`), those of them shown. */
+  private withinPeers(f: NumberField, v: number): number {
+    return withinPeers(f, v, (id) => {
+      const p = this.fields.get(id);
+      return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") ? this.valueOf(p) : undefined;
+    });
   }
 
   /** The value field `e` holds now: its number box's, or while that holds no number, its slider's. */
@@ -321,6 +332,14 @@ export class Controls {
     this.box("b-budget").checked = s.b.budget;
     this.problems.clear();
     this.refreshLayout(s);
+    // A link or a story that sets a folded server setting opens the fold: the reader sees why
+    // the picture differs. (Never closed here: the reader may have opened it.)
+    const more = document.getElementById("server-advanced");
+    const d = DEFAULT_STATE;
+    const folded =
+      ADVANCED_FIELDS.some((f) => visibleFor(f, s.scenario, s) && f.get(s) !== f.get(d)) ||
+      (hasServer(s.scenario) && (s.balance !== d.balance || s.latencyDist !== d.latencyDist));
+    if (more instanceof HTMLDetailsElement && folded && !more.open) more.open = true;
   }
 
   private sel(id: SelectId): HTMLSelectElement {
@@ -337,6 +356,16 @@ export class Controls {
   /** Shows only the fields the scenario uses; updates readouts. */
   private refreshLayout(s: State): void {
     for (const { f, wrap } of this.fields.values()) setHidden(wrap, !visibleFor(f, s.scenario, s));
+    // The budget's sliders with no budget ticked change nothing: dimmed (still usable, to set
+    // a budget up before ticking it), with the reason in their title.
+    const idle = !s.a.budget && !s.b.budget;
+    for (const f of BUDGET_FIELDS) {
+      const wrap = this.fields.get(f.id)?.wrap;
+      if (!wrap) continue;
+      wrap.classList.toggle("idle", idle);
+      const title = idle ? this.t("budget.idle") : "";
+      if (wrap.title !== title) wrap.title = title;
+    }
     const note = document.getElementById("occ-note");
     if (note) setHidden(note, s.scenario !== "aws-occ");
     setHidden(byId("group-server"), !hasServer(s.scenario));

@@ -1,6 +1,7 @@
 // Metrics on screen: the strip under the herd (stable hooks: `[data-metric=…]` holding the
 // plain number, units and human forms beside it) and the compare table (A against B).
 
+import { isBetter, unrecovered } from "../logic/better.js";
 import { formatDuration, formatMultiple, formatNumber, metricText, type MetricName } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import type { Lang, Scenario } from "../logic/state.js";
@@ -87,7 +88,9 @@ function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario
       if (m.peakRecoveryRps === 0) return t("metric.nobodyBack");
       // Overloaded into the traffic's last window (100 ms): it came back only when the
       // traffic stopped, which a bare "45 s" made read as a recovery.
-      if (trafficLeftMs !== undefined && m.recoveryMs > 0 && m.recoveryMs >= trafficLeftMs - 100) return t("metric.notRecovered", { d: formatDuration(m.recoveryMs, lang) });
+      // (The bracket is how long the traffic lasted after the outage: it showed the recovery
+      // figure again, "not while the traffic lasted (2.8 min)" beside a 1.8 min run.)
+      if (trafficLeftMs !== undefined && unrecovered(m.recoveryMs, trafficLeftMs)) return t("metric.notRecovered", { d: formatDuration(trafficLeftMs, lang) });
       return formatDuration(m.recoveryMs, lang);
     case "completionMs":
       return formatDuration(m[name], lang);
@@ -157,25 +160,26 @@ export class CompareTable {
     }
   }
 
-  /** `outage`: whether the runs have one (the rows measured from its end read "—" if not). */
-  show(a: Metrics | null, b: Metrics | null, cap: number, scenario: Scenario, outage: boolean, lang: Lang): void {
+  /** `outage`: whether the runs have one (the rows measured from its end read "—" if not).
+   *  `trafficLeftMs`: with ongoing traffic, how long it lasted after the outage; a recovery
+   *  that never came while it lasted reads `notRecovered` and counts as the worst. */
+  show(a: Metrics | null, b: Metrics | null, cap: number, scenario: Scenario, outage: boolean, lang: Lang, trafficLeftMs?: number, notRecovered = "—"): void {
     ROWS.forEach((r, i) => {
       const c = this.cells[i];
       if (!c) return;
       c.row.hidden = !!r.scenarios && !r.scenarios.includes(scenario);
       const applies = outage || !r.afterOutage;
-      const va = a && applies ? r.value(a, cap) : null;
-      const vb = b && applies ? r.value(b, cap) : null;
-      const ta = a ? r.text(va, lang) : "…";
-      const tb = b ? r.text(vb, lang) : "…";
+      const never = (m: Metrics | null) => !!m && applies && r.key === "cmp.recovery" && unrecovered(m.recoveryMs, trafficLeftMs);
+      const value = (m: Metrics | null) => (m && applies ? (never(m) ? Infinity : r.value(m, cap)) : null);
+      const text = (m: Metrics | null, v: number | null) => (!m ? "…" : never(m) ? notRecovered : r.text(v, lang));
+      const va = value(a);
+      const vb = value(b);
+      const ta = text(a, va);
+      const tb = text(b, vb);
       c.a.textContent = ta;
       c.b.textContent = tb;
-      // Marked better only where the reader can see the difference: two cells that read
-      // "1 min" are not one better than the other.
-      const better = (x: number | null, y: number | null) =>
-        x !== null && y !== null && ta !== tb && Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y)) && (r.better === "lower" ? x < y : x > y);
-      c.a.classList.toggle("better", better(va, vb));
-      c.b.classList.toggle("better", better(vb, va));
+      c.a.classList.toggle("better", isBetter(va, vb, r.better, ta, tb));
+      c.b.classList.toggle("better", isBetter(vb, va, r.better, tb, ta));
     });
   }
 }

@@ -1,0 +1,21 @@
+// Which of two runs reads better, for the metric cards and the compare table: a recovery
+// that never came while traffic lasted, and a tick that marks a difference the reader can see.
+
+/** Whether a recovery of `recoveryMs` never happened while traffic kept coming
+ *  (`trafficLeftMs` after the outage): overloaded into the traffic's last window (100 ms),
+ *  the fleet came back only when the traffic stopped. */
+export function unrecovered(recoveryMs: number, trafficLeftMs: number | undefined): boolean {
+  return trafficLeftMs !== undefined && recoveryMs > 0 && recoveryMs >= trafficLeftMs - 100;
+}
+
+/** Whether the table ticks `x` (shown as `tx`) as better than `y` (`ty`). Only where the
+ *  reader can see the difference, two cells that read "1 min" being no better than each
+ *  other, and only by more than 5%: ×20 against ×21 is the same peak, and ticking it made
+ *  "no jitter" look the winner of the jitter lesson. A recovery that never came (Infinity)
+ *  is worse than any that did. */
+export function isBetter(x: number | null, y: number | null, better: "lower" | "higher", tx: string, ty: string): boolean {
+  if (x === null || y === null || tx === ty || x === y) return false;
+  const wins = better === "lower" ? x < y : x > y;
+  const clear = !Number.isFinite(x) || !Number.isFinite(y) || Math.abs(x - y) > 0.05 * Math.max(Math.abs(x), Math.abs(y));
+  return wins && clear;
+}
