@@ -61,7 +61,7 @@ test("a bytes body is copied when retryFetch is called, as fetch copies it: ever
   alive();
 });
 
-test("a fetch that calls retryFetch in turn is refused 16 deep, at once, not retried, and the module lives on", async () => {
+test("a fetch that calls retryFetch in turn is refused 16 deep, at once or after an await, not retried, and the module lives on", async () => {
   let calls = 0;
   // The common mistake: globalThis.fetch replaced by a function that calls retryFetch, which
   // calls globalThis.fetch. It recursed without end (the slim entry's stack overflowed inside
@@ -81,6 +81,23 @@ test("a fetch that calls retryFetch in turn is refused 16 deep, at once, not ret
     // One attempt a level: the refusal climbed back without a retry at any level.
     assert.equal(calls, 16);
     assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  alive();
+  // The same wrapper awaiting something first (a token, a log): its retryFetch runs in a later
+  // task, when no fetch of ours is running, but it is made with our attempt's signal, which
+  // carries the depth (it started at 0 at every level, and piled up 100,000 calls).
+  calls = 0;
+  globalThis.fetch = async (input, init) => {
+    calls++;
+    await new Promise((r) => setTimeout(r, 1));
+    return retryFetch(input, init, { policy: { ...fast, baseMs: 1, capMs: 1 } });
+  };
+  try {
+    const e = await retryFetch("http://127.0.0.1:59/never-sent", {}, { policy: fast }).then(() => null, (err) => err);
+    assert.ok(e instanceof RangeError && e.field === "fetch" && e.code === "too_much_work", String(e));
+    assert.equal(calls, 16);
   } finally {
     globalThis.fetch = realFetch;
   }

@@ -28,4 +28,8 @@ test("a recovery into the traffic's last 100 ms never came while it lasted", () 
   // No ongoing traffic (a burst), or no overload at all.
   assert.equal(unrecovered(170_100, undefined), false);
   assert.equal(unrecovered(0, 50), false);
+  // An outage that ended with the traffic, or after it: no traffic left to recover under.
+  assert.equal(unrecovered(170_100, -108_000), false);
+  assert.equal(unrecovered(5_000, 0), false);
+  assert.equal(unrecovered(5_000, 100), false);
 });

@@ -313,6 +313,9 @@ test("a slider stops at the fields that bound it: the cap at the base, the serve
   // One server: at most one down, whatever the slider's own end (100).
   assert.equal(withinPeers(field("outage-servers"), 100, peers({ servers: 1 })), 1);
   assert.equal(withinPeers(field("outage-servers"), 3, peers({ servers: 8 })), 3);
+  // Never past the slider's own range, and whole where the field is.
+  assert.equal(withinPeers(field("cap"), 500, peers({ base: 1e9 })), field("cap").max);
+  assert.equal(withinPeers(field("outage-servers"), 100, peers({ servers: 2.5 })), 2);
   // Every bound names a field that exists.
   for (const f of ALL_FIELDS) {
     for (const id of [f.within?.min, f.within?.max]) if (id !== undefined) assert.ok(fieldById(id), `${f.id} → ${id}`);

@@ -68,7 +68,8 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 
 pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
     let d = defaults();
-    let (base, cap) = BackoffSettings::base_cap_for(d.base_ms, d.cap_ms, a.base, a.cap);
+    let (base, cap) =
+        BackoffSettings::base_cap_for(a.strategy, (d.base_ms, d.cap_ms), a.base, a.cap);
     let multiplier = a.multiplier.unwrap_or(d.multiplier);
     let settings = BackoffSettings::new(a.strategy, base, cap).with_multiplier(multiplier);
     let policy = PolicySettings::new(settings, a.attempts)

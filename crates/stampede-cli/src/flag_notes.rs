@@ -5,7 +5,6 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
-use stampede::classify::DEFAULT_MAX_RETRY_AFTER_MS;
 use stampede::sim::Scenario;
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
@@ -128,32 +127,29 @@ impl Common {
             (self.outage_start.is_some(), Field::OutageStart),
             (self.retry_after.is_some(), Field::RetryAfter),
         ];
-        if self.outage == Some(0.0) {
+        if !self.settings(1, Strategy::Full).has_outage() {
             notes.extend(
                 given
                     .iter()
                     .filter(|&&(g, f)| g && self.scenario.reads(f))
                     .map(|&(_, f)| {
                         format!(
-                            "note: {} is not read with --outage 0, with no outage: it changes \
-                             nothing",
+                            "note: {} is not read without an outage (--outage 0 or \
+                             --outage-servers 0): it changes nothing",
                             flag_for(f)
                         )
                     }),
             );
         } else if let Some(ms) = self.retry_after
             && self.scenario.reads(Field::RetryAfter)
+            && let Some((sent_ms, max)) = self.settings(1, Strategy::Full).outage_hint_too_long()
         {
-            let sent_ms = (ms / 1000.0).ceil() * 1000.0;
-            let max = DEFAULT_MAX_RETRY_AFTER_MS;
-            if sent_ms > max {
-                notes.push(format!(
-                    "note: --retry-after {ms} ms goes out as {} s, longer than the longest \
-                     Retry-After a client honours ({max} ms): each gives its request up at the \
-                     outage's first answer",
-                    sent_ms / 1000.0
-                ));
-            }
+            notes.push(format!(
+                "note: --retry-after {ms} ms goes out as {} s, longer than the longest \
+                 Retry-After a client honours ({max} ms): each gives its request up at the \
+                 outage's first answer",
+                sent_ms / 1000.0
+            ));
         }
         notes
     }

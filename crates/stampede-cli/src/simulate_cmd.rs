@@ -324,13 +324,13 @@ impl Common {
     /// Base and cap: as given, else the scenario's own (the AWS experiment's 5 ms and 2 s
     /// for aws-occ; the article's 2 s and 30 s otherwise), a default following a value
     /// given beside it (`BackoffSettings::base_cap_for`).
-    fn base_cap(&self) -> (f64, f64) {
+    fn base_cap(&self, strategy: Strategy) -> (f64, f64) {
         let d = self.scenario.default_backoff();
-        BackoffSettings::base_cap_for(d.base_ms, d.cap_ms, self.base, self.cap)
+        BackoffSettings::base_cap_for(strategy, (d.base_ms, d.cap_ms), self.base, self.cap)
     }
 
     fn settings(&self, clients: u32, strategy: Strategy) -> SimSettings {
-        let (base, cap) = self.base_cap();
+        let (base, cap) = self.base_cap(strategy);
         let d = defaults();
         let backoff = BackoffSettings::new(strategy, base, cap)
             .with_multiplier(self.multiplier.unwrap_or(d.policy.backoff.multiplier));
@@ -485,7 +485,7 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     };
     let map = metrics_json(a.common.scenario, a.clients, &metrics);
-    let (base, cap) = a.common.base_cap();
+    let (base, cap) = a.common.base_cap(strategy);
     if a.json {
         writeln!(out, "{}", Value::Object(map))?;
     } else {

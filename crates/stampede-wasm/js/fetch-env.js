@@ -123,6 +123,26 @@ const CODES = {
   UND_ERR_HEADERS_TIMEOUT: TIMEOUT,
 };
 
+/** The depth a retryFetch made with one of this package's attempt signals is at: each
+ *  attempt's own signal, marked with its call's depth + 1 as it is sent. A fetch that calls
+ *  retryFetch in turn passes the signal it was given (`init.signal`), even after an `await`,
+ *  when the depth its fetch runs at is long gone. */
+const DEPTHS = new WeakMap();
+export function markDepth(signal, depth) {
+  DEPTHS.set(signal, depth);
+}
+/** The deepest of `signals` (the caller's: options, init, a Request's; any may be undefined
+ *  or the caller's own object), 0 for none of ours. Never throws. */
+export function depthOf(...signals) {
+  let d = 0;
+  for (const s of signals) {
+    try {
+      d = Math.max(d, DEPTHS.get(s) ?? 0);
+    } catch {}
+  }
+  return d;
+}
+
 /** The codes of this package's settings errors (stampede.d.ts, SettingsErrorCode). */
 const OURS = ["out_of_range", "not_a_number", "not_whole", "wrong_type", "unknown_value", "too_long", "bad_syntax", "too_much_work", "not_read"];
 

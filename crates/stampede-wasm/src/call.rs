@@ -142,6 +142,17 @@ impl FetchCall {
         self.flight.enter_fetch()
     }
 
+    /// This call's depth (its attempts' signals are marked one below it).
+    pub fn depth(&self) -> u32 {
+        self.flight.depth()
+    }
+
+    /// The call is at `depth` at least (the deepest of the signals it was made with): false,
+    /// with the error for `lastError`, past the bound on nesting.
+    pub fn below(&mut self, depth: u32) -> bool {
+        self.flight.below(depth).is_ok()
+    }
+
     /// The longest header value read (the core's `MAX_TEXT_CHARS`): a longer one is no
     /// hint, and is never copied into wasm memory.
     pub fn max_text() -> u32 {

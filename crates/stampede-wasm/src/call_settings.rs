@@ -78,8 +78,12 @@ pub(crate) fn policy_settings(opts: &Opts) -> Result<PolicySettings, Fail> {
         backoff.strategy = s;
     }
     let (base, cap) = (opts.number(Field::Base)?, opts.number(Field::Cap)?);
-    (backoff.base_ms, backoff.cap_ms) =
-        BackoffSettings::base_cap_for(backoff.base_ms, backoff.cap_ms, base, cap);
+    (backoff.base_ms, backoff.cap_ms) = BackoffSettings::base_cap_for(
+        backoff.strategy,
+        (backoff.base_ms, backoff.cap_ms),
+        base,
+        cap,
+    );
     if let Some(v) = opts.number(Field::Multiplier)? {
         backoff.multiplier = v;
     }

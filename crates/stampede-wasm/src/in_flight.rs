@@ -42,24 +42,35 @@ impl Flight {
     /// A new call in flight, or the error naming the bound it would pass.
     pub(crate) fn enter() -> Result<Flight, Fail> {
         let (n, depth) = (IN_FLIGHT.get(), FETCHING_AT.get());
-        let (field, max, got, bound) = if n >= MAX_CALLS_IN_FLIGHT {
-            ("input", MAX_CALLS_IN_FLIGHT, n, WorkBound::CallsInFlight)
-        } else if depth >= MAX_NESTED_CALLS {
-            ("fetch", MAX_NESTED_CALLS, depth, WorkBound::NestedCalls)
-        } else {
-            IN_FLIGHT.set(n + 1);
-            return Ok(Flight { depth });
-        };
-        let e = ConfigError::new(
-            // Named `field` below: the call itself, which no option of it causes.
-            Field::CallSite,
-            Expected::Work {
-                max: f64::from(max),
-                bound,
-            },
-            Got::Number(f64::from(got) + 1.0),
-        );
-        Err(config_error_as("", field, &e))
+        if n >= MAX_CALLS_IN_FLIGHT {
+            return Err(refusal(
+                "input",
+                MAX_CALLS_IN_FLIGHT,
+                n,
+                WorkBound::CallsInFlight,
+            ));
+        }
+        if depth >= MAX_NESTED_CALLS {
+            return Err(nested(depth));
+        }
+        IN_FLIGHT.set(n + 1);
+        Ok(Flight { depth })
+    }
+
+    /// This call's depth.
+    pub(crate) fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The same call, known to be at `depth` at least (from the signal it was made with, an
+    /// attempt's of another call: a fetch that awaited something before it called), or the
+    /// error naming the bound on nesting.
+    pub(crate) fn below(&mut self, depth: u32) -> Result<(), Fail> {
+        if depth >= MAX_NESTED_CALLS {
+            return Err(nested(depth));
+        }
+        self.depth = self.depth.max(depth);
+        Ok(())
     }
 
     /// Runs `fetch` (the caller's, which may call `retryFetch` in turn) one level below this
@@ -79,9 +90,34 @@ impl Flight {
     }
 }
 
+/// The depth of the `fetch` running now (0 outside any).
+#[cfg(not(feature = "sim"))]
+pub(crate) fn fetching_at() -> u32 {
+    FETCHING_AT.get()
+}
+
 /// Leaves a call's `fetch`, back at depth `outer` (what [`Flight::enter_fetch`] returned).
 pub(crate) fn leave_fetch(outer: u32) {
     FETCHING_AT.set(outer);
+}
+
+/// The refusal of a call nested `depth` deep already.
+fn nested(depth: u32) -> Fail {
+    refusal("fetch", MAX_NESTED_CALLS, depth, WorkBound::NestedCalls)
+}
+
+/// The `RangeError` (`too_much_work`) naming `field` (the call itself, which no option of it
+/// causes), past `max` with `had` already.
+fn refusal(field: &'static str, max: u32, had: u32, bound: WorkBound) -> Fail {
+    let e = ConfigError::new(
+        Field::CallSite,
+        Expected::Work {
+            max: f64::from(max),
+            bound,
+        },
+        Got::Number(f64::from(had) + 1.0),
+    );
+    config_error_as("", field, &e)
 }
 
 impl Drop for Flight {

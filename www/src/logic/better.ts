@@ -1,11 +1,16 @@
 // Which of two runs reads better, for the metric cards and the compare table: a recovery
 // that never came while traffic lasted, and a tick that marks a difference the reader can see.
 
+/** The window the recovery is measured in (ms): an outage that ends within it of the traffic's
+ *  end leaves no traffic to recover under. */
+const WINDOW_MS = 100;
+
 /** Whether a recovery of `recoveryMs` never happened while traffic kept coming
  *  (`trafficLeftMs` after the outage): overloaded into the traffic's last window (100 ms),
- *  the fleet came back only when the traffic stopped. */
+ *  the fleet came back only when the traffic stopped. Not said of an outage that ended with
+ *  the traffic or after it (no traffic left to recover under: "−1.8 min" it read). */
 export function unrecovered(recoveryMs: number, trafficLeftMs: number | undefined): boolean {
-  return trafficLeftMs !== undefined && recoveryMs > 0 && recoveryMs >= trafficLeftMs - 100;
+  return trafficLeftMs !== undefined && trafficLeftMs > WINDOW_MS && recoveryMs > 0 && recoveryMs >= trafficLeftMs - WINDOW_MS;
 }
 
 /** Whether the table ticks `x` (shown as `tx`) as better than `y` (`ty`). Only where the

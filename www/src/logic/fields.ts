@@ -56,9 +56,10 @@ export function withinPeers(f: NumberField, v: number, peer: (id: string) => num
   const lo = f.within?.min === undefined ? undefined : peer(f.within.min);
   const hi = f.within?.max === undefined ? undefined : peer(f.within.max);
   let out = v;
-  if (hi !== undefined && Number.isFinite(hi)) out = Math.min(out, hi);
-  if (lo !== undefined && Number.isFinite(lo)) out = Math.max(out, lo);
-  return out;
+  if (hi !== undefined && Number.isFinite(hi)) out = Math.min(out, f.integer ? Math.floor(hi) : hi);
+  if (lo !== undefined && Number.isFinite(lo)) out = Math.max(out, f.integer ? Math.ceil(lo) : lo);
+  // Never past the slider's own range: a peer typed far out (a base of 1e9) is its own error.
+  return Math.min(f.max, Math.max(f.min, out));
 }
 
 function policyField(

@@ -228,7 +228,8 @@ export class Controls {
   private withinPeers(f: NumberField, v: number): number {
     return withinPeers(f, v, (id) => {
       const p = this.fields.get(id);
-      return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") ? this.valueOf(p) : undefined;
+      // A peer holding a value of its own problem (servers 1.5) bounds nothing.
+      return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") && !this.problems.has(id) ? this.valueOf(p) : undefined;
     });
   }
 

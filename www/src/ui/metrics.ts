@@ -169,8 +169,12 @@ export class CompareTable {
       if (!c) return;
       c.row.hidden = !!r.scenarios && !r.scenarios.includes(scenario);
       const applies = outage || !r.afterOutage;
-      const never = (m: Metrics | null) => !!m && applies && r.key === "cmp.recovery" && unrecovered(m.recoveryMs, trafficLeftMs);
-      const value = (m: Metrics | null) => (m && applies ? (never(m) ? Infinity : r.value(m, cap)) : null);
+      const recovery = r.key === "cmp.recovery";
+      const never = (m: Metrics | null) => !!m && applies && recovery && unrecovered(m.recoveryMs, trafficLeftMs);
+      // Nobody came back after the outage (every client gave up during it): the server was
+      // never tested, and "0 ms" was ticked the best recovery of all. The card says so.
+      const untested = (m: Metrics) => recovery && m.peakRecoveryRps === 0;
+      const value = (m: Metrics | null) => (m && applies ? (never(m) ? Infinity : untested(m) ? null : r.value(m, cap)) : null);
       const text = (m: Metrics | null, v: number | null) => (!m ? "…" : never(m) ? notRecovered : r.text(v, lang));
       const va = value(a);
       const vb = value(b);

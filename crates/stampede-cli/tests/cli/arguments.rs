@@ -518,6 +518,36 @@ fn a_cap_below_the_default_base_takes_the_base_with_it() {
         "--cap",
         "1s",
     ]);
+    // A cap the strategy does not read changes nothing, its delays included: `constant`
+    // keeps its 2 s base beside a 1 s cap (the base followed the cap, and waited 1 s).
+    for cmd in [
+        &[
+            "simulate",
+            "--clients",
+            "50",
+            "--strategy",
+            "constant",
+            "--json",
+        ][..],
+        &[
+            "delays",
+            "--strategy",
+            "constant",
+            "--base",
+            "500ms",
+            "--json",
+        ],
+        &["delays", "--strategy", "constant", "--json"],
+    ] {
+        let without_cap = |v: serde_json::Value| {
+            let mut v = v;
+            v.as_object_mut().unwrap().remove("cap_ms");
+            v
+        };
+        let plain = without_cap(json(cmd));
+        let capped = without_cap(json(&[cmd, &["--cap", "100ms"]].concat()));
+        assert_eq!(capped, plain, "{cmd:?}");
+    }
     // A strategy that reads the cap still refuses one below a base given.
     let out = stampede(&[
         "simulate",

@@ -366,12 +366,12 @@ fn a_flag_another_makes_moot_gets_a_note() {
         (
             &["--outage", "0"],
             &["--outage-start", "50ms"],
-            "--outage-start is not read with --outage 0",
+            "--outage-start is not read without an outage",
         ),
         (
-            &["--outage", "0"],
+            &["--servers", "3", "--outage-servers", "0"],
             &["--retry-after", "5s"],
-            "--retry-after is not read with --outage 0",
+            "--retry-after is not read without an outage",
         ),
         (
             &["--attempts", "1"],

@@ -7,7 +7,7 @@
 
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
-import { failureKind, fixedBody, follow, join, mistake } from "../fetch-env.js";
+import { failureKind, fixedBody, follow, join, markDepth, mistake } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
@@ -181,6 +181,7 @@ export class Outgoing {
       sent.guards.push(() => clearTimeout(id));
     }
     sent.guards.push(onAbort(ctrl.signal, () => reject(ctrl.signal.reason)));
+    markDepth(ctrl.signal, fc.depth + 1);
     // Whatever of the caller's code throws from here on ends the call: the timer and the
     // listeners go with it.
     try {

@@ -16,6 +16,7 @@
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall, loaded } from "./wasm.js";
 import { classify } from "./api.js";
+import { depthOf } from "../fetch-env.js";
 import { blockedError, budgetExhaustedError, initError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 import { ABORT, NONE, Outgoing, Signal, call, discardBody, isObject, onAbort } from "./request.js";
@@ -148,6 +149,8 @@ export async function retryFetch(input, init, options) {
     const badUrl = urlError(input);
     if (badUrl) throw badUrl;
     req = new Outgoing(input, init, signal);
+    // Made with one of our attempts' signals: below that attempt's call (in_flight.rs).
+    if (!fc.below(depthOf(...req.given.map((s) => s.target)))) throw fail();
     const method = req.method();
     if (method && !fc.setMethod(text(method[0], method[1], "method"), method[1] === "input.")) throw fail();
     const refused = initError(input, req.init, req.clone);

@@ -123,6 +123,12 @@ export class FetchCall extends Handle {
   static fetchLeave(outer) {
     w.call_fetch_leave(outer);
   }
+  get depth() {
+    return w.call_depth(this.k);
+  }
+  below(depth) {
+    return w.call_below(this.k, depth) === 1;
+  }
   setMethod(method, input) {
     arg(method);
     return w.call_set_method(this.k, input) === 1;

@@ -22,6 +22,11 @@ pub(super) struct Signal {
 }
 
 impl Signal {
+    /// The caller's object.
+    pub(super) fn target(&self) -> &JsValue {
+        &self.target
+    }
+
     /// `v` as a signal (`None` when `undefined` or `null`), else a `TypeError` naming
     /// `field`. An `AbortSignal`, or an object with an `aborted` property and an
     /// `addEventListener` method; what `aborted` holds is checked when it is read.
@@ -131,6 +136,13 @@ extern "C" {
     /// or the response is collected (see js/fetch-env.js).
     #[wasm_bindgen(js_name = follow)]
     pub(super) fn follow_body(response: &JsValue, signals: &js_sys::Array, ctrl: &AbortController);
+    /// Marks an attempt's own `signal`: a call made with it is at `depth` (see
+    /// js/fetch-env.js).
+    #[wasm_bindgen(js_name = markDepth)]
+    pub(super) fn mark_depth(signal: &AbortSignal, depth: u32);
+    /// The deepest of the caller's signals, by the marks of `mark_depth`; 0 for none.
+    #[wasm_bindgen(js_name = depthOf)]
+    pub(super) fn depth_of(a: &JsValue, b: &JsValue, c: &JsValue) -> u32;
     /// Whether a rejection of `fetch` is this package's own settings error (a `retryFetch`
     /// that `fetch` called in turn, refused): the caller's mistake, not retried.
     pub(super) fn mistake(e: &JsValue) -> bool;

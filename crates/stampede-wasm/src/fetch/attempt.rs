@@ -17,8 +17,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::abort::{
-    Cancel, Listener, Signal, Timer, deferred, failure_kind, fixed_body, follow_body, mistake,
-    reject_on_abort,
+    Cancel, Listener, Signal, Timer, deferred, depth_of, failure_kind, fixed_body, follow_body,
+    mark_depth, mistake, reject_on_abort,
 };
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
@@ -53,6 +53,19 @@ impl Call {
     ) -> Result<Call, JsValue> {
         let (copy, init_signal) = copy_init(init)?;
         let (clone, input_signal) = request_parts(input)?;
+        // A call made with one of our attempts' signals is below that attempt's call, however
+        // it got here (a fetch that awaited something first; see `in_flight.rs`).
+        let target = |s: &Option<Signal>| {
+            s.as_ref()
+                .map_or(JsValue::UNDEFINED, |s| s.target().clone())
+        };
+        let below = depth_of(
+            &target(&signal),
+            &target(&init_signal),
+            &target(&input_signal),
+        );
+        let mut flight = flight;
+        flight.below(below)?;
         Ok(Call {
             input: input.clone(),
             clone,
@@ -99,6 +112,7 @@ impl Call {
         // An error below drops `settled`, which an abort may already have rejected.
         handled(&settled);
         let abort = reject_on_abort(&ctrl.signal(), reject.clone())?;
+        mark_depth(&ctrl.signal(), self.flight.depth() + 1);
         set(&self.init, "signal", ctrl.signal());
         let input = match &self.clone {
             Some(f) => f.call0(&self.input).map_err(threw("input.", "clone"))?,

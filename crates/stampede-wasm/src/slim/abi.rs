@@ -351,7 +351,19 @@ pub extern "C" fn call_free(h: u32) {
 /// `FetchCall.fetchEnter`: the depth to restore.
 #[unsafe(no_mangle)]
 pub extern "C" fn call_fetch_enter(h: u32) -> u32 {
-    call(h, |c| c.fetch_enter()).unwrap_or(0)
+    call(h, |c| c.fetch_enter()).unwrap_or_else(crate::in_flight::fetching_at)
+}
+
+/// `FetchCall.depth`.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_depth(h: u32) -> u32 {
+    call(h, |c| c.depth()).unwrap_or(0)
+}
+
+/// `FetchCall.below`: 1, or 0 with the error for `lastError`.
+#[unsafe(no_mangle)]
+pub extern "C" fn call_below(h: u32, depth: u32) -> u32 {
+    u32::from(call(h, |c| c.below(depth)).unwrap_or(false))
 }
 
 /// `FetchCall.fetchLeave`.

@@ -239,25 +239,31 @@ impl BackoffSettings {
         }
     }
 
-    /// Base and cap from what a front end was given (`base`, `cap`) and its defaults
-    /// (`default_base_ms`, `default_cap_ms`: the core's, or a scenario's own). A value given
-    /// is kept; a missing one takes its default unless that default would refuse the value
-    /// given beside it: a base longer than the default cap takes the cap with it, a cap
-    /// shorter than the default base takes the base with it. So a default never refuses a
-    /// value given alone: `constant` from 40 s (it reads no cap) was refused for a cap
-    /// nobody gave, and `none --cap 1s` (it reads neither) for a base nobody gave. A value
+    /// Base and cap for `strategy` from what a front end was given (`base`, `cap`) and its
+    /// defaults (`default_base_ms`, `default_cap_ms`: the core's, or a scenario's own). A value
+    /// given is kept; a missing one takes its default unless that default would refuse the
+    /// value given beside it: a base longer than the default cap takes the cap with it, and,
+    /// for a strategy that reads the cap, a cap shorter than the default base takes the base
+    /// with it. So a default never refuses a value given alone: `constant` from 40 s was
+    /// refused for a cap nobody gave, and `exponential --cap 1s` for a base nobody gave;
+    /// while `constant --cap 1s`, which reads no cap, keeps its base (and its delays). A value
     /// out of its own range takes nothing with it: its error names it, not the default.
     pub fn base_cap_for(
-        default_base_ms: f64,
-        default_cap_ms: f64,
+        strategy: Strategy,
+        (default_base_ms, default_cap_ms): (f64, f64),
         base: Option<f64>,
         cap: Option<f64>,
     ) -> (f64, f64) {
-        // Both fields' range.
-        let valid = |v: f64| (0.0..=MAX_DURATION_MS).contains(&v);
+        let valid = |f: Field, v: f64| f.limit().is_some_and(|l| v >= l.min && v <= l.max);
         match (base, cap) {
-            (Some(base), None) if base > default_cap_ms && valid(base) => (base, base),
-            (None, Some(cap)) if cap < default_base_ms && valid(cap) => (cap, cap),
+            (Some(base), None) if base > default_cap_ms && valid(Field::Base, base) => (base, base),
+            (None, Some(cap))
+                if cap < default_base_ms
+                    && strategy.reads(Field::Cap)
+                    && valid(Field::Cap, cap) =>
+            {
+                (cap, cap)
+            }
             (base, cap) => (
                 base.unwrap_or(default_base_ms),
                 cap.unwrap_or(default_cap_ms),

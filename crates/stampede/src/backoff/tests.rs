@@ -209,23 +209,32 @@ fn only_a_strategy_that_reads_the_cap_refuses_one_below_the_base() {
 /// a missing base a shorter cap; values given are kept as they are.
 #[test]
 fn a_default_follows_the_value_given_beside_it() {
-    let f = BackoffSettings::base_cap_for;
-    assert_eq!(f(2000.0, 30_000.0, None, None), (2000.0, 30_000.0));
-    assert_eq!(
-        f(2000.0, 30_000.0, Some(40_000.0), None),
-        (40_000.0, 40_000.0)
-    );
-    assert_eq!(f(2000.0, 30_000.0, Some(100.0), None), (100.0, 30_000.0));
-    assert_eq!(f(2000.0, 30_000.0, None, Some(1000.0)), (1000.0, 1000.0));
-    assert_eq!(f(2000.0, 30_000.0, None, Some(5000.0)), (2000.0, 5000.0));
-    assert_eq!(
-        f(2000.0, 30_000.0, Some(3000.0), Some(1000.0)),
-        (3000.0, 1000.0)
-    );
+    let f =
+        |base, cap| BackoffSettings::base_cap_for(Strategy::Full, (2000.0, 30_000.0), base, cap);
+    assert_eq!(f(None, None), (2000.0, 30_000.0));
+    assert_eq!(f(Some(40_000.0), None), (40_000.0, 40_000.0));
+    assert_eq!(f(Some(100.0), None), (100.0, 30_000.0));
+    assert_eq!(f(None, Some(1000.0)), (1000.0, 1000.0));
+    assert_eq!(f(None, Some(5000.0)), (2000.0, 5000.0));
+    assert_eq!(f(Some(3000.0), Some(1000.0)), (3000.0, 1000.0));
     // A value out of its own range takes nothing with it: its error names it.
-    assert_eq!(f(2000.0, 30_000.0, None, Some(-1.0)), (2000.0, -1.0));
-    assert_eq!(f(2000.0, 30_000.0, Some(1e300), None), (1e300, 30_000.0));
-    assert_eq!(f(2000.0, 30_000.0, None, Some(f64::NAN)).0, 2000.0);
+    assert_eq!(f(None, Some(-1.0)), (2000.0, -1.0));
+    assert_eq!(f(Some(1e300), None), (1e300, 30_000.0));
+    assert_eq!(f(None, Some(f64::NAN)).0, 2000.0);
+    // A strategy that reads no cap keeps its base beside a short cap: the cap changes
+    // nothing, its delays included.
+    for strategy in [Strategy::Constant, Strategy::None] {
+        let (base, cap) =
+            BackoffSettings::base_cap_for(strategy, (2000.0, 30_000.0), None, Some(1000.0));
+        assert_eq!((base, cap), (2000.0, 1000.0), "{strategy:?}");
+        let delays = |cap| {
+            let b = BackoffSettings::new(strategy, 2000.0, cap).build().unwrap();
+            b.delays_ms(&mut crate::seeded(1))
+                .take(4)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(delays(cap), delays(30_000.0), "{strategy:?}");
+    }
 }
 
 #[test]

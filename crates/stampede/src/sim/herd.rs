@@ -157,10 +157,10 @@ impl Herd {
         let nets_bytes = super::nets::held_bytes(c.nets.as_ref(), s.budget_scope, s.clients);
         // Recovery is measured from the outage's end; with no outage (none long, or none
         // of the servers down), from the start: every setup without one counts the same.
-        let outage_end = if s.outage_ms == 0.0 || s.outage_servers == Some(0) {
-            0.0
-        } else {
+        let outage_end = if s.has_outage() {
             s.outage_start_ms + s.outage_ms
+        } else {
+            0.0
         };
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);

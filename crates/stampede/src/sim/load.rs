@@ -158,6 +158,9 @@ impl Load {
                 if next >= until {
                     return None;
                 }
+                if attempts >= self.max_attempts / 2 {
+                    self.half_at.get_or_insert(t);
+                }
                 if self.issued >= MAX_CLOSED_REQUESTS || attempts >= self.max_attempts {
                     self.cut_at.get_or_insert(t);
                     return None;

@@ -18,11 +18,13 @@ pub struct Metrics {
     pub amplification: f64,
     /// The most attempts in any 100 ms, ×10.
     pub peak_rps: f64,
-    /// The same, counting only attempts from the outage's end on.
+    /// The same, counting only attempts from the outage's end on (from the start without
+    /// an outage, [`SimSettings::has_outage`](super::SimSettings::has_outage)).
     pub peak_recovery_rps: f64,
     /// When the last request finished (ms).
     pub completion_ms: f64,
-    /// From the outage's end until the server again serves what is offered (ms).
+    /// From the outage's end (the start without one) until the server again serves what
+    /// is offered (ms).
     pub recovery_ms: f64,
     /// Median latency of successful requests, retries and waits included (ms).
     pub p50_ms: Option<f64>,

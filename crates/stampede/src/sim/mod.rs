@@ -430,19 +430,26 @@ impl Simulation {
             ));
         }
         let shortest = Field::Duration.limit().map_or(1.0, |l| l.min);
+        // The duration named: when it had passed half its bounds, and below the duration
+        // asked for (the loop may pass them in the tail after it, its requests ending).
+        let named = |half: f64, duration: f64| half.floor().min(duration - 1.0);
         match (h.cut_at(), h.least_think()) {
             (None, _) => Ok(()),
-            // Cut before even the shortest duration ended: no duration fits (naming the
-            // shortest asked for what the run already had: "at most 1 ms, got 1"), a longer
-            // think does.
-            (Some((at, ..)), Some(least)) if at < shortest => Err(ConfigError::new(
-                Field::Think,
-                Expected::WorkAtLeast {
-                    min: least,
-                    bound: WorkBound::ClosedCutThink,
-                },
-                Got::Number(h.think_ms()),
-            )),
+            // Cut before even the shortest duration ended, or with no shorter duration to
+            // name: no duration fits (naming the shortest asked for what the run already
+            // had: "at most 1 ms, got 1"), a longer think does.
+            (Some((at, half, duration)), Some(least))
+                if at < shortest || named(half, duration) < shortest =>
+            {
+                Err(ConfigError::new(
+                    Field::Think,
+                    Expected::WorkAtLeast {
+                        min: least,
+                        bound: WorkBound::ClosedCutThink,
+                    },
+                    Got::Number(h.think_ms()),
+                ))
+            }
             // The time it had passed half its bounds, not that of the cut: a run of the
             // cut's duration went on past it, its requests in flight ending, and a loop
             // whose requests make many attempts was refused at the duration it was told
@@ -450,7 +457,7 @@ impl Simulation {
             (Some((_, half, duration)), _) => Err(ConfigError::new(
                 Field::Duration,
                 Expected::Work {
-                    max: half.floor().max(shortest),
+                    max: named(half, duration).max(shortest),
                     bound: WorkBound::ClosedAttempts,
                 },
                 Got::Number(duration),

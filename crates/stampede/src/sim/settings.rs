@@ -238,6 +238,35 @@ impl Fleet {
 }
 
 impl SimSettings {
+    /// Whether the run has an outage: one that lasts, and takes a server down. Without one,
+    /// the figures measured from its end (`peak_recovery_rps`, `recovery_ms`) count from
+    /// the run's start, and `--outage-start` and `--retry-after` change nothing.
+    pub fn has_outage(&self) -> bool {
+        self.outage_ms > 0.0 && self.outage_servers != Some(0)
+    }
+
+    /// When the outage's `Retry-After` (as its servers send it: whole seconds, rounded up) is
+    /// longer than the clients' rules honour, what it asks and the most they honour (ms):
+    /// each client then gives its request up at the outage's first answer.
+    pub fn outage_hint_too_long(&self) -> Option<(f64, f64)> {
+        use crate::classify::{HttpStatus, Method, Outcome, Reason, Request};
+        let hint = super::herd::outage_retry_after(self)?;
+        let outage = Outcome::Response {
+            status: HttpStatus::SERVICE_UNAVAILABLE,
+            retry_after: Some(&hint),
+            pushback_ms: None,
+        };
+        match self
+            .policy
+            .rules
+            .classify(Request::new(Method::Get), &outage, 0.0)
+            .reason
+        {
+            Reason::HintTooLong { asked_ms, max_ms } => Some((asked_ms, max_ms)),
+            _ => None,
+        }
+    }
+
     /// Checks every setting, as [`Simulation::new`](super::Simulation::new) does, without setting a run up.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.check().map(|_| ())
