@@ -79,7 +79,7 @@ pub struct Model {
     outage_servers: Option<u32>,
     #[arg(long, value_name = "START:LENGTH:FACTOR", value_parser = parse_slowdown, allow_hyphen_values = true,
           help_heading = SERVERS,
-          help = with_default("Service times take FACTOR times as long from START for LENGTH, such as 10s:5s:3", "none"))]
+          help = with_default(ranged("Service times take FACTOR times as long from START for LENGTH, such as 10s:5s:3; FACTOR", Field::SlowdownFactor), "none"))]
     slowdown: Option<Slowdown>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::Timeout), allow_hyphen_values = true,
           help_heading = CLIENTS,

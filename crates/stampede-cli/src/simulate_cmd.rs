@@ -46,7 +46,8 @@ pub struct Common {
     /// nothing, and a note on stderr says so, naming the scenarios that read it.
     #[arg(long, default_value = defaults().scenario.name(), value_parser = parse_scenario)]
     scenario: Scenario,
-    /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment].
+    /// The first delay: 200ms, 1.5s, 2m [default: 2s; aws-occ: 5ms, as in the AWS experiment;
+    /// the cap when shorter, for a strategy that reads the cap].
     #[arg(long, value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
     /// No delay is longer than this [default: 30s; aws-occ: 2s; the base when longer].
@@ -72,9 +73,9 @@ pub struct Common {
     reject_cost: Option<f64>,
     #[arg(long, help = ranged("Mean round trip (aws-occ: each message's mean delay)", Field::Latency), default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
-    /// The latency's standard deviation [default: latency/5]: of a round trip, or for
-    /// aws-occ of each message (not with --latency-dist exponential).
-    #[arg(long, value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = format!("{} [default: latency/5]: of a round trip, or for aws-occ of each message (not with --latency-dist exponential)",
+                               ranged("The latency's standard deviation", Field::LatencySd)),
+          value_parser = duration(Field::LatencySd), value_name = "DURATION", allow_hyphen_values = true)]
     latency_sd: Option<f64>,
     #[arg(long, help = with_default(ranged("steady, spike: new requests per client per second", Field::Rate), defaults().rate_per_client), value_parser = number(Field::Rate), allow_hyphen_values = true)]
     rate: Option<f64>,
