@@ -345,6 +345,10 @@ describe("the Server group and the goodput figure", () => {
     await page.selectOption("#live-endpoint", "server");
     const again = await key();
     assert.ok(again && again !== first, `the key ${again} after ${first}`);
+    // The other URL's refusal is gone with it: the panel starts over.
+    assert.equal(await page.getAttribute("#live-url", "aria-invalid"), null);
+    assert.equal(await page.textContent("#live-status"), "Nothing sent yet.");
+    assert.equal(await page.locator("#live-log li").count(), 0);
     assert.deepEqual(problems.filter((p) => !/503/.test(p)), []);
     await page.close();
   });

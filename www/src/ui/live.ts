@@ -178,6 +178,13 @@ export class LivePanel {
       this.key = randomKey();
       this.spent = null;
     }
+    // A pick between calls starts the panel over: the last URL's error (or result) no longer
+    // stood for the URL now in the box.
+    if (endpoint !== "custom" && this.controller === null) {
+      this.url.removeAttribute("aria-invalid");
+      this.clearCall();
+      this.say(() => this.t("live.idle"));
+    }
     if (endpoint === "server") this.url.value = defaultLiveUrl(this.key);
     if (endpoint === "demo") {
       this.url.value = demoLiveUrl(this.key);
