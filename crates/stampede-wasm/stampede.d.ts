@@ -43,6 +43,10 @@ export interface PolicyOptions {
   maxRetryAfterMs?: number;
   /** The statuses retried, e.g. "5xx,408,429" (the default) or "502-504". */
   retryOn?: string;
+  /** A RetryPolicy is no options object (refused at run time: "expected a plain options
+   *  object"): its methods keep one from passing as these options. */
+  delays?: never;
+  sample?: never;
 }
 
 export class RetryPolicy {
@@ -61,17 +65,33 @@ export class RetryPolicy {
   free(): void;
 }
 
-export interface ClassifyInput {
-  status?: number;
-  method?: string;
+/** What `classify` reads: a `status` (100 to 599, with the response's headers) or a transport
+ *  `error`, not both (either alone is required: a TypeError names `status` otherwise). */
+export type ClassifyInput = ClassifyStatus | ClassifyError;
+
+export interface ClassifyStatus extends ClassifyCommon {
+  status: number;
   /** What fetch takes as a HeadersInit: a Headers (anything with `get(name)`), an iterable of
-   *  `[name, value]` pairs (at most 10,000), or a plain object. Retry-After and
-   *  grpc-retry-pushback-ms are read, names without regard to case, the first of each. */
-  headers?: Record<string, string | number> | Iterable<readonly [string, string | number]> | Headers;
+   *  `[name, value]` pairs (at most 10,000; `[["retry-after", "2"]]` as TypeScript infers
+   *  it, `string[][]`, is taken), a Map (read as its pairs), or a plain object, such as
+   *  Node's `IncomingHttpHeaders` (a header of several values is an array; Retry-After and
+   *  grpc-retry-pushback-ms must be one). Retry-After and grpc-retry-pushback-ms are read,
+   *  names without regard to case, the first of each. */
+  headers?: Record<string, string | number | readonly string[] | undefined> | Iterable<readonly (string | number)[]> | Headers;
+  error?: undefined;
+}
+
+export interface ClassifyError extends ClassifyCommon {
+  error: TransportErrorKind;
+  status?: undefined;
+  headers?: undefined;
+}
+
+interface ClassifyCommon {
+  method?: string;
   /** "Now" for Retry-After dates: wall-clock ms since the epoch. Default Date.now(). (Only a
    *  date is read against it; budgets use a monotonic clock, see Budget.tokens.) */
   nowMs?: number;
-  error?: TransportErrorKind;
   idempotent?: boolean;
   maxRetryAfterMs?: number;
   retryOn?: string;
@@ -118,8 +138,8 @@ export interface RatioBudgetOptions {
   kind: "ratio";
   /** Tokens each call deposits (0 to 1000; default 0.2). */
   ratio?: number;
-  /** The most tokens held (default: no cap). */
-  cap?: number;
+  /** The most tokens held (default: no cap; `null` is none, as `defaults()` gives it). */
+  cap?: number | null;
   /** Retries per second always allowed (default 10). */
   minPerSec?: number;
   /** How long deposits and withdrawals count, ms (default 10,000). */
@@ -287,7 +307,7 @@ export interface SimOptions {
   scenario?: Scenario;
   /** 1 to 1,000,000. */
   clients?: number;
-  policy?: PolicyOptions;
+  policy?: PolicyOptions | null;
   outageMs?: number;
   outageStartMs?: number;
   /** Requests per second the fleet serves: sizes the workers when `workers` is not given
@@ -505,30 +525,30 @@ export interface AttemptInfo {
 }
 
 export interface RetryFetchOptions {
-  policy?: PolicyOptions;
+  policy?: PolicyOptions | null;
   /** Names the call site's nets (budget, breaker, throttle) in the same registry as
    *  Budget.forCallSite (see Budget for the rule): every call naming it shares them. */
-  callSite?: string;
+  callSite?: string | null;
   /** Settings for the budget: they reconfigure the call site's (see Budget). Without
    *  callSite, the call has a budget of its own, which no other call sees. */
-  budget?: BudgetOptions;
+  budget?: BudgetOptions | null;
   /** A circuit breaker: the call site's, or without callSite the call's own. */
-  breaker?: BreakerOptions;
+  breaker?: BreakerOptions | null;
   /** Client-side adaptive throttling: the call site's, or without callSite the call's own. */
-  throttle?: ThrottleOptions;
+  throttle?: ThrottleOptions | null;
   /** Send hedges (concurrent attempts) instead of retrying after failures. Only requests
    *  that may be repeated are hedged: a POST or PATCH needs `idempotent: true`. */
-  hedging?: HedgingOptions;
+  hedging?: HedgingOptions | null;
   /** Each attempt's own timeout, ms (more than 0, at most a day); a timed-out attempt is a
    *  "timeout", retried like one. */
-  attemptTimeoutMs?: number;
+  attemptTimeoutMs?: number | null;
   /** The whole call's deadline from its start, ms (more than 0, at most a day): no attempt
    *  runs past it and no retry starts after it (policy.maxElapsedMs only stops retries from
    *  starting; with both, the smaller stops them). It ends when the call settles: reading
    *  the body of the Response it resolved with is the caller's, as with fetch. */
-  deadlineMs?: number;
+  deadlineMs?: number | null;
   /** Allow retrying and hedging POST/PATCH (e.g. with an idempotency key). */
-  idempotent?: boolean;
+  idempotent?: boolean | null;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
    *  init.signal (and a Request input's own signal) do exactly the same. Once the call has
@@ -536,7 +556,7 @@ export interface RetryFetchOptions {
    *  goes once the Response is collected). An object like an
    *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
    *  not true or false is a TypeError naming it (`signal.aborted`). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | null;
   /** Called after each attempt with what happened and what the policy decided. If it throws,
    *  the call ends there: the promise rejects with a TypeError naming `onAttempt` (the thrown
    *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
@@ -549,7 +569,7 @@ export interface RetryFetchOptions {
    *  `fetch` that never settles does (`attemptTimeoutMs` bounds `fetch`, not this
    *  callback). (`void`, as TypeScript reads it for a
    *  callback: any function fits, an async one included.) */
-  onAttempt?: (attempt: AttemptInfo) => void;
+  onAttempt?: ((attempt: AttemptInfo) => void) | null;
 }
 
 /** Rejection after giving up on a transport failure (or timeout): `err instanceof RetryError`. */

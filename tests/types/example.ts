@@ -67,6 +67,25 @@ export async function demo(signal: AbortSignal): Promise<number> {
   void retryFetch("/api/orders", undefined, { budget: { retryCost: 2, capacity: 5 } });
   // @ts-expect-error transport errors are a closed set
   classify({ error: "pigeon" });
+  // @ts-expect-error a status or an error: classify refuses neither ("status: expected a status (100-599) or an error")
+  classify({ method: "GET" });
+  // @ts-expect-error not both
+  classify({ status: 503, error: "timeout" });
+  // Headers as fetch takes them: pairs as TypeScript infers them (string[][]), a Map, and a
+  // record such as Node's IncomingHttpHeaders (a header of several values, an absent one).
+  const pairs = [["retry-after", "2"]];
+  classify({ status: 503, headers: pairs });
+  classify({ status: 503, headers: new Map([["Retry-After", "2"]]) });
+  classify({ status: 503, headers: { "retry-after": "2", "set-cookie": ["a=1", "b=2"], age: undefined } });
+  // @ts-expect-error a RetryPolicy is no options object (refused at run time)
+  void retryFetch("/api/orders", undefined, { policy: new RetryPolicy({ maxAttempts: 2 }) });
+  // @ts-expect-error nor here
+  new Simulation({ policy: new RetryPolicy() });
+  // null counts as absent, in the options as at run time; and defaults() feed the options back.
+  void retryFetch("/api/orders", { signal: null }, { policy: null, budget: null, breaker: null, throttle: null, hedging: null, signal: null, callSite: null, onAttempt: null });
+  new Simulation({ policy: null }).free();
+  Budget.forCallSite("GET /api/ratio", defaults().nets.ratio).free();
+  Budget.forCallSite("GET /api/ratio2", { kind: "ratio", cap: null }).free();
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
 }
 

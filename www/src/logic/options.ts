@@ -23,6 +23,9 @@ const POLICY: Record<keyof PolicyOptions, Control> = {
   maxElapsedMs: null,
   maxRetryAfterMs: null,
   retryOn: null,
+  // Not options: typed `never` so that a RetryPolicy does not pass for its options.
+  delays: null,
+  sample: null,
 };
 
 /** Every field of a union's members (keyof a union is only the fields all share). */

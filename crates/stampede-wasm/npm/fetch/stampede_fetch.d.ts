@@ -21,6 +21,8 @@ export type {
   TransportErrorKind,
   PolicyOptions,
   ClassifyInput,
+  ClassifyStatus,
+  ClassifyError,
   Verdict,
   BudgetOptions,
   BudgetKind,
