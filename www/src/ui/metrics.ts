@@ -182,6 +182,8 @@ export class CompareTable {
       const tb = text(b, vb);
       c.a.textContent = ta;
       c.b.textContent = tb;
+      c.a.classList.toggle("words", never(a));
+      c.b.classList.toggle("words", never(b));
       c.a.classList.toggle("better", isBetter(va, vb, r.better, ta, tb));
       c.b.classList.toggle("better", isBetter(vb, va, r.better, tb, ta));
     });
