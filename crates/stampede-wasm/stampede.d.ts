@@ -25,24 +25,24 @@ export type TransportErrorKind = "timeout" | "connect" | "reset" | "dns" | "abor
 
 /** A retry policy. Every field is optional; defaults: full jitter, 200 ms, 30 s, 6 attempts, ×2. */
 export interface PolicyOptions {
-  strategy?: Strategy;
+  strategy?: Strategy | undefined;
   /** The first delay (for decorrelated-v2: the median first delay), ms. */
-  baseMs?: number;
+  baseMs?: number | undefined;
   /** No delay is longer, ms. At least baseMs; when absent, 30 s or baseMs when that is longer. */
-  capMs?: number;
+  capMs?: number | undefined;
   /** Attempts in all, the first included: 1 to 100. */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Growth per retry, 1 to 1000. */
-  multiplier?: number;
+  multiplier?: number | undefined;
   /** 0 to 2^53-1. Omit for a random seed (what real clients want: a shared seed re-synchronises a herd). */
-  seed?: number;
+  seed?: number | undefined;
   /** No retry starts later than this after the first attempt, ms; an attempt already
    *  running is not cut short (retryFetch's deadlineMs does that). */
-  maxElapsedMs?: number;
+  maxElapsedMs?: number | undefined;
   /** The longest Retry-After / pushback honoured; past it the request gives up. Default 60000. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** The statuses retried, e.g. "5xx,408,429" (the default) or "502-504". */
-  retryOn?: string;
+  retryOn?: string | undefined;
   /** A RetryPolicy is no options object (refused at run time: "expected a plain options
    *  object"): its methods keep one from passing as these options. */
   delays?: never;
@@ -88,13 +88,13 @@ export interface ClassifyError extends ClassifyCommon {
 }
 
 interface ClassifyCommon {
-  method?: string;
+  method?: string | undefined;
   /** "Now" for Retry-After dates: wall-clock ms since the epoch. Default Date.now(). (Only a
    *  date is read against it; budgets use a monotonic clock, see Budget.tokens.) */
-  nowMs?: number;
-  idempotent?: boolean;
-  maxRetryAfterMs?: number;
-  retryOn?: string;
+  nowMs?: number | undefined;
+  idempotent?: boolean | undefined;
+  maxRetryAfterMs?: number | undefined;
+  retryOn?: string | undefined;
 }
 
 export interface Verdict {
@@ -105,7 +105,7 @@ export interface Verdict {
   /** The server's hint (Retry-After or grpc-retry-pushback-ms), ms; undefined when there is none. */
   retryAfterMs: number | undefined;
   /** A hint that was present but malformed, and why it was ignored. */
-  ignoredHint?: string;
+  ignoredHint?: string | undefined;
 }
 
 export function classify(input: ClassifyInput): Verdict;
@@ -119,15 +119,15 @@ export type BudgetKind = "bucket" | "ratio" | "grpc" | "aws";
 
 /** A token bucket refilled per second: `kind` absent or "bucket" (today's budget). */
 export interface BucketBudgetOptions {
-  kind?: "bucket";
+  kind?: "bucket" | undefined;
   /** Tokens when full (default 10). */
-  capacity?: number;
+  capacity?: number | undefined;
   /** Tokens added per second (default 1). */
-  refillPerSec?: number;
+  refillPerSec?: number | undefined;
   /** Tokens one retry costs (default 1). */
-  retryCost?: number;
+  retryCost?: number | undefined;
   /** Tokens a success puts back (default 0). */
-  successRefund?: number;
+  successRefund?: number | undefined;
 }
 
 /** Each call deposits `ratio` of a token (expiring after `windowMs`), a retry withdraws 1,
@@ -137,13 +137,13 @@ export interface BucketBudgetOptions {
 export interface RatioBudgetOptions {
   kind: "ratio";
   /** Tokens each call deposits (0 to 1000; default 0.2). */
-  ratio?: number;
+  ratio?: number | undefined;
   /** The most tokens held (default: no cap; `null` is none, as `defaults()` gives it). */
-  cap?: number | null;
+  cap?: number | null | undefined;
   /** Retries per second always allowed (default 10). */
-  minPerSec?: number;
+  minPerSec?: number | undefined;
   /** How long deposits and withdrawals count, ms (default 10,000). */
-  windowMs?: number;
+  windowMs?: number | undefined;
 }
 
 /** gRPC retry throttling: tokens start at `maxTokens`; a failure takes 1, a success gives
@@ -152,9 +152,9 @@ export interface RatioBudgetOptions {
 export interface GrpcBudgetOptions {
   kind: "grpc";
   /** More than 0, at most 1000 (default 10). */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** More than 0 (default 0.1). */
-  tokenRatio?: number;
+  tokenRatio?: number | undefined;
 }
 
 /** The AWS SDKs' retry quota: `tokens` to start with (and at most); a retry costs
@@ -162,9 +162,9 @@ export interface GrpcBudgetOptions {
  *  first-try success 1. Defaults the SDKs' (500, 5, 10). First attempts are never refused. */
 export interface AwsBudgetOptions {
   kind: "aws";
-  tokens?: number;
-  retryCost?: number;
-  timeoutCost?: number;
+  tokens?: number | undefined;
+  retryCost?: number | undefined;
+  timeoutCost?: number | undefined;
 }
 
 /** `T` with every other kind's fields refused (`never`): a union alone lets an object mix
@@ -199,12 +199,12 @@ export type BreakerMode = "all" | "retries";
  *  0.1 over 30 s, 100 calls, 5 s, mode "all". */
 export interface BreakerOptions {
   /** 0 to 1. */
-  failureRatio?: number;
-  samplingMs?: number;
+  failureRatio?: number | undefined;
+  samplingMs?: number | undefined;
   /** A whole number, at least 1. */
-  minThroughput?: number;
-  breakMs?: number;
-  mode?: BreakerMode;
+  minThroughput?: number | undefined;
+  breakMs?: number | undefined;
+  mode?: BreakerMode | undefined;
 }
 
 /** Client-side adaptive throttling (Google SRE book, "Handling Overload"): every attempt is
@@ -215,8 +215,8 @@ export interface BreakerOptions {
  *  k 2, 2 minutes. */
 export interface ThrottleOptions {
   /** At least 1. */
-  k?: number;
-  windowMs?: number;
+  k?: number | undefined;
+  windowMs?: number | undefined;
 }
 
 /** Hedging (gRFC A6 hedgingPolicy, Polly v8): if no answer has come `delayMs` after the last
@@ -227,9 +227,9 @@ export interface ThrottleOptions {
  *  call site's nets apply, its backoff and maxAttempts do not. Defaults Polly's: 2 s, 2. */
 export interface HedgingOptions {
   /** 0 (every attempt at once) to a day (default 2000). */
-  delayMs?: number;
+  delayMs?: number | undefined;
   /** 2 to 5 (default 2). */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
 }
 
 /** A call site's safety nets in the module's registry (one per page or worker): a budget of
@@ -304,84 +304,84 @@ export interface SlowdownOptions {
 /** A simulation's settings. Every field is optional (see defaults().simulation); `null`
  *  counts as absent. Errors name the field as written here (`slowdown.factor`). */
 export interface SimOptions {
-  scenario?: Scenario;
+  scenario?: Scenario | undefined;
   /** 1 to 1,000,000. */
-  clients?: number;
-  policy?: PolicyOptions | null;
-  outageMs?: number;
-  outageStartMs?: number;
+  clients?: number | undefined;
+  policy?: PolicyOptions | null | undefined;
+  outageMs?: number | undefined;
+  outageStartMs?: number | undefined;
   /** Requests per second the fleet serves: sizes the workers when `workers` is not given
    *  (given workers and serviceMs, capacity follows from them and this is ignored). */
-  capacityRps?: number;
+  capacityRps?: number | undefined;
   /** A rejection's cost as a fraction of serving a request, 0 to 1 (default 0.1). */
-  rejectCost?: number;
+  rejectCost?: number | undefined;
   /** Identical servers behind the load balancer (default 1). */
-  servers?: number;
-  balance?: Balance;
+  servers?: number | undefined;
+  balance?: Balance | undefined;
   /** Concurrent requests per server; 0 = unlimited; absent/null = sized from capacityRps. */
-  workers?: number | null;
+  workers?: number | null | undefined;
   /** Requests each server keeps waiting (one more is rejected with 503); absent/null = 100 ms
    *  of a server's capacity. */
-  queue?: number | null;
-  queueOrder?: QueueOrder;
+  queue?: number | null | undefined;
+  queueOrder?: QueueOrder | undefined;
   /** A request that waited longer than this before service is dropped with 503, ms; absent/null: never. */
-  queueTimeoutMs?: number | null;
+  queueTimeoutMs?: number | null | undefined;
   /** Mean service time, ms (more than 0). */
-  serviceMs?: number;
-  serviceDist?: ServiceDist;
+  serviceMs?: number | undefined;
+  serviceDist?: ServiceDist | undefined;
   /** lognormal: the standard deviation of the service time's logarithm (0 to 3; the mean stays serviceMs). */
-  serviceSpread?: number;
+  serviceSpread?: number | undefined;
   /** Each request's service time grows by this for every request already in service on its server, ms. */
-  serviceSlopeMs?: number;
+  serviceSlopeMs?: number | undefined;
   /** The chance (0 to 1) that an attempt fails with 500, whatever the load. */
-  failRate?: number;
+  failRate?: number | undefined;
   /** How many servers the outage takes down (at most `servers`); absent/null: all. */
-  outageServers?: number | null;
-  slowdown?: SlowdownOptions | null;
+  outageServers?: number | null | undefined;
+  slowdown?: SlowdownOptions | null | undefined;
   /** A client gives an attempt up after this long (a "timeout", retried like one; the server
    *  still does the work), ms (more than 0); absent/null: never. */
-  timeoutMs?: number | null;
+  timeoutMs?: number | null | undefined;
   /** The mean round trip, ms (with latencyDist "exponential", each leg is exponential with half of it). */
-  latencyMs?: number;
-  latencySdMs?: number | null;
-  latencyDist?: LatencyDist;
+  latencyMs?: number | undefined;
+  latencySdMs?: number | null | undefined;
+  latencyDist?: LatencyDist | undefined;
   /** steady, spike: new requests per client per second. */
-  ratePerClient?: number;
+  ratePerClient?: number | undefined;
   /** steady, spike, closed: how long new requests keep coming, ms. */
-  durationMs?: number;
-  burstWindowMs?: number;
+  durationMs?: number | undefined;
+  burstWindowMs?: number | undefined;
   /** spike: when the arrival rate is multiplied, ms. */
-  spikeStartMs?: number;
+  spikeStartMs?: number | undefined;
   /** spike: for how long, ms. */
-  spikeLengthMs?: number;
+  spikeLengthMs?: number | undefined;
   /** spike: by what (0 to 1000). */
-  spikeFactor?: number;
+  spikeFactor?: number | undefined;
   /** closed: a client's mean pause between one request's end and the next, ms. */
-  thinkMs?: number;
+  thinkMs?: number | undefined;
   /** The server's Retry-After during the outage, ms (sent in whole seconds). */
-  retryAfterMs?: number | null;
+  retryAfterMs?: number | null | undefined;
   /** A retry budget of any school: `kind` absent (or "bucket") is the token bucket. */
-  budget?: BudgetOptions | null;
+  budget?: BudgetOptions | null | undefined;
   /** Who shares the budget, the breaker and the throttle: each client its own, or one for all. */
-  budgetScope?: BudgetScope;
+  budgetScope?: BudgetScope | undefined;
   /** A circuit breaker (Polly v8's semantics; mode "retries" is Brooker's). */
-  breaker?: BreakerOptions | null;
+  breaker?: BreakerOptions | null | undefined;
   /** Client-side adaptive throttling (Google SRE book). */
-  throttle?: ThrottleOptions | null;
+  throttle?: ThrottleOptions | null | undefined;
   /** Hedged requests instead of retries; absent/null: none. Errors name `hedging.delayMs`,
    *  `hedging.maxAttempts`. */
-  hedging?: HedgingOptions | null;
+  hedging?: HedgingOptions | null | undefined;
   /** Default 1 (simulations are always seeded). */
-  seed?: number;
-  slotMs?: number;
-  logClients?: number;
+  seed?: number | undefined;
+  slotMs?: number | undefined;
+  logClients?: number | undefined;
   /** Services in the chain each request goes through, 1 to 10 (default 1): clients call layer
    *  1, each layer calls the next, and the servers above are the last layer (the outage, fail
    *  rate, slowdown and queues apply there); upper layers pass calls on at the cost of a
    *  network trip each way. */
-  layers?: number;
+  layers?: number | undefined;
   /** Which layers retry (default "every"); the budget is the clients' alone. */
-  retryAt?: RetryAt;
+  retryAt?: RetryAt | undefined;
 }
 
 /** The servers a simulation runs, as sized from its settings. */
@@ -503,52 +503,52 @@ export interface AttemptInfo {
    *  any order, and onAttempt is called as each ends). */
   number: number;
   startedMs: number;
-  status?: number;
-  error?: TransportErrorKind;
+  status?: number | undefined;
+  error?: TransportErrorKind | undefined;
   /** "retry": another attempt follows (with hedging: sent at once); "wait" (hedging only):
    *  attempts are still in flight, or a server hint put the next one off (`delayMs`);
    *  "success"; "stop". Attempts aborted because another ended the request are reported
    *  last, as `error: "abort"`, decision "stop". */
   decision: "retry" | "stop" | "success" | "wait";
-  delayMs?: number;
+  delayMs?: number | undefined;
   /** The classifier's reason (for a stop: why it stopped). */
   reason: string;
   /** Whether the wait came from Retry-After / pushback. */
-  fromServer?: boolean;
+  fromServer?: boolean | undefined;
   /** The call site's budget's tokens after the decision (see Budget.tokens). */
-  budgetTokens?: number;
+  budgetTokens?: number | undefined;
   /** Whether the attempt was sent as a hedge (false for the first and for retries). */
   hedge: boolean;
   /** When hedging, on the attempt whose answer ended the request and is what retryFetch
    *  resolves with: a success, or a status that stops hedging. */
-  won?: true;
+  won?: true | undefined;
 }
 
 export interface RetryFetchOptions {
-  policy?: PolicyOptions | null;
+  policy?: PolicyOptions | null | undefined;
   /** Names the call site's nets (budget, breaker, throttle) in the same registry as
    *  Budget.forCallSite (see Budget for the rule): every call naming it shares them. */
-  callSite?: string | null;
+  callSite?: string | null | undefined;
   /** Settings for the budget: they reconfigure the call site's (see Budget). Without
    *  callSite, the call has a budget of its own, which no other call sees. */
-  budget?: BudgetOptions | null;
+  budget?: BudgetOptions | null | undefined;
   /** A circuit breaker: the call site's, or without callSite the call's own. */
-  breaker?: BreakerOptions | null;
+  breaker?: BreakerOptions | null | undefined;
   /** Client-side adaptive throttling: the call site's, or without callSite the call's own. */
-  throttle?: ThrottleOptions | null;
+  throttle?: ThrottleOptions | null | undefined;
   /** Send hedges (concurrent attempts) instead of retrying after failures. Only requests
    *  that may be repeated are hedged: a POST or PATCH needs `idempotent: true`. */
-  hedging?: HedgingOptions | null;
+  hedging?: HedgingOptions | null | undefined;
   /** Each attempt's own timeout, ms (more than 0, at most a day); a timed-out attempt is a
    *  "timeout", retried like one. */
-  attemptTimeoutMs?: number | null;
+  attemptTimeoutMs?: number | null | undefined;
   /** The whole call's deadline from its start, ms (more than 0, at most a day): no attempt
    *  runs past it and no retry starts after it (policy.maxElapsedMs only stops retries from
    *  starting; with both, the smaller stops them). It ends when the call settles: reading
    *  the body of the Response it resolved with is the caller's, as with fetch. */
-  deadlineMs?: number | null;
+  deadlineMs?: number | null | undefined;
   /** Allow retrying and hedging POST/PATCH (e.g. with an idempotency key). */
-  idempotent?: boolean | null;
+  idempotent?: boolean | null | undefined;
   /** Aborts at once, whenever it fires (before the call, during an attempt, inside onAttempt,
    *  during a wait): the promise rejects with the signal's reason and nothing more is sent.
    *  init.signal (and a Request input's own signal) do exactly the same. Once the call has
@@ -556,7 +556,7 @@ export interface RetryFetchOptions {
    *  goes once the Response is collected). An object like an
    *  AbortSignal (`aborted`, `reason`, `addEventListener`) is taken too; an `aborted` that is
    *  not true or false is a TypeError naming it (`signal.aborted`). */
-  signal?: AbortSignal | null;
+  signal?: AbortSignal | null | undefined;
   /** Called after each attempt with what happened and what the policy decided. If it throws,
    *  the call ends there: the promise rejects with a TypeError naming `onAttempt` (the thrown
    *  value as `cause`) and nothing more is sent. If it returns a promise (an async function),
@@ -569,7 +569,7 @@ export interface RetryFetchOptions {
    *  `fetch` that never settles does (`attemptTimeoutMs` bounds `fetch`, not this
    *  callback). (`void`, as TypeScript reads it for a
    *  callback: any function fits, an async one included.) */
-  onAttempt?: ((attempt: AttemptInfo) => void) | null;
+  onAttempt?: ((attempt: AttemptInfo) => void) | null | undefined;
 }
 
 /** Rejection after giving up on a transport failure (or timeout): `err instanceof RetryError`. */
@@ -716,16 +716,16 @@ export interface SettingsErrorInfo {
   /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value;
    *  for too_much_work without a `max`, the least that fits with the other settings: a closed
    *  loop's thinkMs when no duration fits). */
-  min?: number;
+  min?: number | undefined;
   /** Present (true) when `min` itself is refused: more than min (serviceMs, attemptTimeoutMs). */
-  minExclusive?: true;
+  minExclusive?: true | undefined;
   /** The largest value accepted (for too_much_work, the largest that fits with the other settings). */
-  max?: number;
-  unit?: Unit;
+  max?: number | undefined;
+  unit?: Unit | undefined;
   /** The accepted names, for unknown_value. */
-  allowed?: string[];
+  allowed?: string[] | undefined;
   /** The offending value as given, when it is a primitive. */
-  got?: unknown;
+  got?: unknown | undefined;
 }
 /** A bad value: `e instanceof RangeError`, with the contract's properties. */
 export type SettingsRangeError = RangeError & SettingsErrorInfo;
@@ -739,11 +739,11 @@ export interface Limit {
   min: number;
   max: number;
   /** Absent for a plain number. */
-  unit?: Unit;
+  unit?: Unit | undefined;
   /** Whether only whole numbers are accepted. */
   whole: boolean;
   /** Present (true) when `min` itself is refused: more than min, at most max. */
-  minExclusive?: true;
+  minExclusive?: true | undefined;
 }
 
 /** The backoff a scenario's own experiment uses. */

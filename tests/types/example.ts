@@ -86,6 +86,12 @@ export async function demo(signal: AbortSignal): Promise<number> {
   new Simulation({ policy: null }).free();
   Budget.forCallSite("GET /api/ratio", defaults().nets.ratio).free();
   Budget.forCallSite("GET /api/ratio2", { kind: "ratio", cap: null }).free();
+  // Checked with exactOptionalPropertyTypes (tsconfig.json): an option may be given as
+  // undefined, as a variable that may hold none, which the runtime takes as absent.
+  const maybeSeed: number | undefined = Math.random() < 2 ? undefined : 1;
+  new RetryPolicy({ seed: maybeSeed, baseMs: undefined }).free();
+  Budget.forCallSite("GET /api/ratio3", { kind: "ratio", cap: undefined }).free();
+  void retryFetch("/api/orders", undefined, { policy: { seed: maybeSeed }, deadlineMs: undefined });
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
 }
 
