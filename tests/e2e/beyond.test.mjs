@@ -154,6 +154,8 @@ describe("Which safety net?", () => {
       await page.fill("#nets-fail-rate", "");
       // Typed key by key: "e" alone is the browser's badInput (not a number), not a value.
       await page.locator("#nets-fail-rate").pressSequentially(bad);
+      // Typed text counts once the typing pauses, or at once on Enter (a change).
+      await page.locator("#nets-fail-rate").dispatchEvent("change");
       await page.waitForFunction(() => !document.getElementById("nets-fail-rate-error")?.hidden);
       const message = await page.textContent("#nets-fail-rate-error");
       assert.ok(message && message.length > 0, `${JSON.stringify(bad)}: a message`);
@@ -233,6 +235,15 @@ describe("Hedging", () => {
     await page.waitForFunction((extra) => Number(document.querySelector('[data-hedging="extra"]')?.getAttribute("data-value")) < extra, extra, { timeout: 60_000, polling: 50 }).catch(() => {});
     await panelDone(page, "panel-hedging", runs + 1);
     assert.ok((await value("extra")) < extra, "a longer delay sends fewer hedges");
+    // Typed key by key, the delay counts once the typing pauses: one run, of the whole value
+    // (each keystroke ran the value so far: "150" ran 1 and 15 on the way).
+    const typed = Number(await page.getAttribute("#panel-hedging", "data-runs"));
+    await page.fill("#hedge-delay", "");
+    await page.locator("#hedge-delay").pressSequentially("150", { delay: 60 });
+    await panelDone(page, "panel-hedging", typed + 1);
+    await page.waitForTimeout(600);
+    assert.equal(Number(await page.getAttribute("#panel-hedging", "data-runs")), typed + 1, "one run for the typed value");
+    assert.equal(await page.isHidden("#hedge-delay-error"), true);
     // A bad delay: named inline, the numbers kept.
     await page.fill("#hedge-delay", "0");
     await page.waitForFunction(() => !document.getElementById("hedge-delay-error")?.hidden);

@@ -50,10 +50,8 @@ import {
 } from "../logic/state.js";
 import { fleetText, type FleetView } from "./fleet.js";
 import type { T } from "./i18n-dom.js";
+import { TYPING_PAUSE_MS } from "./typed-field.js";
 import { byId, setAttr, setHidden, setText } from "./dom.js";
-
-/** How long typing in a number field pauses before its value counts (ms). */
-const TYPING_PAUSE_MS = 300;
 
 interface FieldEls {
   f: NumberField;

@@ -9,6 +9,10 @@ import type { FieldProblem } from "../logic/fields.js";
 import { byId } from "./dom.js";
 import type { T } from "./i18n-dom.js";
 
+/** How long typing in a number field pauses before its value counts (ms): each keystroke ran
+ *  the value so far (typing 1e9 ran the panel on 1 first). */
+export const TYPING_PAUSE_MS = 300;
+
 export class TypedField {
   readonly input: HTMLInputElement;
   private readonly error: HTMLElement;
@@ -23,7 +27,23 @@ export class TypedField {
   ) {
     this.input = byId<HTMLInputElement>(id);
     this.error = byId(`${id}-error`);
-    this.input.addEventListener("input", onInput);
+    // Typed text counts once the typing pauses (or on Enter, or when the field is left); a step
+    // of the spinner or an arrow key (an input with no text typed) counts at once, as the
+    // main controls' fields do.
+    let typing = 0;
+    const settle = () => {
+      if (typing === 0) return;
+      window.clearTimeout(typing);
+      typing = 0;
+      onInput();
+    };
+    this.input.addEventListener("input", (ev) => {
+      window.clearTimeout(typing);
+      typing = 0;
+      if (ev instanceof InputEvent && ev.inputType) typing = window.setTimeout(settle, TYPING_PAUSE_MS);
+      else onInput();
+    });
+    this.input.addEventListener("change", settle);
   }
 
   /** The value, or null (the problem is shown until `render`). */
