@@ -192,6 +192,14 @@ describe("the page's contract", () => {
     await page.close();
   });
 
+  test("a link naming a story the page does not have says so, and keeps its other settings", T, async () => {
+    const { page, problems } = await open("?story=nonexistent&seed=7");
+    assert.match((await page.textContent("#link-note")) ?? "", /names a story the page does not have \(“nonexistent”\)/);
+    assert.equal(await page.inputValue("#seed"), "7");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("Share writes the whole state into the address and keeps the section in its hash", T, async () => {
     const { page, problems } = await open("?seed=42#compare");
     await afterRun(page, () => page.fill("#attempts", "3"));

@@ -12,7 +12,7 @@ import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
-import { linkedStory } from "./logic/presets.js";
+import { PRESETS, linkedStory } from "./logic/presets.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
 import { watchDock } from "./ui/dock.js";
@@ -42,7 +42,10 @@ async function boot(): Promise<void> {
   const panels = applyPanelParams(location.search);
   // A bare address opens on the first story; a link, on the story it names (if any).
   const story = location.search === "" ? "herd" : linkedStory(location.search, decoded.state);
-  const app = new App(decoded.state, lang, story, { ...decoded, panels });
+  // A story the page does not have (a typo, a link from a later version): said, not ignored.
+  const named = new URLSearchParams(location.search).get("story");
+  const unknownStory = named !== null && !PRESETS.some((p) => p.id === named) ? named : undefined;
+  const app = new App(decoded.state, lang, story, { ...decoded, panels, ...(unknownStory === undefined ? {} : { unknownStory }) });
   performance.mark("stampede:built");
   try {
     await loading;

@@ -39,6 +39,8 @@ export interface LinkProblems {
   given: Record<string, string>;
   /** The panels' settings the link had that could not be used, as `key=value`. */
   panels?: string[];
+  /** A story the link names that the page does not have (its other settings still apply). */
+  unknownStory?: string;
 }
 
 /** The form's side of a repair: notes beside fields. */
@@ -88,6 +90,8 @@ export class LinkRepair {
       }
     }
     for (const pair of link.panels ?? []) general.push(quoted(pair));
+    const story = link.unknownStory;
+    if (story !== undefined) this.notes.push((t) => t("link.story", { value: quoted(story) }));
     if (general.length > 0) {
       const list = general.join(", ");
       this.notes.push((t) => t("link.general", { list }));

@@ -187,6 +187,7 @@ export const en = {
   "link.reset": "The link's settings were refused ({message}): the defaults are shown.",
   "link.bounded": "The link's settings were refused here ({message}): the value that fits is shown.",
   "link.boundedValue": "The link had “{value}” here, which the simulator refused ({message}): the value that fits is shown.",
+  "link.story": "The link names a story the page does not have (“{value}”): its settings are shown, without the story.",
   "link.general": "The link had values the page cannot use ({list}): the defaults are shown.",
 
   "herd.heading": "The herd",
