@@ -77,14 +77,15 @@ export interface ClassifyStatus extends ClassifyCommon {
    *  Node's `IncomingHttpHeaders` (a header of several values is an array; Retry-After and
    *  grpc-retry-pushback-ms must be one). Retry-After and grpc-retry-pushback-ms are read,
    *  names without regard to case, the first of each. */
-  headers?: Record<string, string | number | readonly string[] | undefined> | Iterable<readonly (string | number)[]> | Headers;
+  headers?: Record<string, string | number | readonly string[] | undefined> | Iterable<readonly (string | number)[]> | Headers | null | undefined;
   error?: undefined;
 }
 
 export interface ClassifyError extends ClassifyCommon {
   error: TransportErrorKind;
   status?: undefined;
-  headers?: undefined;
+  /** Read only beside a status: taken and ignored with an error. */
+  headers?: ClassifyStatus["headers"];
 }
 
 interface ClassifyCommon {
@@ -105,7 +106,7 @@ export interface Verdict {
   /** The server's hint (Retry-After or grpc-retry-pushback-ms), ms; undefined when there is none. */
   retryAfterMs: number | undefined;
   /** A hint that was present but malformed, and why it was ignored. */
-  ignoredHint?: string | undefined;
+  ignoredHint?: string;
 }
 
 export function classify(input: ClassifyInput): Verdict;
@@ -503,25 +504,25 @@ export interface AttemptInfo {
    *  any order, and onAttempt is called as each ends). */
   number: number;
   startedMs: number;
-  status?: number | undefined;
-  error?: TransportErrorKind | undefined;
+  status?: number;
+  error?: TransportErrorKind;
   /** "retry": another attempt follows (with hedging: sent at once); "wait" (hedging only):
    *  attempts are still in flight, or a server hint put the next one off (`delayMs`);
    *  "success"; "stop". Attempts aborted because another ended the request are reported
    *  last, as `error: "abort"`, decision "stop". */
   decision: "retry" | "stop" | "success" | "wait";
-  delayMs?: number | undefined;
+  delayMs?: number;
   /** The classifier's reason (for a stop: why it stopped). */
   reason: string;
   /** Whether the wait came from Retry-After / pushback. */
-  fromServer?: boolean | undefined;
+  fromServer?: boolean;
   /** The call site's budget's tokens after the decision (see Budget.tokens). */
-  budgetTokens?: number | undefined;
+  budgetTokens?: number;
   /** Whether the attempt was sent as a hedge (false for the first and for retries). */
   hedge: boolean;
   /** When hedging, on the attempt whose answer ended the request and is what retryFetch
    *  resolves with: a success, or a status that stops hedging. */
-  won?: true | undefined;
+  won?: true;
 }
 
 export interface RetryFetchOptions {
@@ -716,16 +717,16 @@ export interface SettingsErrorInfo {
   /** The smallest value accepted (for a cross-field bound, e.g. capMs, the other field's value;
    *  for too_much_work without a `max`, the least that fits with the other settings: a closed
    *  loop's thinkMs when no duration fits). */
-  min?: number | undefined;
+  min?: number;
   /** Present (true) when `min` itself is refused: more than min (serviceMs, attemptTimeoutMs). */
-  minExclusive?: true | undefined;
+  minExclusive?: true;
   /** The largest value accepted (for too_much_work, the largest that fits with the other settings). */
-  max?: number | undefined;
-  unit?: Unit | undefined;
+  max?: number;
+  unit?: Unit;
   /** The accepted names, for unknown_value. */
-  allowed?: string[] | undefined;
+  allowed?: string[];
   /** The offending value as given, when it is a primitive. */
-  got?: unknown | undefined;
+  got?: unknown;
 }
 /** A bad value: `e instanceof RangeError`, with the contract's properties. */
 export type SettingsRangeError = RangeError & SettingsErrorInfo;
@@ -739,11 +740,11 @@ export interface Limit {
   min: number;
   max: number;
   /** Absent for a plain number. */
-  unit?: Unit | undefined;
+  unit?: Unit;
   /** Whether only whole numbers are accepted. */
   whole: boolean;
   /** Present (true) when `min` itself is refused: more than min, at most max. */
-  minExclusive?: true | undefined;
+  minExclusive?: true;
 }
 
 /** The backoff a scenario's own experiment uses. */
@@ -753,6 +754,10 @@ export interface ScenarioBackoff {
 }
 
 /** The core's defaults under the options' names; `null` where the default is none. */
+/** Every field of options `T` present and set (what defaults() gives): `Required` alone keeps
+ *  an optional field's `| undefined` under exactOptionalPropertyTypes. */
+type Filled<T> = { [K in keyof T]-?: Exclude<T[K], undefined | null> };
+
 export interface Defaults {
   policy: {
     strategy: Strategy;
@@ -820,11 +825,11 @@ export interface Defaults {
   /** Each safety net's defaults, its source's numbers (issue #12). */
   nets: {
     /** `cap` null: no cap (as defaults() gives it). */
-    ratio: Omit<Required<RatioBudgetOptions>, "cap"> & { cap: number | null };
-    grpc: Required<GrpcBudgetOptions>;
-    aws: Required<AwsBudgetOptions>;
-    breaker: Required<BreakerOptions>;
-    throttle: Required<ThrottleOptions>;
+    ratio: Omit<Filled<RatioBudgetOptions>, "cap"> & { cap: number | null };
+    grpc: Filled<GrpcBudgetOptions>;
+    aws: Filled<AwsBudgetOptions>;
+    breaker: Filled<BreakerOptions>;
+    throttle: Filled<ThrottleOptions>;
   };
 }
 

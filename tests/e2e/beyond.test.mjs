@@ -244,6 +244,16 @@ describe("Hedging", () => {
     await page.waitForTimeout(600);
     assert.equal(Number(await page.getAttribute("#panel-hedging", "data-runs")), typed + 1, "one run for the typed value");
     assert.equal(await page.isHidden("#hedge-delay-error"), true);
+    // Enter in the lone field counts the value at once and submits nothing (it reloaded the
+    // page bare, every setting lost).
+    await page.evaluate(() => (window.stillHere = true));
+    const entered = Number(await page.getAttribute("#panel-hedging", "data-runs"));
+    await page.fill("#hedge-delay", "");
+    await page.locator("#hedge-delay").pressSequentially("120");
+    await page.keyboard.press("Enter");
+    await panelDone(page, "panel-hedging", entered + 1);
+    assert.equal(await page.evaluate(() => window.stillHere), true, "the page was not reloaded");
+    assert.equal(await page.inputValue("#hedge-delay"), "120");
     // A bad delay: named inline, the numbers kept.
     await page.fill("#hedge-delay", "0");
     await page.waitForFunction(() => !document.getElementById("hedge-delay-error")?.hidden);

@@ -196,7 +196,12 @@ describe("the page's contract", () => {
     const { page, problems } = await open("?story=nonexistent&seed=7");
     assert.match((await page.textContent("#link-note")) ?? "", /names a story the page does not have \(“nonexistent”\)/);
     assert.equal(await page.inputValue("#seed"), "7");
-    assert.deepEqual(problems, []);
+    // Alone in the link, it opens as a bare address does: on the first story.
+    const alone = await open("?story=nonexistent");
+    assert.match((await alone.page.textContent("#link-note")) ?? "", /“nonexistent”/);
+    assert.equal(await alone.page.getAttribute('[data-preset="herd"]', "aria-pressed"), "true");
+    assert.deepEqual([...problems, ...alone.problems], []);
+    await alone.page.close();
     await page.close();
   });
 

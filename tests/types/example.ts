@@ -92,6 +92,12 @@ export async function demo(signal: AbortSignal): Promise<number> {
   new RetryPolicy({ seed: maybeSeed, baseMs: undefined }).free();
   Budget.forCallSite("GET /api/ratio3", { kind: "ratio", cap: undefined }).free();
   void retryFetch("/api/orders", undefined, { policy: { seed: maybeSeed }, deadlineMs: undefined });
+  // defaults() gives every net's field, numbers, under exactOptionalPropertyTypes too.
+  const k: number = defaults().nets.throttle.k;
+  const tokens: number = defaults().nets.aws.tokens;
+  // With an error, headers are taken and ignored (a response's, passed along).
+  classify({ error: "reset", headers: new Headers() });
+  void [k, tokens];
   return left + delays.length + hist.length + (hint ?? 0) + (ms ?? 0) + Number(open) + (p99 ?? 0) + offered.length + log.length + Number(t.retryable);
 }
 

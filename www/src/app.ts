@@ -179,8 +179,9 @@ export class App {
   }
 
   private wire(ctx: PanelContext): void {
-    // Enter in a field must not submit (and reload) a settings form.
-    for (const f of document.querySelectorAll<HTMLFormElement>("form.controls")) {
+    // Enter in a field must not submit (and reload) a settings form: the panels' too, where
+    // Enter in a lone field (the hedge delay, the nets' fail rate) reloaded the page bare.
+    for (const f of document.querySelectorAll<HTMLFormElement>("form.controls, form.beyond-form")) {
       f.addEventListener("submit", (e) => e.preventDefault());
     }
     this.logBox.addEventListener("change", () => {

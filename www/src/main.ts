@@ -41,10 +41,13 @@ async function boot(): Promise<void> {
   // The panels' own settings first: the panels read their controls when they are built.
   const panels = applyPanelParams(location.search);
   // A bare address opens on the first story; a link, on the story it names (if any).
-  const story = location.search === "" ? "herd" : linkedStory(location.search, decoded.state);
-  // A story the page does not have (a typo, a link from a later version): said, not ignored.
-  const named = new URLSearchParams(location.search).get("story");
-  const unknownStory = named !== null && !PRESETS.some((p) => p.id === named) ? named : undefined;
+  // A story the page does not have (a typo, a link from a later version): said, not ignored;
+  // a link that held nothing else opens as a bare address does, on the first story.
+  const params = new URLSearchParams(location.search);
+  const named = params.get("story");
+  const unknownStory = named !== null && named !== "" && !PRESETS.some((p) => p.id === named) ? named : undefined;
+  const bare = location.search === "" || (unknownStory !== undefined && [...params.keys()].every((k) => k === "story"));
+  const story = bare ? "herd" : linkedStory(location.search, decoded.state);
   const app = new App(decoded.state, lang, story, { ...decoded, panels, ...(unknownStory === undefined ? {} : { unknownStory }) });
   performance.mark("stampede:built");
   try {

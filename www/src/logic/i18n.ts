@@ -187,7 +187,7 @@ export const en = {
   "link.reset": "The link's settings were refused ({message}): the defaults are shown.",
   "link.bounded": "The link's settings were refused here ({message}): the value that fits is shown.",
   "link.boundedValue": "The link had “{value}” here, which the simulator refused ({message}): the value that fits is shown.",
-  "link.story": "The link names a story the page does not have (“{value}”): its settings are shown, without the story.",
+  "link.story": "The link names a story the page does not have (“{value}”): it is not shown.",
   "link.general": "The link had values the page cannot use ({list}): the defaults are shown.",
 
   "herd.heading": "The herd",
@@ -277,7 +277,7 @@ export const en = {
   "metric.ofAttempts": "{p}% of attempts",
   "metric.wastedAside": "served for clients gone",
   "metric.maxQueueAside": "requests waiting",
-  "cmp.notRecovered": "not while traffic lasted",
+  "cmp.notRecovered": "never",
   "budget.idle": "No budget is ticked: these settings change nothing until one is.",
   "metric.notRecovered": "not while the traffic lasted ({d})",
   "metric.nobodyBack": "no one came back after the outage",

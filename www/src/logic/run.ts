@@ -125,10 +125,9 @@ export function policyOptions(p: PolicyState, seed?: number): PolicyOptions {
   const o: PolicyOptions = {
     strategy: p.strategy,
     ...(reads("baseMs") ? { baseMs: p.baseMs } : {}),
-    // The core checks base ≤ cap even where the cap is not read ("constant"): its default
-    // (30 s) would refuse a longer base over a field the reader cannot see, so the cap
-    // sent there is the base itself.
-    ...(reads("capMs") ? { capMs: p.capMs } : reads("baseMs") ? { capMs: p.baseMs } : {}),
+    // Only where it is read: the core takes any cap beside a strategy that reads none
+    // ("constant"; it sent the base as the cap while the core refused a longer base).
+    ...(reads("capMs") ? { capMs: p.capMs } : {}),
     maxAttempts: p.maxAttempts,
     ...(reads("multiplier") ? { multiplier: p.multiplier } : {}),
   };

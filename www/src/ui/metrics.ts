@@ -140,6 +140,9 @@ const ROWS: Row[] = [
   { key: "cmp.wasted", value: (m) => m.wasted, text: count, better: "lower", scenarios: NOT_OCC },
 ];
 
+/** `text` with its spaces made no-break: a number and its unit stay on one line. */
+const unbroken = (text: string) => text.replace(/ /g, "\u00a0");
+
 export class CompareTable {
   private readonly body: HTMLTableSectionElement;
   private readonly cells: { row: HTMLTableRowElement; label: HTMLElement; a: HTMLElement; b: HTMLElement }[] = [];
@@ -180,10 +183,10 @@ export class CompareTable {
       const vb = value(b);
       const ta = text(a, va);
       const tb = text(b, vb);
-      c.a.textContent = ta;
-      c.b.textContent = tb;
-      c.a.classList.toggle("words", never(a));
-      c.b.classList.toggle("words", never(b));
+      // A value stays with its unit on a phone ("58.1 s" broke after the number); a cell of
+      // words (a recovery that never came) wraps as words do.
+      c.a.textContent = never(a) ? ta : unbroken(ta);
+      c.b.textContent = never(b) ? tb : unbroken(tb);
       c.a.classList.toggle("better", isBetter(va, vb, r.better, ta, tb));
       c.b.classList.toggle("better", isBetter(vb, va, r.better, tb, ta));
     });
