@@ -50,6 +50,13 @@ test("multiples and compact axis labels", () => {
   assert.equal(formatAxisSeconds(0, "en"), "0 s");
   assert.equal(formatAxisSeconds(500, "en"), "500 ms");
   assert.equal(formatAxisSeconds(180_000, "ru"), "3 мин");
+  // An axis's ticks share one unit: seconds while they are not all whole minutes (the herd's
+  // axis read "0 s, 50 s, 100 s, 2.5 min"), minutes when they are, seconds over ms from 1 s.
+  const axis = (ticks: number[]) => ticks.map((t) => formatAxisSeconds(t, "en", ticks));
+  assert.deepEqual(axis([0, 50_000, 100_000, 150_000]), ["0 s", "50 s", "100 s", "150 s"]);
+  assert.deepEqual(axis([0, 60_000, 120_000, 180_000]), ["0 min", "1 min", "2 min", "3 min"]);
+  assert.deepEqual(axis([0, 500, 1000, 1500]), ["0 s", "0.5 s", "1 s", "1.5 s"]);
+  assert.deepEqual(axis([0, 200, 400]), ["0 ms", "200 ms", "400 ms"]);
 });
 
 test("ticks step by 1, 2 or 5 and cover the range", () => {

@@ -96,7 +96,7 @@ export class DelayFigure {
             stroke: style.text,
             grid: { show: false },
             ticks: { stroke: style.grid },
-            values: (_u, splits) => splits.map((v) => formatAxisSeconds(v, style.lang)),
+            values: (_u, splits) => splits.map((v) => formatAxisSeconds(v, style.lang, splits)),
             space: 50,
           },
           { show: false },

@@ -205,7 +205,7 @@ export class HerdFigure {
     this.axisFont ||= axisFont(axis);
     const measure = labelMeasure(this.axisFont);
     axis.replaceChildren(
-      ...axisLabels(this.tEndMs, width, (t) => formatAxisSeconds(t, lang), measure).map(({ t, text, align }) => {
+      ...axisLabels(this.tEndMs, width, (t, ticks) => formatAxisSeconds(t, lang, ticks), measure).map(({ t, text, align }) => {
         const tick = document.createElement("span");
         tick.className = align === "center" ? "tick" : `tick ${align}`;
         tick.style.left = `${(100 * t) / this.tEndMs}%`;

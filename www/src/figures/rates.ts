@@ -88,7 +88,12 @@ export class RateChart {
         },
       },
       axes: [
-        axis({ values: (_u, splits) => splits.map((v) => formatAxisSeconds(v * 1000, o.lang)) }),
+        axis({
+          values: (_u, splits) => {
+            const ticks = splits.map((v) => v * 1000);
+            return ticks.map((t) => formatAxisSeconds(t, o.lang, ticks));
+          },
+        }),
         axis({ values: (_u, splits) => splits.map((v) => formatCompact(v)), size: 56 }),
       ],
       series: [

@@ -22,7 +22,8 @@ export interface AxisLabel {
 export function axisLabels(
   maxMs: number,
   widthPx: number,
-  text: (t: number) => string,
+  /** A tick's label; `ticks`: all of the axis's, for a unit they share. */
+  text: (t: number, ticks: readonly number[]) => string,
   measure: (text: string) => number,
   count = 8,
   gapPx = 8,
@@ -39,7 +40,7 @@ export function axisLabels(
     let right = -Infinity;
     let fits = true;
     for (const t of ticks) {
-      const s = text(t);
+      const s = text(t, ticks);
       const w = measure(s);
       const x = maxMs > 0 ? (t / maxMs) * widthPx : 0;
       const align = x - w / 2 < 0 ? "start" : x + w / 2 > widthPx ? "end" : "center";

@@ -127,11 +127,23 @@ function trim(v: number): string {
 }
 
 /** Axis seconds: "0 s", "2 s", "1.5 s", "2 min". */
-export function formatAxisSeconds(ms: number, lang: Lang): string {
+export function formatAxisSeconds(ms: number, lang: Lang, ticks?: readonly number[]): string {
   const u = UNITS[lang];
-  if (Math.abs(ms) >= 120_000) return `${trim(ms / 60_000)} ${u.min}`;
-  if (Math.abs(ms) >= 1000 || ms === 0) return `${trim(ms / 1000)} ${u.s}`;
+  const unit = axisUnit(ticks ?? [ms]);
+  if (unit === "min") return `${trim(ms / 60_000)} ${u.min}`;
+  if (unit === "s") return `${trim(ms / 1000)} ${u.s}`;
   return `${Math.round(ms)} ${u.ms}`;
+}
+
+/** One unit for all of an axis's `ticks` (ms): minutes from two minutes, when every tick is a
+ *  whole minute (one tick alone, from two minutes); else seconds from a second (or at 0);
+ *  else ms. An axis read "0 s, 50 s, 100 s, 2.5 min" when each tick chose its own. */
+function axisUnit(ticks: readonly number[]): "min" | "s" | "ms" {
+  const most = Math.max(0, ...ticks.map(Math.abs));
+  const whole = ticks.length === 1 || ticks.every((t) => t % 60_000 === 0);
+  if (most >= 120_000 && whole) return "min";
+  if (most >= 1000 || most === 0) return "s";
+  return "ms";
 }
 
 /** Ticks for an axis from 0 to `max`: a 1-2-5 step giving about `count` of them. */
