@@ -83,6 +83,7 @@ impl Common {
                 }));
             }
         }
+        notes.extend(self.service_note());
         // Flags another one makes moot, as given.
         let duration = self.duration.unwrap_or(defaults().duration_ms);
         notes.extend(self.model.moot_notes(self.scenario, self.outage, duration));
@@ -115,6 +116,33 @@ impl Common {
             );
         }
         notes
+    }
+
+    /// The service time the core's sizing of the fleet runs, when it is far from the one asked
+    /// (given or default): sized from the capacity, the workers are whole and at least one a
+    /// server, so `--servers 10000` at 500 requests/s ran one worker of 20,000 ms each, seen
+    /// only in the text output's fleet line.
+    fn service_note(&self) -> Option<String> {
+        if self.model.given().any(|f| f == Field::Workers)
+            || !self.scenario.reads(Field::CapacityRps)
+        {
+            return None;
+        }
+        let s = self.settings(1, Strategy::Full);
+        let f = s.fleet();
+        let ratio = f.service_ms / s.service_ms;
+        (ratio.is_finite() && !(0.5..=2.0).contains(&ratio)).then(|| {
+            format!(
+                "note: the servers take {} ms a request, not the {} ms asked: {} server(s) share \
+                 {} requests/s in whole workers, at least one each, up to {} (give --workers \
+                 to keep the service time)",
+                super::rounded(f.service_ms),
+                stampede_cli::json::num(s.service_ms),
+                f.servers,
+                super::rounded(f.capacity_rps),
+                stampede::sim::MAX_WORKERS
+            )
+        })
     }
 
     /// `--outage-start` and `--retry-after` with `--outage 0`, which has neither, and a

@@ -398,7 +398,7 @@ fn fleet_line(s: &SimSettings) -> String {
 
 /// A derived figure for people: to a thousandth, without the float's last-digit noise
 /// (a service time of 30 ms, not 29.999999999999996).
-fn rounded(v: f64) -> String {
+pub(crate) fn rounded(v: f64) -> String {
     stampede_cli::json::num((v * 1000.0).round() / 1000.0).to_string()
 }
 
@@ -420,12 +420,10 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
     let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
     let settings = a.common.settings(a.clients, strategy);
-    // Bad input is one line: the notes come once the settings have passed (every path
-    // below checks them first, with the same call).
+    // Bad input is one line: the notes come once the run has passed (a run refused at a
+    // bound on its work, as the settings could not foretell, is one line too).
     check_runs(&settings, a.common.runs).map_err(usage)?;
-    for note in a.common.notes(a.strategy.is_some(), &[strategy]) {
-        crate::output::say(&note);
-    }
+    let notes = a.common.notes(a.strategy.is_some(), &[strategy]);
     let metrics = match &a.series {
         // Runs that cannot pass what their settings foretell (all but a closed loop's: see
         // `run_many`) go on every core, as a sweep's do: `run_many`'s metrics and its first
@@ -485,6 +483,9 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             metrics
         }
     };
+    for note in notes {
+        crate::output::say(&note);
+    }
     let map = metrics_json(a.common.scenario, a.clients, &metrics);
     let (base, cap) = a.common.base_cap(strategy);
     if a.json {
