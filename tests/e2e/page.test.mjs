@@ -541,6 +541,15 @@ describe("the playground", () => {
     assert.equal(await metric(page, "recoveryMs"), 0);
     assert.equal(await metric(page, "successes"), 0);
     assert.equal(await aside(), "no one came back after the outage");
+    // The compare table says the same of policy A: no peak after the outage, no recovery,
+    // neither ticked (its "×0" was ticked the best).
+    await page.locator("#compare-table").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-cmp="b:cmp.totalAttempts"]')?.textContent !== "…", null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-cmp="a:cmp.peakRecovery"]')?.textContent === "—", null, { timeout: 30_000 });
+    for (const key of ["cmp.peakRecovery", "cmp.recovery"]) {
+      assert.equal(await page.textContent(`[data-cmp="a:${key}"]`), "—", key);
+      assert.equal(await page.evaluate((k) => document.querySelector(`[data-cmp="a:${k}"]`).classList.contains("better"), key), false, key);
+    }
     assert.deepEqual(problems, []);
     await page.close();
   });

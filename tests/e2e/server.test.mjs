@@ -392,6 +392,17 @@ describe("the Server group and the goodput figure", () => {
     await page.focus("#outage-servers-range");
     await afterRun(page, () => page.keyboard.press("End"));
     assert.equal(await page.inputValue("#outage-servers"), "3");
+    // Dragged to the track's end, the thumb too stops at 3 (it stayed where the pointer let go).
+    const track = await page.locator("#outage-servers-range").boundingBox();
+    await page.mouse.move(track.x + 4, track.y + track.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(track.x + track.width - 2, track.y + track.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => { const r = document.getElementById("outage-servers-range"); return Number(r.value) < Number(r.max) / 2; });
+    assert.equal(await page.inputValue("#outage-servers"), "3");
+    // 0 means all of them: its readout says so (it said "none").
+    await page.fill("#outage-servers", "0");
+    await page.waitForFunction(() => document.getElementById("outage-servers-readout")?.textContent === "all");
     assert.equal(await page.isVisible('[data-error-for="outage-servers"]'), false);
     // Dragged to its far left, the cap stops at the base (2 s by default) instead of refusing.
     const base = await page.inputValue("#base");
@@ -400,10 +411,14 @@ describe("the Server group and the goodput figure", () => {
     assert.equal(await page.inputValue("#cap"), base);
     assert.equal(await page.isVisible('[data-error-for="cap"]'), false);
     // The budget's sliders with no budget ticked are dimmed, and say why; ticked, they are not.
-    const idle = () => page.evaluate(() => ["budget-capacity", "budget-refill"].map((id) => document.querySelector(`[data-field="${id}"]`).classList.contains("idle")));
-    assert.deepEqual(await idle(), [true, true]);
+    const idle = () => page.evaluate(() => ["budget-capacity", "budget-refill", "budget-scope"].map((id) => document.querySelector(`[data-field="${id}"]`).classList.contains("idle")));
+    assert.deepEqual(await idle(), [true, true, true]);
+    // Its reason in the page's language, after a switch too.
+    await page.click('[data-lang="ru"]');
+    assert.match((await page.getAttribute('[data-field="budget-refill"]', "title")) ?? "", /Бюджет не включён/);
+    await page.click('[data-lang="en"]');
     await afterRun(page, () => page.check("#budget"));
-    assert.deepEqual(await idle(), [false, false]);
+    assert.deepEqual(await idle(), [false, false, false]);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -42,6 +42,8 @@ export interface NumberField {
   when?: (s: State) => boolean;
   /** The value that means "none" (not sent to the package): its label says so. */
   none?: number;
+  /** What that value reads as, when not "none" (servers down: 0 is all of them). */
+  noneKey?: Key;
   /** A compare-panel field (policy B). */
   side?: "b";
   /** Fields whose values bound this one's slider (their ids), while they are shown: the cap
@@ -229,7 +231,7 @@ export const ADVANCED_FIELDS: NumberField[] = [
   }),
   stateField("service-slope", "serviceSlopeMs", { unit: "ms", min: 0, max: 100, scale: "linear", step: 1, scenarios: SERVED }),
   stateField("fail-rate", "failRate", { unit: "none", min: 0, max: 1, scale: "linear", step: 0.01, scenarios: SERVED }),
-  stateField("outage-servers", "outageServers", { unit: "count", min: 0, max: 100, scale: "linear", step: 1, integer: true, none: 0, scenarios: SERVED, within: { max: "servers" } }),
+  stateField("outage-servers", "outageServers", { unit: "count", min: 0, max: 100, scale: "linear", step: 1, integer: true, none: 0, noneKey: "field.all", scenarios: SERVED, within: { max: "servers" } }),
   stateField("slowdown-start", "slowdownStartMs", { unit: "ms", min: 0, max: 120_000, scale: "linear", step: 500, scenarios: SERVED }),
   stateField("slowdown-length", "slowdownLengthMs", { unit: "ms", min: 0, max: 60_000, scale: "linear", step: 500, none: 0, scenarios: SERVED }),
   stateField("slowdown-factor", "slowdownFactor", { unit: "factor", min: 1, max: 100, scale: "log", step: 0.1, scenarios: SERVED }),
@@ -402,7 +404,7 @@ function durationWords(ms: number, lang: Lang): string {
  * slider's own value is its track position (0..SLIDER_STEPS), which means nothing to hear.
  */
 export function valueText(f: NumberField, v: number, lang: Lang): string {
-  if (v === f.none) return translate(lang, "field.none");
+  if (v === f.none) return translate(lang, f.noneKey ?? "field.none");
   const n = formatNumber(v, lang, 6);
   switch (f.unit) {
     case "ms":

@@ -98,6 +98,7 @@ export const ru: Record<Key, string> = {
   "field.b-multiplier": "Множитель",
   "field.b-budget": "Тратить бюджет повторов",
   "slider.of": "{label}: ползунок",
+  "field.all": "все",
   "field.none": "нет",
   "scenario.burst": "Залп: все в момент t = 0",
   "scenario.steady": "Ровный поток, сбой посередине",

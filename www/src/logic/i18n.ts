@@ -104,6 +104,7 @@ export const en = {
   "field.b-multiplier": "Multiplier",
   "field.b-budget": "Spend the retry budget",
   "slider.of": "{label}: slider",
+  "field.all": "all",
   "field.none": "none",
   "scenario.burst": "Burst: everyone at t = 0",
   "scenario.steady": "Steady traffic, outage midway",

@@ -103,6 +103,8 @@ export class Controls {
   private fleet: FleetView | null = null;
   private readonly fleetLine: HTMLElement;
   private t: T;
+  /** Whether no budget is ticked (see refreshIdle). */
+  private idle = false;
   private lang: Lang;
 
   constructor(t: T, lang: Lang, private readonly onEdit: (id: string) => void) {
@@ -189,6 +191,12 @@ export class Controls {
     // A drag over positions that stand for the same value (a log track's friendly values
     // are a few positions wide) moves the thumb only: each used to run the simulation again.
     range.addEventListener("input", () => this.slid(e, this.withinPeers(f, fromSlider(f, Number(range.value)))));
+    // A drag past a bounding field's value (the cap below the base) ends with the thumb at the
+    // value it stopped at, not where the pointer let go.
+    range.addEventListener("change", () => {
+      const at = String(toSlider(f, this.valueOf(e)));
+      if (range.value !== at) range.value = at;
+    });
     // The slider's keys step the field (see keyValue in logic/fields.ts), not the track:
     // the browser's own step is 1/SLIDER_STEPS of it. Shortcuts with a modifier stay the browser's.
     range.addEventListener("keydown", (ev) => {
@@ -355,16 +363,8 @@ export class Controls {
   /** Shows only the fields the scenario uses; updates readouts. */
   private refreshLayout(s: State): void {
     for (const { f, wrap } of this.fields.values()) setHidden(wrap, !visibleFor(f, s.scenario, s));
-    // The budget's sliders with no budget ticked change nothing: dimmed (still usable, to set
-    // a budget up before ticking it), with the reason in their title.
-    const idle = !s.a.budget && !s.b.budget;
-    for (const f of BUDGET_FIELDS) {
-      const wrap = this.fields.get(f.id)?.wrap;
-      if (!wrap) continue;
-      wrap.classList.toggle("idle", idle);
-      const title = idle ? this.t("budget.idle") : "";
-      if (wrap.title !== title) wrap.title = title;
-    }
+    this.idle = !s.a.budget && !s.b.budget;
+    this.refreshIdle();
     const note = document.getElementById("occ-note");
     if (note) setHidden(note, s.scenario !== "aws-occ");
     setHidden(byId("group-server"), !hasServer(s.scenario));
@@ -413,7 +413,7 @@ export class Controls {
       setText(
         readout,
         v === f.none
-          ? this.t("field.none")
+          ? this.t(f.noneKey ?? "field.none")
           : f.unit === "ms"
             ? `${formatDuration(v, this.lang)}`
             : f.unit === "clients"
@@ -539,9 +539,22 @@ export class Controls {
 
   // --- Language ----------------------------------------------------------------------------------
 
+  /** The budget's settings with no budget ticked change nothing: dimmed (still usable, to set
+   *  a budget up before ticking it), with the reason in their title, in the page's language. */
+  private refreshIdle(): void {
+    const wraps = [...BUDGET_FIELDS.map((f) => this.fields.get(f.id)?.wrap), this.sel("budget-scope").closest<HTMLElement>(".field")];
+    for (const wrap of wraps) {
+      if (!wrap) continue;
+      wrap.classList.toggle("idle", this.idle);
+      const title = this.idle ? this.t("budget.idle") : "";
+      if (wrap.title !== title) wrap.title = title;
+    }
+  }
+
   relabel(t: T, lang: Lang, s: State): void {
     this.t = t;
     this.lang = lang;
+    this.refreshIdle();
     for (const { f, range } of this.fields.values()) {
       range.setAttribute("aria-label", t("slider.of", { label: t(`field.${f.id}` as Key) }));
     }

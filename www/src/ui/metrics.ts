@@ -176,7 +176,7 @@ export class CompareTable {
       const never = (m: Metrics | null) => !!m && applies && recovery && unrecovered(m.recoveryMs, trafficLeftMs);
       // Nobody came back after the outage (every client gave up during it): the server was
       // never tested, and "0 ms" was ticked the best recovery of all. The card says so.
-      const untested = (m: Metrics) => recovery && m.peakRecoveryRps === 0;
+      const untested = (m: Metrics) => (recovery || r.key === "cmp.peakRecovery") && m.peakRecoveryRps === 0;
       const value = (m: Metrics | null) => (m && applies ? (never(m) ? Infinity : untested(m) ? null : r.value(m, cap)) : null);
       const text = (m: Metrics | null, v: number | null) => (!m ? "…" : never(m) ? notRecovered : r.text(v, lang));
       const va = value(a);
