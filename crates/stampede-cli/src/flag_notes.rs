@@ -5,10 +5,10 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
-use stampede::sim::Scenario;
+use stampede::sim::{Scenario, SimSettings};
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
-use super::{Common, defaults};
+use super::Common;
 
 impl Common {
     /// A note for each flag given that changes nothing: one the scenario does not read
@@ -83,11 +83,16 @@ impl Common {
                 }));
             }
         }
-        notes.extend(self.service_note());
+        // The run's settings, as the core reads them (the clients and strategy do not matter
+        // to these notes).
+        let run = self.settings(1, Strategy::Full);
+        notes.extend(self.service_note(&run));
         // Flags another one makes moot, as given.
-        let duration = self.duration.unwrap_or(defaults().duration_ms);
-        notes.extend(self.model.moot_notes(self.scenario, self.outage, duration));
-        notes.extend(self.outage_notes());
+        notes.extend(
+            self.model
+                .moot_notes(self.scenario, self.outage, run.duration_ms),
+        );
+        notes.extend(self.outage_notes(&run));
         notes.extend(self.layers.moot_note());
         // Three more that --help documents and the run would ignore silently.
         if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
@@ -122,13 +127,12 @@ impl Common {
     /// (given or default): sized from the capacity, the workers are whole and at least one a
     /// server, so `--servers 10000` at 500 requests/s ran one worker of 20,000 ms each, seen
     /// only in the text output's fleet line.
-    fn service_note(&self) -> Option<String> {
+    fn service_note(&self, s: &SimSettings) -> Option<String> {
         if self.model.given().any(|f| f == Field::Workers)
             || !self.scenario.reads(Field::CapacityRps)
         {
             return None;
         }
-        let s = self.settings(1, Strategy::Full);
         let f = s.fleet();
         let ratio = f.service_ms / s.service_ms;
         (ratio.is_finite() && !(0.5..=2.0).contains(&ratio)).then(|| {
@@ -149,13 +153,13 @@ impl Common {
     /// `--retry-after` longer than the clients honour (sent in whole seconds, rounded up, as
     /// the servers send it): each client then stops at the outage's first answer, which
     /// the run's figures show but nothing else would explain.
-    fn outage_notes(&self) -> Vec<String> {
+    fn outage_notes(&self, run: &SimSettings) -> Vec<String> {
         let mut notes = Vec::new();
         let given = [
             (self.outage_start.is_some(), Field::OutageStart),
             (self.retry_after.is_some(), Field::RetryAfter),
         ];
-        if !self.settings(1, Strategy::Full).has_outage() {
+        if !run.has_outage() {
             notes.extend(
                 given
                     .iter()
@@ -170,7 +174,7 @@ impl Common {
             );
         } else if let Some(ms) = self.retry_after
             && self.scenario.reads(Field::RetryAfter)
-            && let Some((sent_ms, max)) = self.settings(1, Strategy::Full).outage_hint_too_long()
+            && let Some((sent_ms, max)) = run.outage_hint_too_long()
         {
             notes.push(format!(
                 "note: --retry-after {ms} ms goes out as {} s, longer than the longest \
