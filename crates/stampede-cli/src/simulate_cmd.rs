@@ -418,6 +418,16 @@ fn usage(e: stampede::ConfigError) -> UsageError {
 
 pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     a.common.check_scenario()?;
+    if a.series.as_deref() == Some(std::path::Path::new("-")) {
+        // Not a file named "-" in the working directory (what it made before), nor
+        // standard output unasked: the summary goes there too.
+        return Err(UsageError(
+            "--series \"-\": give a file; /dev/stdout puts the series before the summary on \
+             standard output"
+                .to_owned(),
+        )
+        .into());
+    }
     let strategy = a.strategy.unwrap_or(defaults().policy.backoff.strategy);
     let settings = a.common.settings(a.clients, strategy);
     // Bad input is one line: the notes come once the run has passed (a run refused at a

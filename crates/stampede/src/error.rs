@@ -348,17 +348,33 @@ impl fmt::Display for Expected {
             // 26.667, which is then refused): the value read is the value to type.
             Expected::Work { max, bound } => {
                 let shown = to_thousandth(max, f64::floor);
-                write!(f, "at most {} {}", fmt_num(shown), bound.describe())
+                write!(f, "at most {} ", fmt_num(shown))?;
+                write_counted(f, shown, bound.describe())
             }
             Expected::WorkAtLeast { min, bound } => {
                 let shown = to_thousandth(min, f64::ceil);
-                write!(f, "at least {} {}", fmt_num(shown), bound.describe())
+                write!(f, "at least {} ", fmt_num(shown))?;
+                write_counted(f, shown, bound.describe())
             }
             Expected::RegistryFull { max } => write!(
                 f,
                 "one of at most {max} call sites per registry (name a place in the code, not a URL)"
             ),
         }
+    }
+}
+
+/// A work bound's text after its count: its first word, a plural noun ("clients",
+/// "layers"), in the singular after a count of exactly 1 ("at most 1 layer", not "1
+/// layers"). "ms" and a text that starts with no noun ("per client per second") stay.
+fn write_counted(f: &mut fmt::Formatter<'_>, count: f64, text: &str) -> fmt::Result {
+    let (word, rest) = text.split_at(text.find(' ').unwrap_or(text.len()));
+    match word.strip_suffix('s') {
+        Some(one) if count == 1.0 && word != "ms" => {
+            f.write_str(one)?;
+            f.write_str(rest)
+        }
+        _ => f.write_str(text),
     }
 }
 
@@ -524,6 +540,34 @@ mod tests {
         assert!(WorkBound::RunAttempts.describe().contains(&attempts));
         let occ = crate::sim::Scenario::AwsOcc.name();
         assert!(WorkBound::OccClients.describe().contains(occ));
+    }
+
+    #[test]
+    fn a_bound_of_one_names_one_thing() {
+        let said = |max: f64, bound: WorkBound| {
+            ConfigError::new(
+                Field::Layers,
+                Expected::Work { max, bound },
+                Got::Number(3.0),
+            )
+            .to_string()
+        };
+        assert!(said(1.0, WorkBound::Layers).contains("at most 1 layer for this"));
+        assert!(said(2.0, WorkBound::Layers).contains("at most 2 layers for this"));
+        assert!(said(1.0, WorkBound::Runs).contains("at most 1 run of these"));
+        assert!(said(1.0, WorkBound::SteadyRequests).contains("at most 1 per client"));
+        let least = ConfigError::new(
+            Field::Think,
+            Expected::WorkAtLeast {
+                min: 1.0,
+                bound: WorkBound::ClosedThink,
+            },
+            Got::Number(0.0),
+        );
+        assert!(
+            least.to_string().contains("at least 1 ms of think"),
+            "{least}"
+        );
     }
 
     #[test]

@@ -290,6 +290,14 @@ fn series_errors_are_one_line_and_a_failed_write_exits_1() {
         r#"stampede: --series "/nonexistent-dir/a\nb": No such file or directory (os error 2)"#,
         &"a missing directory",
     );
+    // "-" is no file to make in the working directory (it made one), nor standard output
+    // unasked, where the summary goes.
+    let out = stampede(&["simulate", "--clients", "50", "--series", "-"]);
+    rejected(
+        &out,
+        r#"stampede: --series "-": give a file; /dev/stdout puts the series before the summary on standard output"#,
+        &"a dash",
+    );
     // Settings refused up front leave an existing file as it was.
     let kept =
         std::env::temp_dir().join(format!("stampede-series-kept-{}.csv", std::process::id()));

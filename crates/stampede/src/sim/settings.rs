@@ -283,6 +283,19 @@ impl SimSettings {
         Field::RejectCost.check(s.reject_cost)?;
         self.check_servers()?;
         Field::Latency.check(s.latency_ms)?;
+        if s.scenario == Scenario::AwsOcc && s.latency_ms == 0.0 {
+            // Every message would land at the instant it left: no write ever overlaps
+            // another, the run ends at 0 ms, and its rates divide by nothing.
+            return Err(ConfigError::new(
+                Field::Latency,
+                Expected::Above {
+                    min: 0.0,
+                    max: super::MAX_LATENCY_MS,
+                    unit: crate::error::Unit::Ms,
+                },
+                Got::Number(s.latency_ms),
+            ));
+        }
         let latency_sd = match s.latency_sd_ms {
             // An exponential leg's spread is its mean: a standard deviation beside it would
             // be ignored (aws-occ's messages are normal whatever the law says).

@@ -7,6 +7,36 @@ use crate::error::Got;
 use crate::sim::*;
 
 #[test]
+fn aws_occ_needs_a_message_delay() {
+    // With no delay every write lands at the instant it left: none overlaps another and the
+    // run ends at 0 ms, whose rates have nothing to divide by (it reported a goodput of 0).
+    let occ = SimSettings {
+        scenario: Scenario::AwsOcc,
+        clients: 50,
+        latency_ms: 0.0,
+        ..SimSettings::default()
+    };
+    let e = occ.validate().unwrap_err();
+    assert_eq!((e.field, &e.got), (Field::Latency, &Got::Number(0.0)));
+    assert!(e.to_string().contains("more than 0 ms"), "{e}");
+    let m = run(&SimSettings {
+        latency_ms: 0.001,
+        ..occ.clone()
+    })
+    .unwrap();
+    assert!(m.completion_ms > 0.0 && m.goodput_rps > 0.0, "{m:?}");
+    // The other scenarios' round trip may be 0: their servers take time.
+    assert!(
+        SimSettings {
+            scenario: Scenario::Burst,
+            ..occ
+        }
+        .validate()
+        .is_ok()
+    );
+}
+
+#[test]
 fn a_latency_sd_beside_the_exponential_latency_is_refused() {
     let s = SimSettings {
         latency_dist: LatencyDist::Exponential,
