@@ -560,10 +560,11 @@ hostile("an input or init fetch refuses whatever the network does is refused at 
     assert.equal(o.error.field, "input");
     assert.match(o.error.message, /^input: fetch refuses this request: /);
   }
-  // Headers whose Proxy throws while fetch reads them: the caller's code, named as such.
+  // Headers whose Proxy throws while they are read (copied when the call is made, as fetch
+  // reads them): the caller's code, named as such.
   const trap = await settle(retryFetch(URL_, { headers: new Proxy({}, { ownKeys() { throw boom; } }) }, { policy: fast }), 500);
   assert.ok(trap.error instanceof TypeError, String(trap.error));
-  assert.match(trap.error.message, /^init: threw an exception: boom$/);
+  assert.match(trap.error.message, /^init\.headers: threw an exception: boom$/);
   assert.equal(trap.error.cause, boom);
   // An input whose string or URL throws names it, with what was thrown as the cause.
   const toString = await settle(retryFetch({ toString() { throw boom; } }, undefined, { policy: fast }), 500);

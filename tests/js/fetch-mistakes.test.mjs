@@ -1,5 +1,5 @@
 // retryFetch against the caller's mistakes that no validation of one call sees: a bytes body
-// changed (or detached) after the call, a fetch that calls retryFetch in turn, and more calls
+// changed (or detached) after the call, a URL, headers or a form changed after the call, a fetch that calls retryFetch in turn, and more calls
 // in flight than a module can hold. Each must settle with a clear error or do what fetch does,
 // and leave the module alive. Both entries (fetch-slim.test.mjs runs this file against
 // stampede/fetch).
@@ -14,20 +14,22 @@ const fast = { strategy: "constant", baseMs: 20, capMs: 20, maxAttempts: 3 };
 const alive = () => assert.equal(classify({ status: 503 }).action, "retry", "the module lives on");
 
 /** A server on 127.0.0.1 that answers 503 to every request but the third (200), recording
- *  the bodies it received. */
+ *  the bodies it received, and each request's path and `x-a` header in `seen`. */
 async function flaky() {
   const bodies = [];
+  const seen = [];
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       bodies.push(body);
+      seen.push(`${req.url} ${req.headers["x-a"]}`);
       res.statusCode = bodies.length % 3 === 0 ? 200 : 503;
       res.end("x");
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, bodies, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}/`, bodies, seen, close: () => server.close() };
 }
 
 test("a bytes body is copied when retryFetch is called, as fetch copies it: every attempt sends the same bytes", async () => {
@@ -55,6 +57,66 @@ test("a bytes body is copied when retryFetch is called, as fetch copies it: ever
     structuredClone(gone, { transfer: [gone] });
     await assert.rejects(retryFetch(s.url, { method: "PUT", body: gone }, { policy: fast }), (e) => e instanceof TypeError && e.field === "init.body" && e.code === "wrong_type" && /^init\.body: expected bytes that are not detached/.test(e.message));
     assert.deepEqual(s.bodies, [], "nothing sent");
+  } finally {
+    s.close();
+  }
+  alive();
+});
+
+test("the URL, headers and form a call is given are read when it is made, as fetch reads them: every attempt sends those", async () => {
+  const s = await flaky();
+  try {
+    // A URL changed right after the call (a loop that reuses one): every attempt went to the
+    // new path, and the full entry's first one too (it sends after a microtask).
+    const url = new URL(`${s.url}orders/1`);
+    const sent = retryFetch(url, undefined, { policy: fast });
+    url.pathname = "/orders/2";
+    assert.equal((await sent).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/orders/1 undefined"));
+    // An object that is no URL is read as its text once.
+    let reads = 0;
+    const named = { toString: () => `${s.url}read/${++reads}` };
+    assert.equal((await retryFetch(named, undefined, { policy: fast })).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/read/1 undefined"));
+    // Headers of every shape, changed right after the call and again before the retries.
+    for (const [shape, headers, change] of [
+      ["Headers", new Headers({ "x-a": "1" }), (h) => h.set("x-a", "2")],
+      ["a record", { "x-a": "1" }, (h) => (h["x-a"] = "2")],
+      ["pairs", [["x-a", "1"]], (h) => (h[0][1] = "2")],
+    ]) {
+      const call = retryFetch(s.url, { headers }, { policy: fast });
+      change(headers);
+      assert.equal((await call).status, 200, shape);
+      assert.deepEqual(s.seen.splice(0), Array(3).fill("/ 1"), shape);
+    }
+    // A Request's own headers, set after the call: not on the retries.
+    const request = new Request(`${s.url}req`, { headers: { "x-a": "1" } });
+    const fromRequest = retryFetch(request, undefined, { policy: fast });
+    request.headers.set("x-a", "2");
+    assert.equal((await fromRequest).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/req 1"));
+    assert.equal(request.bodyUsed, false, "the caller's Request stays unread");
+    // A form body changed after the call.
+    s.bodies.splice(0);
+    const form = new URLSearchParams({ v: "1" });
+    const posted = retryFetch(s.url, { method: "PUT", body: form }, { policy: fast });
+    form.set("v", "2");
+    assert.equal((await posted).status, 200);
+    assert.deepEqual(s.bodies.splice(0), ["v=1", "v=1", "v=1"]);
+    const data = new FormData();
+    data.set("v", "1");
+    const multipart = retryFetch(s.url, { method: "PUT", body: data }, { policy: fast });
+    data.set("v", "2");
+    assert.equal((await multipart).status, 200);
+    const got = s.bodies.splice(0);
+    assert.equal(got.length, 3);
+    for (const b of got) assert.match(b, /name="v"\r\n\r\n1\r\n/, b);
+    s.seen.splice(0);
+    // A toString that throws names the input; a header getter that throws names init.headers.
+    await assert.rejects(retryFetch({ toString() { throw new Error("boom"); } }), (e) => e instanceof TypeError && /^input: threw/.test(e.message) && /boom/.test(e.message));
+    const throwing = { get "x-a"() { throw new Error("late"); } };
+    await assert.rejects(retryFetch(s.url, { headers: throwing }), (e) => e instanceof TypeError && /^init\.headers: threw/.test(e.message));
+    assert.deepEqual(s.seen, [], "nothing sent");
   } finally {
     s.close();
   }

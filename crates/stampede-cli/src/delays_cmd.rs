@@ -13,7 +13,7 @@ use stampede_cli::args::{
 use stampede_cli::json::num;
 
 use crate::UsageError;
-use crate::output::Failure;
+use crate::output::{Failure, counted};
 
 /// `stampede delays --strategy full --base 200ms --cap 30s --attempts 6 --json`
 #[derive(ClapArgs, Debug)]
@@ -114,8 +114,14 @@ pub fn run(a: Args, out: &mut impl Write) -> Result<(), Failure> {
         .collect();
     writeln!(
         out,
-        "{} backoff, base {} ms, cap {} ms, multiplier {}, {} attempts ({} retries), seed {}",
-        a.strategy, base, cap, multiplier, a.attempts, per, a.seed
+        "{} backoff, base {} ms, cap {} ms, multiplier {}, {} ({}), seed {}",
+        a.strategy,
+        base,
+        cap,
+        multiplier,
+        counted(u64::from(a.attempts), "attempt", "attempts"),
+        counted(per as u64, "retry", "retries"),
+        a.seed
     )?;
     if per == 0 {
         writeln!(out, "one attempt: no retries, no delays")?;

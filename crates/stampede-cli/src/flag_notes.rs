@@ -109,6 +109,18 @@ impl Common {
                     .to_owned(),
             );
         }
+        if let Some(b) = self.budget.filter(|b| b.capacity < b.retry_cost) {
+            // The core's bucket: open while it holds less than a retry's cost, and one that
+            // cannot hold that much never closes (every request was refused, silently).
+            notes.push(format!(
+                "note: --budget {}:{} holds fewer tokens than a retry takes ({}): its circuit \
+                 is open from the start and never closes, so it refuses every request, first \
+                 attempts too",
+                stampede_cli::json::num(b.capacity),
+                stampede_cli::json::num(b.refill_per_sec),
+                stampede_cli::json::num(b.retry_cost)
+            ));
+        }
         if self.budget_scope.is_some()
             && self.budget.is_none()
             && self.nets.first_given().is_none()
@@ -137,12 +149,12 @@ impl Common {
         let ratio = f.service_ms / s.service_ms;
         (ratio.is_finite() && !(0.5..=2.0).contains(&ratio)).then(|| {
             format!(
-                "note: the servers take {} ms a request, not the {} ms asked: {} server(s) share \
+                "note: the servers take {} ms a request, not the {} ms asked: {} share \
                  {} requests/s in whole workers, at least one each, up to {} (give --workers \
                  to keep the service time)",
                 super::rounded(f.service_ms),
                 stampede_cli::json::num(s.service_ms),
-                f.servers,
+                crate::output::counted(u64::from(f.servers), "server", "servers"),
                 super::rounded(f.capacity_rps),
                 stampede::sim::MAX_WORKERS
             )

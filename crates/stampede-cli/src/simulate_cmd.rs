@@ -23,7 +23,7 @@ use crate::hedge_flags::Hedge;
 use crate::layer_flags::LayerFlags;
 use crate::model_flags::{Model, or_list, with_default};
 use crate::net_flags::Nets;
-use crate::output::Failure;
+use crate::output::{Failure, counted};
 use crate::sim_output::{METRIC_COLUMNS, csv_cell, metrics_json, write_series};
 use crate::sweep_grid::{Shard, parse_shard, run_points};
 
@@ -86,7 +86,9 @@ pub struct Common {
     /// The server's Retry-After during the outage (sent in whole seconds).
     #[arg(long, value_parser = duration(Field::RetryAfter), value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<f64>,
-    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second. Not for
+    /// A retry budget: C:R is a bucket of C tokens refilled at R tokens per second; a retry
+    /// takes one, and while fewer than one are left the circuit is open: every request is
+    /// refused, first attempts too (--retry-ratio never refuses a first attempt). Not for
     /// aws-occ, whose clients retry until they win.
     #[arg(long, value_parser = parse_budget, value_name = "C:R", allow_hyphen_values = true)]
     budget: Option<BudgetSettings>,
@@ -509,14 +511,17 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             let attempts = if a.common.scenario == Scenario::AwsOcc {
                 "retried until the write wins".to_owned()
             } else {
-                format!("{} attempts", a.common.attempts())
+                counted(u64::from(a.common.attempts()), "attempt", "attempts")
             };
             format!("{} base {base} ms, cap {cap} ms, {attempts}", strategy)
         };
         writeln!(
             out,
-            "{} · {} clients · {policy} · {} run(s), seed {}",
-            a.common.scenario, a.clients, a.common.runs, a.common.seed
+            "{} · {} · {policy} · {}, seed {}",
+            a.common.scenario,
+            counted(u64::from(a.clients), "client", "clients"),
+            counted(u64::from(a.common.runs), "run", "runs"),
+            a.common.seed
         )?;
         if a.common.scenario != Scenario::AwsOcc {
             writeln!(out, "{}", fleet_line(&settings))?;

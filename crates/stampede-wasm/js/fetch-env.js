@@ -159,14 +159,43 @@ export function mistake(e) {
 }
 
 /** Puts a copy of `init.body` in its place when it is bytes (an ArrayBuffer, a typed array, a
- *  DataView), as fetch copies such a body when it is called: every attempt then sends what the
- *  call was given, not what the caller wrote into the buffer since (a retry sent "bbbb" for a
- *  call made with "aaaa"), nor fails on a buffer detached since. A detached one throws here. */
+ *  DataView), a URLSearchParams or a FormData, as fetch reads such a body when it is called:
+ *  every attempt then sends what the call was given, not what the caller wrote into it since
+ *  (a retry sent "bbbb" for a call made with "aaaa", and v=2 for a form sent with v=1), nor
+ *  fails on a buffer detached since. A detached one throws here. */
 export function fixedBody(init) {
   const b = init.body;
   const tag = Object.prototype.toString.call(b);
   if (tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]") init.body = b.slice(0);
   else if (ArrayBuffer.isView(b)) init.body = new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
+  else if (tag === "[object URLSearchParams]" && typeof URLSearchParams === "function") init.body = new URLSearchParams(b);
+  else if (tag === "[object FormData]" && typeof FormData === "function") {
+    const copy = new FormData();
+    b.forEach((value, name) => copy.append(name, value));
+    init.body = copy;
+  }
+}
+
+/** Puts a copy of `init.headers` in its place, of the same shape (a Headers, pairs, a
+ *  record), as fetch reads them when it is called: every attempt then sends the headers the
+ *  call was given, not what the caller set on them since (a retry carried another
+ *  Authorization or idempotency key). Throws what the caller's getters or iterator throw. */
+export function fixedHeaders(init) {
+  const h = init.headers;
+  if (h === null || typeof h !== "object") return;
+  if (typeof Headers === "function" && h instanceof Headers) init.headers = new Headers(h);
+  else if (typeof h[Symbol.iterator] === "function") init.headers = Array.from(h, (pair) => (pair !== null && typeof pair === "object" ? Array.from(pair) : pair));
+  else init.headers = Object.assign({}, h);
+}
+
+/** The input as fetch reads it, once, when the call is made: anything but a string or a
+ *  Request (something with a `clone`) becomes its text, as fetch makes it, so that every
+ *  attempt goes where the call was sent: a URL changed since (`url.searchParams.set(…)` in a
+ *  loop) sent retries, and a resolved call's answer, to another resource. Throws what the
+ *  caller's `toString` or `clone` getter throws. */
+export function fixedInput(input) {
+  if (input === null || (typeof input !== "object" && typeof input !== "function")) return input;
+  return typeof input.clone === "function" ? input : String(input);
 }
 
 /** The transport error a rejected `fetch` stands for, by its place in the core's

@@ -79,7 +79,7 @@ fn a_hedged_run_says_so_in_its_header_and_notes_the_backoff_flags() {
     let header = text.lines().next().unwrap();
     assert_eq!(
         header,
-        "burst · 10 clients · hedged, no backoff · 1 run(s), seed 1"
+        "burst · 10 clients · hedged, no backoff · 1 run, seed 1"
     );
     assert!(text.contains("hedged: another attempt after 20 ms without an answer, 3 in all"));
     let (same, notes) = run(&[&args[..], &["--strategy", "full", "--base", "1s"]].concat());
@@ -491,4 +491,55 @@ fn a_service_time_the_sizing_moved_far_gets_a_note() {
         let (_, quiet) = run(&[&["simulate", "--clients", "10", "--json"][..], args].concat());
         assert_eq!(quiet, "", "{args:?}");
     }
+}
+
+#[test]
+fn a_budget_smaller_than_a_retry_refuses_everything_and_a_note_says_so() {
+    for budget in ["0:5", "0.5:0"] {
+        let args = [
+            "simulate",
+            "--clients",
+            "20",
+            "--outage",
+            "0",
+            "--budget",
+            budget,
+            "--json",
+        ];
+        let (out, note) = run(&args);
+        let m: serde_json::Value = serde_json::from_str(&out).unwrap();
+        // What the note warns of: nothing sent, every request refused.
+        assert_eq!(
+            (m["total_attempts"].as_f64(), m["budget_rejected"].as_f64()),
+            (Some(0.0), Some(20.0)),
+            "{budget}"
+        );
+        assert_eq!(
+            note,
+            format!(
+                "stampede: note: --budget {budget} holds fewer tokens than a retry takes (1): \
+                 its circuit is open from the start and never closes, so it refuses every \
+                 request, first attempts too\n"
+            ),
+            "{budget}"
+        );
+    }
+    // A bucket of one retry is quiet.
+    let (_, quiet) = run(&["simulate", "--clients", "20", "--budget", "1:0", "--json"]);
+    assert_eq!(quiet, "");
+}
+
+#[test]
+fn the_header_counts_in_english() {
+    let (out, _) = run(&["simulate", "--clients", "1", "--attempts", "1"]);
+    assert!(
+        out.starts_with(
+            "burst · 1 client · exponential base 2000 ms, cap 30000 ms, 1 attempt · 1 run, seed 1\n"
+        ),
+        "{out}"
+    );
+    let (out, _) = run(&["simulate", "--clients", "2", "--runs", "2"]);
+    assert!(out.starts_with("burst · 2 clients · exponential base 2000 ms, cap 30000 ms, 6 attempts · 2 runs, seed 1\n"), "{out}");
+    let (out, _) = run(&["delays", "--attempts", "2", "--samples", "1"]);
+    assert!(out.contains(", 2 attempts (1 retry), seed"), "{out}");
 }

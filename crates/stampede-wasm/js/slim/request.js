@@ -7,7 +7,7 @@
 
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
-import { failureKind, fixedBody, follow, join, markDepth, mistake } from "../fetch-env.js";
+import { failureKind, fixedBody, fixedHeaders, follow, join, markDepth, mistake } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
@@ -108,6 +108,9 @@ export class Outgoing {
     const initSignal = Signal.of(get(this.init, "init.", "signal"), "init.signal", "init.signal.");
     const [clone, inputSignal] = requestParts(input);
     this.clone = clone;
+    // A Request is copied once, here, and each attempt clones the copy: headers the caller
+    // sets on its Request since reach no retry.
+    this.source = clone ? call(clone, input, [], "input.", "clone") : input;
     this.ctrl = new AbortController();
     this.unlink = [];
     this.given = [signal, initSignal, inputSignal].filter(Boolean);
@@ -186,7 +189,7 @@ export class Outgoing {
     // listeners go with it.
     try {
       this.init.signal = ctrl.signal;
-      const input = this.clone ? call(this.clone, this.input, [], "input.", "clone") : this.input;
+      const input = this.clone ? call(this.clone, this.source, [], "input.", "clone") : this.source;
       let promise;
       // A retryFetch the caller's fetch makes in turn is one level below this call.
       const outer = fc.fetchEnter();
@@ -246,6 +249,11 @@ function copyInit(init) {
   } catch {
     // A buffer detached since it was made: it can be neither copied nor sent.
     throw typeError("init.", "body", "bytes that are not detached", body);
+  }
+  try {
+    fixedHeaders(copy);
+  } catch (e) {
+    throw threwError("init.", "headers", e);
   }
   return copy;
 }

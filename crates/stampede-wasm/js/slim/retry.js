@@ -16,7 +16,7 @@
 // scripts/finish-pkg.mjs bundles it with the entry.
 import { FetchCall, loaded } from "./wasm.js";
 import { classify } from "./api.js";
-import { depthOf } from "../fetch-env.js";
+import { depthOf, fixedInput } from "../fetch-env.js";
 import { blockedError, budgetExhaustedError, initError, retryError, typeError, urlError } from "../errors.js";
 import { FETCH, commit, fail, get, now, ok, opt, read, text, threwError, transportName } from "./options.js";
 import { ABORT, NONE, Outgoing, Signal, call, discardBody, isObject, onAbort } from "./request.js";
@@ -145,7 +145,13 @@ export async function retryFetch(input, init, options) {
     }
     const signalValue = isObject(o) ? get(o, "", "signal") : undefined;
     const signal = Signal.of(signalValue, "signal", "signal.");
-    // As the full entry: every option is read before the URL is judged.
+    // As the full entry: every option is read before the URL is judged, and the URL read
+    // once, here, as fetch reads it (see fixedInput).
+    try {
+      input = fixedInput(input);
+    } catch (e) {
+      throw threwError("", "input", e);
+    }
     const badUrl = urlError(input);
     if (badUrl) throw badUrl;
     req = new Outgoing(input, init, signal);

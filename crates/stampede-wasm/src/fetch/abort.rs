@@ -146,10 +146,19 @@ extern "C" {
     /// Whether a rejection of `fetch` is this package's own settings error (a `retryFetch`
     /// that `fetch` called in turn, refused): the caller's mistake, not retried.
     pub(super) fn mistake(e: &JsValue) -> bool;
-    /// Puts a copy of `init.body` in its place when it is bytes, so that every attempt
-    /// sends what the call was given (see js/fetch-env.js); throws for a detached buffer.
+    /// Puts a copy of `init.body` in its place when it is bytes or a form, so that every
+    /// attempt sends what the call was given (see js/fetch-env.js); throws for a detached
+    /// buffer.
     #[wasm_bindgen(catch, js_name = fixedBody)]
     pub(super) fn fixed_body(init: &Object) -> Result<(), JsValue>;
+    /// Puts a copy of `init.headers` in its place, of the same shape, so that every attempt
+    /// sends the headers the call was given (see js/fetch-env.js).
+    #[wasm_bindgen(catch, js_name = fixedHeaders)]
+    pub(super) fn fixed_headers(init: &Object) -> Result<(), JsValue>;
+    /// The input as fetch reads it, once, at the call: a string or a Request as it is,
+    /// anything else its text (see js/fetch-env.js).
+    #[wasm_bindgen(catch, js_name = fixedInput)]
+    pub(super) fn fixed_input(input: &JsValue) -> Result<JsValue, JsValue>;
     /// The transport error a rejected `fetch` stands for, by its place in
     /// `TransportError::ALL` (Node's system error codes on its `cause`; `connect` when it
     /// says nothing, as in browsers).

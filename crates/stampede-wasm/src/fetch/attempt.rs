@@ -17,8 +17,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::abort::{
-    Cancel, Listener, Signal, Timer, deferred, depth_of, failure_kind, fixed_body, follow_body,
-    mark_depth, mistake, reject_on_abort,
+    Cancel, Listener, Signal, Timer, deferred, depth_of, failure_kind, fixed_body, fixed_headers,
+    follow_body, mark_depth, mistake, reject_on_abort,
 };
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
@@ -53,6 +53,12 @@ impl Call {
     ) -> Result<Call, JsValue> {
         let (copy, init_signal) = copy_init(init)?;
         let (clone, input_signal) = request_parts(input)?;
+        // A Request is copied once, here, and each attempt clones the copy: headers the
+        // caller sets on its Request since reach no retry.
+        let source = match &clone {
+            Some(f) => f.call0(input).map_err(threw("input.", "clone"))?,
+            None => input.clone(),
+        };
         // A call made with one of our attempts' signals is below that attempt's call, however
         // it got here (a fetch that awaited something first; see `in_flight.rs`).
         let target = |s: &Option<Signal>| {
@@ -67,7 +73,7 @@ impl Call {
         let mut flight = flight;
         flight.below(below)?;
         Ok(Call {
-            input: input.clone(),
+            input: source,
             clone,
             init: copy,
             cancel: Cancel::new([signal, init_signal, input_signal])?,
@@ -169,6 +175,7 @@ fn copy_init(init: &JsValue) -> Result<(Object, Option<Signal>), JsValue> {
         ));
     }
     fixed_body(&copy).map_err(|_| wrong_type("init.", "body", DETACHED, &body))?;
+    fixed_headers(&copy).map_err(threw("init.", "headers"))?;
     let signal = Signal::new(
         get(&copy, "init.", "signal")?,
         "init.signal",
