@@ -38,8 +38,8 @@ pub struct Common {
     /// burst, steady, spike, closed or aws-occ. spike is steady with the rate multiplied by
     /// --spike-factor for a while; closed gives each client one request at a time, with
     /// --think between them. aws-occ, the AWS contention experiment, reads only --clients,
-    /// --strategy, --base, --cap, --multiplier, --latency, --latency-sd, --seed and --runs
-    /// (and writes --series and --json): its clients retry until their write wins, with no
+    /// --strategy, --base, --cap, --multiplier, --latency (more than 0), --latency-sd, --seed
+    /// and --runs (and simulate's --series and --json): its clients retry until their write wins, with no
     /// attempt limit and no budget, so it rejects --attempts and --budget (and the safety
     /// nets', Servers, Clients, Layers and hedging flags, which it does not model). Any other
     /// flag a scenario does not read (--rate beside burst, --outage beside aws-occ) changes
