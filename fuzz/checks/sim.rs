@@ -93,7 +93,14 @@ fn settings(input: &mut Input<'_>) -> SimSettings {
         outage_start_ms: input.f64_in(0.0, 2000.0),
         capacity_rps: input.f64_in(0.001, 2000.0),
         reject_cost: input.f64_in(0.0, 1.0),
-        latency_ms: input.f64_in(0.0, 100.0),
+        // aws-occ's messages need a delay: with none, every write lands at once.
+        latency_ms: input
+            .f64_in(0.0, 100.0)
+            .max(if scenario == Scenario::AwsOcc {
+                0.001
+            } else {
+                0.0
+            }),
         latency_sd_ms: input.maybe(|i| i.f64_in(0.0, 50.0)),
         rate_per_client: input.f64_in(1e-6, 5.0),
         duration_ms: input.f64_in(1.0, 5000.0),

@@ -114,7 +114,7 @@ impl Herd {
     pub(super) fn ended(&mut self, client: u32, t: f64) {
         self.counts.completion = float::max(self.counts.completion, t);
         let attempts = self.counts.bottom_attempts;
-        if let Some(next) = self.load.next_of(t, attempts, &mut self.rng) {
+        if let Some(next) = self.load.next_of(t, attempts) {
             let mut tick = self.tick(next);
             tick.client = client;
             self.wheel.push(next, tick);

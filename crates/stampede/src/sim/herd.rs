@@ -164,9 +164,9 @@ impl Herd {
         };
         let stride = log_stride(s.clients, s.log_clients);
         let timeout = s.timeout_ms.unwrap_or(f64::INFINITY);
-        let mut rng = crate::seeded(s.seed);
+        let rng = crate::seeded(s.seed);
         let mut load = Load::new(&c);
-        let first_ticks = load.first_ticks(&mut rng);
+        let first_ticks = load.first_ticks();
         let per_client_slots = load.slot_per_client();
         let mut h = Herd {
             policy: c.policy,
@@ -426,7 +426,7 @@ impl Herd {
     #[inline]
     fn on_tick(&mut self, ev: Ev) {
         let t = ev.at;
-        let Tick { issue, next } = self.load.tick(ev.client, t, &mut self.rng);
+        let Tick { issue, next } = self.load.tick(ev.client, t);
         if let Some(next) = next {
             self.wheel.push(next, self.tick(next));
         }
