@@ -150,6 +150,10 @@ describe("the playground", () => {
     await page.fill("#cap", "10");
     await page.locator('[data-error-for="cap"]').waitFor({ state: "visible" });
     assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /^Cap: enter a value from 2,000 ms to .* Given: 10\.$/);
+    // Below the field's own range too: the same least value, the base (it read "from 0 ms").
+    await page.fill("#cap", "-5");
+    await page.waitForFunction(() => /Given: -5\./.test(document.querySelector('[data-error-for="cap"]')?.textContent ?? ""));
+    assert.match((await page.textContent('[data-error-for="cap"]')) ?? "", /^Cap: enter a value from 2,000 ms to .* Given: -5\.$/);
     // Out of the page's envelope.
     await page.fill("#cap", "30000");
     await page.fill("#clients", "1000000000");

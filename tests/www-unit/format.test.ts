@@ -9,6 +9,7 @@ import {
   formatFull,
   formatMultiple,
   formatNumber,
+  formatTicks,
   metricText,
   niceTicks,
 } from "../../www/src/logic/format.js";
@@ -82,4 +83,16 @@ test("a number in full keeps every digit past a quadrillion", () => {
   assert.equal(formatFull(9_007_199_254_740_991, "en"), "9,007,199,254,740,991");
   assert.equal(formatFull(0.0000001, "en"), "0.0000001");
   assert.equal(formatFull(Infinity, "en"), NO_VALUE);
+});
+
+test("an axis's tick labels: each distinct, powers of ten only on a log axis", () => {
+  // An empty rate chart's 0..1 axis read "0, 0.3, 0.5, 0.8, 1".
+  assert.deepEqual(formatTicks([0, 0.25, 0.5, 0.75, 1]), ["0", "0.25", "0.5", "0.75", "1"]);
+  assert.deepEqual(formatTicks([0, 0.2, 0.4]), ["0", "0.2", "0.4"]);
+  assert.deepEqual(formatTicks([0, 0.002, 0.004]), ["0", "0.002", "0.004"]);
+  assert.deepEqual(formatTicks([0, 500, 1000, 1500]), ["0", "500", "1k", "1.5k"]);
+  // The log scale's minor ticks (uPlot's splits) are left unlabelled: "10k" stood buried in
+  // "8 6 4 2" from every one of them.
+  assert.deepEqual(formatTicks([1, 2, 5, 10, 20, 100, 300, 1000, 10_000], true), ["1", "", "", "10", "", "100", "", "1k", "10k"]);
+  assert.deepEqual(formatTicks([null, 0, 10], true), ["", "", "10"]);
 });

@@ -6,7 +6,7 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { followCursor } from "./legend.js";
-import { formatCompact } from "../logic/format.js";
+import { formatCompact, formatTicks } from "../logic/format.js";
 
 export interface LineSeries {
   label: string;
@@ -82,8 +82,7 @@ export class LineChart {
         }),
         axis({
           // A log axis labels its powers of ten only (uPlot draws the minor ticks between).
-          values: (_u, splits) =>
-            splits.map((v) => (v == null || (o.logY && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9) ? "" : yv(v))),
+          values: (_u, splits) => (o.yValue ? splits.map((v) => (v == null || (o.logY && formatTicks([v], true)[0] === "") ? "" : yv(v))) : formatTicks(splits, o.logY)),
           size: 56,
         }),
       ],

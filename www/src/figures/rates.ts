@@ -8,7 +8,7 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { followCursor } from "./legend.js";
-import { formatAxisSeconds, formatCompact } from "../logic/format.js";
+import { formatAxisSeconds, formatCompact, formatTicks } from "../logic/format.js";
 import type { Lang } from "../logic/state.js";
 
 export interface RateSeries {
@@ -94,7 +94,7 @@ export class RateChart {
             return ticks.map((t) => formatAxisSeconds(t, o.lang, ticks));
           },
         }),
-        axis({ values: (_u, splits) => splits.map((v) => formatCompact(v)), size: 56 }),
+        axis({ values: (_u, splits) => formatTicks(splits, o.log), size: 56 }),
       ],
       series: [
         { label: o.timeLabel, value: (_u, v) => (v == null ? "" : formatAxisSeconds(v * 1000, o.lang)) },

@@ -122,6 +122,22 @@ export function formatCompact(v: number): string {
   return trim(v);
 }
 
+/**
+ * The labels of an axis's ticks (`splits`, evenly spaced): compact as {@link formatCompact},
+ * with as many decimals as the step needs, so that no two read the same (an axis of 0 to 1
+ * read "0, 0.3, 0.5, 0.8" for 0.25, 0.5, 0.75). `log`: a base-10 log axis, whose minor ticks
+ * (2–9 × 10^k) get no label (each had one, piled up under the powers of ten).
+ */
+export function formatTicks(splits: readonly (number | null)[], log = false): string[] {
+  if (log) return splits.map((v) => (v == null || v <= 0 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9 ? "" : formatCompact(v)));
+  const xs = splits.filter((v): v is number => v != null);
+  const step = xs.length > 1 ? Math.abs(xs[1]! - xs[0]!) : 1;
+  if (!(step > 0 && step < 1)) return splits.map((v) => (v == null ? "" : formatCompact(v)));
+  let digits = 1;
+  while (digits < 6 && xs.some((v) => Math.abs(Number(v.toFixed(digits)) - v) > step * 1e-6)) digits++;
+  return splits.map((v) => (v == null ? "" : String(Number(v.toFixed(digits)))));
+}
+
 function trim(v: number): string {
   return String(Math.round(v * 10) / 10);
 }

@@ -52,9 +52,9 @@ export class HerdPanel {
     for (const s of SPEEDS) {
       const o = document.createElement("option");
       o.value = String(s);
-      o.textContent = `${s}×`;
       this.speed.append(o);
     }
+    this.labelSpeeds();
     const redrawHerd = oncePerFrame(() => this.redrawHerd());
     this.herd = new HerdFigure({
       canvas: byId<HTMLCanvasElement>("timeline"),
@@ -188,6 +188,13 @@ export class HerdPanel {
 
   relabel(): void {
     this.renderPlaying(this.playback.active);
+    this.labelSpeeds();
+  }
+
+  /** The speeds in the page's language: "0,25×" in Russian, as its other decimals. */
+  private labelSpeeds(): void {
+    const { lang } = this.ctx.view();
+    for (const o of this.speed.options) o.textContent = `${formatNumber(Number(o.value), lang, 2)}×`;
   }
 
   /** The herd alone, from the kept run (a scroll, or the row layout changed). */

@@ -17,7 +17,7 @@ function liveBudget(s: State): ReturnType<typeof budgetOptions> | null {
   return s.a.budget && hasServer(s.scenario) ? budgetOptions(s) : null;
 }
 
-/** Policy A in a line: "full jitter, 2 s … 30 s, ×2, attempts: 6". */
+/** Policy A in a line: "full jitter, 2 s … 30 s, ×2, 6 attempts". */
 function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string {
   // What the call sends (run.ts policyOptions): the backoff settings its strategy reads.
   const a = policyOptions(s.a);
@@ -25,10 +25,10 @@ function describePolicy(s: State, { t, lang }: Pick<View, "t" | "lang">): string
     t(`strategy.${a.strategy}` as Key),
     ...(a.baseMs === undefined ? [] : [a.capMs === undefined || a.capMs === a.baseMs ? formatDuration(a.baseMs, lang) : `${formatDuration(a.baseMs, lang)} … ${formatDuration(a.capMs, lang)}`]),
     ...(a.multiplier === undefined ? [] : [`×${formatNumber(a.multiplier, lang, 2)}`]),
-    `${t("field.attempts")}: ${a.maxAttempts}`,
+    t("live.attemptsPart", { n: a.maxAttempts, count: a.maxAttempts }),
   ];
   if (liveBudget(s)) {
-    parts.push(`${t("group.budget")}: ${formatNumber(s.budgetCapacity, lang)} + ${formatNumber(s.budgetRefill, lang, 2)}${t("unit.perSec")}`);
+    parts.push(t("live.budgetPart", { capacity: formatNumber(s.budgetCapacity, lang), refill: formatNumber(s.budgetRefill, lang, 2) }));
   }
   return parts.join(", ");
 }

@@ -232,11 +232,32 @@ export class Controls {
 
   /** `v` held within the fields that bound `f`'s slider (`within`), those of them shown. */
   private withinPeers(f: NumberField, v: number): number {
-    return withinPeers(f, v, (id) => {
-      const p = this.fields.get(id);
-      // A peer holding a value of its own problem (servers 1.5) bounds nothing.
-      return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") && !this.problems.has(id) ? this.valueOf(p) : undefined;
-    });
+    return withinPeers(f, v, (id) => this.peerValue(id));
+  }
+
+  /** A bounding field's value, while it is shown; a peer holding a value of its own problem
+   *  (servers 1.5) bounds nothing. */
+  private peerValue(id: string): number | undefined {
+    const p = this.fields.get(id);
+    return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") && !this.problems.has(id) ? this.valueOf(p) : undefined;
+  }
+
+  /** The package's refusal of a value past its field's own range, for a field its peers
+   *  bound (`within`): the range they leave, as its refusal of a value inside the field's
+   *  range names it (a cap of -5 read "from 0 ms" beside a base of 2 s, where a cap of 0 read
+   *  "from 2,000 ms"). */
+  private byPeers(id: string, e: PackageError): PackageError {
+    const f = this.fields.get(id)?.f;
+    if (!f?.within || e.code !== "out_of_range" || typeof e.got !== "number" || e.min === undefined || e.max === undefined) return e;
+    const lo = f.within.min === undefined ? undefined : this.peerValue(f.within.min);
+    const hi = f.within.max === undefined ? undefined : this.peerValue(f.within.max);
+    const min = lo !== undefined && Number.isFinite(lo) && e.got < lo ? Math.max(e.min, lo) : e.min;
+    const max = hi !== undefined && Number.isFinite(hi) && e.got > hi ? Math.min(e.max, hi) : e.max;
+    if (min > max || (min === e.min && max === e.max)) return e;
+    if (min === e.min) return { ...e, max };
+    // The peer's value is a least value accepted, not one past it.
+    const { minExclusive: _, ...rest } = e;
+    return { ...rest, min, max };
   }
 
   /** The value field `e` holds now: its number box's, or while that holds no number, its slider's. */
@@ -507,7 +528,7 @@ export class Controls {
       // value the field no longer holds (typed -1, then cleared), so it shows nowhere.
       if (own && theirs) placed.add(theirs);
       if (!text && theirs && this.isVisible(id)) {
-        text = localizeError(theirs, this.lang);
+        text = localizeError(this.byPeers(id, theirs), this.lang);
         placed.add(theirs);
       }
       const invalid = text !== "";

@@ -336,7 +336,7 @@ export class LivePanel {
     if (this.controller || !this.ready) return;
     const { headers, bad } = parseHeaders(this.headers.value);
     if (bad.length > 0) {
-      this.say(() => this.t("live.badHeaders", { lines: bad.join(", ") }));
+      this.say(() => this.t("live.badHeaders", { lines: bad.join(", "), count: bad.length }));
       return;
     }
     this.checkTimeout();
@@ -356,7 +356,7 @@ export class LivePanel {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
       // The last call's attempts go: beside this status they would read as this URL's.
       this.clearCall();
-      this.say(() => this.t("live.badUrl", { url: clipText(url, 60) }));
+      this.say(() => (url === "" ? this.t("live.emptyUrl") : this.t("live.badUrl", { url: clipText(url, 60) })));
       this.url.setAttribute("aria-invalid", "true");
       this.url.focus();
       return;

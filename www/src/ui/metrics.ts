@@ -55,7 +55,12 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
     });
   }
   for (const { name, value, aside } of stripEls) {
-    setText(value, metricText(name, m[name as keyof Metrics]));
+    const text = metricText(name, m[name as keyof Metrics]);
+    setText(value, text);
+    // A card is ~110 px inside on a phone: nine digits at the cards' size ran past its edge
+    // (a peak of 102282970 requests/s). The hook keeps the plain number: smaller type instead.
+    value?.classList.toggle("long", text.length > 7 && text.length <= 9);
+    value?.classList.toggle("longer", text.length > 9);
     setText(aside, asideText(name, m, capacityRps, scenario, t, lang, trafficLeftMs));
   }
   for (const el of hideEls) {

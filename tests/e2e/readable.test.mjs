@@ -1,0 +1,51 @@
+// What a teacher reads on a phone, in both languages: the metric cards hold the largest
+// numbers a run of a million clients gives, the speeds are written in the page's language,
+// and the live panel says plainly what is missing (an empty URL; an empty timeout is none).
+// Run: node --test tests/e2e/readable.test.mjs   (needs `make dist` and target/release/stampede)
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PHONE, usePlayground } from "./harness.mjs";
+
+const T = { timeout: 90_000 };
+
+describe("read at 390 px", () => {
+  const { open } = usePlayground(PHONE);
+
+  test("a million clients' numbers stay inside their cards, on a phone and a laptop", T, async () => {
+    // Every client's 20 attempts at once: a peak of 102282970 requests/s, which ran 12 px past
+    // its card's edge at 1280 px (and 1 px at 390).
+    const { page, problems } = await open("?clients=1000000&base=0&attempts=20&multiplier=1");
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const cards = await page.$$eval("[data-metric]", (els) =>
+        els
+          .filter((el) => el.offsetParent !== null)
+          .map((el) => {
+            const card = el.closest(".metric").getBoundingClientRect();
+            const num = el.getBoundingClientRect();
+            return { name: el.dataset.metric, text: el.textContent, inside: num.right <= card.right + 0.5 && num.left >= card.left - 0.5 };
+          }),
+      );
+      assert.ok(cards.some((c) => c.text.length >= 9), JSON.stringify(cards));
+      for (const c of cards) assert.ok(c.inside, `${width} px: ${c.name} (${c.text}) spills out of its card`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the speeds follow the language; an empty URL is named as such; an empty timeout reads 'none'", T, async () => {
+    const { page, problems } = await open();
+    const speeds = () => page.$$eval("#speed option", (os) => os.map((o) => o.textContent));
+    assert.ok((await speeds()).includes("0.25×"));
+    assert.equal(await page.getAttribute("#live-timeout", "placeholder"), "none");
+    await page.fill("#live-url", "");
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.getElementById("live-status")?.textContent === "Enter a URL to call.");
+    await page.click('[data-lang="ru"]');
+    await page.waitForFunction(() => [...document.querySelectorAll("#speed option")].some((o) => o.textContent === "0,25×"));
+    assert.equal(await page.getAttribute("#live-timeout", "placeholder"), "без тайм-аута");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
