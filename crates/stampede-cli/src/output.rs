@@ -83,6 +83,11 @@ pub fn say(msg: &str) {
     let _ = writeln!(io::stderr().lock(), "stampede: {msg}");
 }
 
+/// `n` of a thing, in English: "1 attempt", "2 attempts", "0 retries".
+pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,19 +110,11 @@ mod tests {
             )
         );
     }
-}
 
-/// `n` of a thing, in English: "1 attempt", "2 attempts", "0 retries".
-pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
     #[test]
     fn one_thing_is_singular() {
-        assert_eq!(super::counted(1, "retry", "retries"), "1 retry");
-        assert_eq!(super::counted(0, "retry", "retries"), "0 retries");
-        assert_eq!(super::counted(2, "run", "runs"), "2 runs");
+        assert_eq!(counted(1, "retry", "retries"), "1 retry");
+        assert_eq!(counted(0, "retry", "retries"), "0 retries");
+        assert_eq!(counted(2, "run", "runs"), "2 runs");
     }
 }

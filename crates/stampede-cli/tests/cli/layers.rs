@@ -116,7 +116,7 @@ fn bad_values_and_aws_occ_exit_2_naming_the_flag() {
     ]);
     assert!(
         line.starts_with(
-            "stampede: --attempts: expected at most 1 attempts per request at each layer"
+            "stampede: --attempts: expected at most 1 attempt per request at each layer"
         ),
         "{line}"
     );
