@@ -644,8 +644,9 @@ export class ThrottledError extends Error {
  *  `policy` or `budget`, a signal's `aborted`/`reason`/`addEventListener`, `fetch`, the `then`
  *  of what it returns, the response's `status`/`headers`/`headers.get`, `onAttempt` — rejects
  *  the promise with a TypeError whose message names it (`init: threw an exception: …`,
- *  `policy.baseMs: …`, `signal.aborted: …`, `response.headers.get: …`, `onAttempt: …`) and
- *  whose `cause` is what was thrown.
+ *  `policy.baseMs: …`, `signal.aborted: …`, `response.headers.get: …`, `onAttempt: …`),
+ *  whose `field` names it too (`"policy.baseMs"`; no `code`), and whose `cause` is what was
+ *  thrown.
  *
  *  `fetch` is `globalThis.fetch`, looked up at every attempt, and held to its contract: it must
  *  return a promise (a thenable) of a Response (a `status` of 0 or 100 to 599 and

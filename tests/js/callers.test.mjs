@@ -99,7 +99,7 @@ test("settings objects without a prototype or from another realm are read; a thr
   assert.equal(new RetryPolicy(runInNewContext("({ maxAttempts: 4 })")).maxAttempts, 4);
   assert.equal(new RetryPolicy({ strategy: "full" }).strategy, "full");
   const boom = new Error("boom");
-  const named = (field) => (e) => e instanceof TypeError && e.message === `${field}: threw an exception: boom` && e.cause === boom;
+  const named = (field) => (e) => e instanceof TypeError && e.message === `${field}: threw an exception: boom` && e.cause === boom && e.field === field && e.code === undefined;
   assert.throws(() => new RetryPolicy({ get baseMs() { throw boom; } }), named("baseMs"));
   assert.throws(() => classify({ get status() { throw boom; } }), named("status"));
   assert.throws(() => Budget.forCallSite(`getter ${process.pid}`, { get capacity() { throw boom; } }), named("capacity"));

@@ -141,7 +141,10 @@ export function threwError(prefix, name, thrown) {
     m = thrown !== null && typeof thrown === "object" ? thrown.message : thrown;
   } catch {}
   const quoted = typeof m === "string" && m !== "" ? `: ${m.length > 200 ? `${m.slice(0, 200)}…` : m}` : "";
-  return new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
+  const error = new TypeError(`${prefix}${name}: threw an exception${quoted}`, { cause: thrown });
+  // Named as a settings error is (no code: the value is the caller's code's to give).
+  error.field = prefix + name;
+  return error;
 }
 
 export function typeError(prefix, field, expected, value) {
