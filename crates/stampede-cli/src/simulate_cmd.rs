@@ -15,7 +15,7 @@ use stampede::sim::{
     run_many_seeing_first,
 };
 use stampede_cli::args::{
-    config_error, duration, duration_text, number, parse_seed, ranged, whole, whole_in,
+    config_error, duration, duration_text, flag_for, number, parse_seed, ranged, whole, whole_in,
 };
 
 use crate::UsageError;
@@ -210,6 +210,10 @@ fn parse_strategies(s: &str) -> Result<StrategyList, String> {
 fn parse_budget(s: &str) -> Result<BudgetSettings, String> {
     const FORM: &str = "expected C:R, tokens and tokens per second, such as 10:1";
     let (c, r) = s.split_once(':').ok_or_else(|| FORM.to_owned())?;
+    // A third part is the form's fault, not the rate's ("R: expected a rate" for 1:1:1).
+    if r.contains(':') {
+        return Err(format!("{FORM}; two parts, not {}", s.split(':').count()));
+    }
     let c = number(Field::Capacity)(c).map_err(|e| format!("{FORM}; C: {e}"))?;
     let r = number(Field::RefillPerSec)(r).map_err(|e| format!("{FORM}; R: {e}"))?;
     BudgetSettings::new(c, r)
@@ -300,11 +304,17 @@ impl Common {
             (flag, "whose clients retry until their write wins")
         } else if let Some(flag) = self.hedge.given() {
             (flag, "whose clients retry until their write wins")
-        } else if let Some(flag) = self.model.first_given() {
-            (
-                flag,
-                "which models contending writes, not servers, queues or timeouts",
-            )
+        } else if let Some(field) = self.model.given().next() {
+            let why = match field {
+                Field::Think | Field::SpikeStart | Field::SpikeLength | Field::SpikeFactor => {
+                    "whose clients all write at the start, with no arrival process"
+                }
+                Field::LatencyDist => {
+                    "whose messages' delays are normal (set by --latency and --latency-sd)"
+                }
+                _ => "which models contending writes, not servers, queues or timeouts",
+            };
+            (flag_for(field), why)
         } else if let Some(flag) = self.layers.first_given() {
             (
                 flag,

@@ -569,3 +569,16 @@ fn a_cap_below_the_default_base_takes_the_base_with_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("stampede: --cap: "));
 }
+
+#[test]
+fn a_budget_of_three_parts_is_refused_as_a_form() {
+    let out = stampede(&["simulate", "--budget", "1:1:1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.ends_with(
+            "expected C:R, tokens and tokens per second, such as 10:1; two parts, not 3\n"
+        ),
+        "{err}"
+    );
+}

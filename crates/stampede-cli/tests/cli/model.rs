@@ -342,12 +342,21 @@ fn aws_occ_rejects_the_model_flags() {
         for (flag, value) in FLAGS {
             let args = [cmd, "--scenario", "aws-occ", "--clients", "10", flag, value];
             let line = usage_line(&args);
+            // Each for its own reason: a load flag, the latency's law, the servers'.
+            let why = match flag {
+                "--spike-start" | "--spike-length" | "--spike-factor" | "--think" => {
+                    "whose clients all write at the start, with no arrival process"
+                }
+                "--latency-dist" => {
+                    "whose messages' delays are normal (set by --latency and --latency-sd)"
+                }
+                _ => "which models contending writes, not servers, queues or timeouts",
+            };
             assert_eq!(
                 line,
                 format!(
-                    "stampede: {flag}: not used by --scenario aws-occ, which models contending \
-                     writes, not servers, queues or timeouts; drop {flag} or pick burst, steady, \
-                     spike or closed"
+                    "stampede: {flag}: not used by --scenario aws-occ, {why}; drop {flag} or \
+                     pick burst, steady, spike or closed"
                 ),
                 "{args:?}"
             );
