@@ -5,7 +5,7 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
-use stampede::sim::{Scenario, SimSettings};
+use stampede::sim::{LatencyDist, Scenario, SimSettings};
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
 use super::Common;
@@ -93,6 +93,7 @@ impl Common {
                 .moot_notes(self.scenario, self.outage, run.duration_ms),
         );
         notes.extend(self.outage_notes(&run));
+        notes.extend(self.latency_note(&run));
         notes.extend(self.layers.moot_note());
         // Three more that --help documents and the run would ignore silently.
         if self.model.spread_unread() && self.scenario.reads(Field::ServiceSpread) {
@@ -165,6 +166,26 @@ impl Common {
     /// `--retry-after` longer than the clients honour (sent in whole seconds, rounded up, as
     /// the servers send it): each client then stops at the outage's first answer, which
     /// the run's figures show but nothing else would explain.
+    fn latency_note(&self, run: &SimSettings) -> Option<String> {
+        // A normal law's legs: half the round trip, give or take sqrt(3) times a leg's
+        // standard deviation (sd/sqrt(2)), uniformly; below 0 a leg is cut at 0, which raises
+        // the mean (a --latency-sd of 200 ms made a 100 ms round trip's mean 177 ms).
+        if self.scenario == Scenario::AwsOcc || run.latency_dist != LatencyDist::Normal {
+            return None;
+        }
+        let sd = run.latency_sd_ms.unwrap_or(run.latency_ms / 5.0);
+        (run.latency_ms / 2.0 < 1.5f64.sqrt() * sd).then(|| {
+            format!(
+                "note: --latency-sd {} ms spreads each leg of the {} ms round trip below 0 ms, \
+                 where it is cut: the mean round trip is longer than --latency (at most {} ms \
+                 of spread keeps it)",
+                stampede_cli::json::num(sd),
+                stampede_cli::json::num(run.latency_ms),
+                super::rounded(run.latency_ms / 2.0 / 1.5f64.sqrt())
+            )
+        })
+    }
+
     fn outage_notes(&self, run: &SimSettings) -> Vec<String> {
         let mut notes = Vec::new();
         let given = [

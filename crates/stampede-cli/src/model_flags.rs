@@ -87,7 +87,9 @@ pub struct Model {
                                `timeout`; the server still does the work", "never"))]
     timeout: Option<f64>,
     #[arg(long, value_name = "DIST", value_parser = parse_name::<LatencyDist>, help_heading = CLIENTS,
-          help = with_default(format!("How network delay varies: {}; exponential: each leg with half of --latency",
+          help = with_default(format!("How network delay varies: {}; normal: each leg half of --latency, give or \
+                                       take uniform jitter of --latency-sd's spread (a cheap stand-in for a \
+                                       normal's, cut at 0); exponential: each leg exponential with half of --latency",
                                       or_list(LatencyDist::NAMES)), defaults().latency_dist))]
     latency_dist: Option<LatencyDist>,
     #[arg(long, value_name = "DURATION", value_parser = duration(Field::SpikeStart), allow_hyphen_values = true,
@@ -146,11 +148,6 @@ impl Model {
     pub fn spread_unread(&self) -> bool {
         self.service_spread.is_some()
             && self.service_dist.unwrap_or(defaults().service_dist) != ServiceDist::Lognormal
-    }
-
-    /// The first flag given, in the order `--help` lists them; `None` if none was.
-    pub fn first_given(&self) -> Option<&'static str> {
-        self.given().next().map(flag_for)
     }
 
     /// A note for each flag given whose setting another makes moot (it changes nothing): a

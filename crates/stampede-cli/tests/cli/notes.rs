@@ -543,3 +543,52 @@ fn the_header_counts_in_english() {
     let (out, _) = run(&["delays", "--attempts", "2", "--samples", "1"]);
     assert!(out.contains(", 2 attempts (1 retry), seed"), "{out}");
 }
+
+#[test]
+fn a_latency_spread_cut_at_zero_gets_a_note() {
+    let at = |sd: &str| {
+        run(&[
+            "simulate",
+            "--clients",
+            "50",
+            "--outage",
+            "0",
+            "--workers",
+            "0",
+            "--latency",
+            "100ms",
+            "--latency-sd",
+            sd,
+            "--json",
+        ])
+    };
+    let mean = |out: &str| {
+        let m: serde_json::Value = serde_json::from_str(out).unwrap();
+        m["mean_ms"].as_f64().unwrap()
+    };
+    // Each leg is 50 ms give or take sqrt(3) · sd/sqrt(2): past 40.8 ms of sd it goes below 0.
+    let (kept, quiet) = at("40ms");
+    assert_eq!(quiet, "");
+    let (cut, note) = at("200ms");
+    assert_eq!(
+        note,
+        "stampede: note: --latency-sd 200 ms spreads each leg of the 100 ms round trip below 0 \
+         ms, where it is cut: the mean round trip is longer than --latency (at most 40.825 ms of \
+         spread keeps it)\n"
+    );
+    // What it warns of: a mean round trip well above the 100 ms asked (184 ms here, 106 ms
+    // within the bound: no outage and no queue are in the way, and 50 clients' mean of a
+    // leg's spread of 141 ms is good to ~30 ms).
+    assert!((mean(&kept) - 100.0).abs() < 20.0, "{}", mean(&kept));
+    assert!(mean(&cut) > 140.0, "{}", mean(&cut));
+    // The exponential law has no such cut.
+    let (_, quiet) = run(&[
+        "simulate",
+        "--clients",
+        "50",
+        "--latency-dist",
+        "exponential",
+        "--json",
+    ]);
+    assert_eq!(quiet, "");
+}
