@@ -554,6 +554,11 @@ describe("the playground", () => {
       assert.equal(await page.textContent(`[data-cmp="a:${key}"]`), "—", key);
       assert.equal(await page.evaluate((k) => document.querySelector(`[data-cmp="a:${k}"]`).classList.contains("better"), key), false, key);
     }
+    // Done soonest because every request gave up: no tick for that either (policy B, whose
+    // requests succeed after the outage, takes far longer).
+    const completion = (side) => page.evaluate((s) => document.querySelector(`[data-cmp="${s}:cmp.completion"]`).classList.contains("better"), side);
+    assert.equal(await completion("a"), false);
+    assert.equal(await completion("b"), false);
     assert.deepEqual(problems, []);
     await page.close();
   });

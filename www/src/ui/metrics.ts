@@ -119,6 +119,9 @@ interface Row {
   scenarios?: Scenario[];
   /** Measured from the outage's end: "—" in a run without one. */
   afterOutage?: true;
+  /** Ticked only in a run where some request succeeded (the completion of a run whose every
+   *  request gave up came soonest, and read as the better one). */
+  needsSuccess?: true;
 }
 
 const count = (v: number | null, lang: Lang) => (v === null ? "—" : formatNumber(v, lang));
@@ -135,7 +138,7 @@ const ROWS: Row[] = [
   { key: "cmp.calls", value: (m) => m.calls, text: count, better: "lower", scenarios: ["aws-occ"] },
   { key: "cmp.amplification", value: (m) => m.amplification, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 2)), better: "lower" },
   { key: "cmp.recovery", value: (m) => m.recoveryMs, text: duration, better: "lower", scenarios: NOT_OCC, afterOutage: true },
-  { key: "cmp.completion", value: (m) => m.completionMs, text: duration, better: "lower" },
+  { key: "cmp.completion", value: (m) => m.completionMs, text: duration, better: "lower", needsSuccess: true },
   { key: "cmp.p50", value: (m) => m.p50Ms, text: duration, better: "lower" },
   { key: "cmp.p99", value: (m) => m.p99Ms, text: duration, better: "lower" },
   { key: "cmp.successes", value: (m) => m.successes, text: count, better: "higher" },
@@ -192,8 +195,10 @@ export class CompareTable {
       // words (a recovery that never came) wraps as words do.
       c.a.textContent = never(a) ? ta : unbroken(ta);
       c.b.textContent = never(b) ? tb : unbroken(tb);
-      c.a.classList.toggle("better", isBetter(va, vb, r.better, ta, tb));
-      c.b.classList.toggle("better", isBetter(vb, va, r.better, tb, ta));
+      // Done sooner because every request gave up is no better: no tick for that.
+      const tickable = (m: Metrics | null) => !r.needsSuccess || (m !== null && m.successes > 0);
+      c.a.classList.toggle("better", tickable(a) && isBetter(va, vb, r.better, ta, tb));
+      c.b.classList.toggle("better", tickable(b) && isBetter(vb, va, r.better, tb, ta));
     });
   }
 }
