@@ -73,8 +73,9 @@ import { gzipSync } from "node:zlib";
 // refuses a message delay of 0, a work bound of 1 names one thing, and a mean's amplification
 // leaves out the runs with no request (698 bytes: 262,498 -> 263,196). 263.45 KB since the
 // arrivals draw from a stream of their own (src/sim/load.rs: one seed, one offered load for
-// every policy; 233 bytes: 263,196 -> 263,429).
-const MAX_WASM_BYTES = 263_450;
+// every policy; 233 bytes: 263,196 -> 263,429). 263.7 KB since a Request's copy is cloned
+// with its own clone, and the input's getters are named when they throw (222 bytes).
+const MAX_WASM_BYTES = 263_700;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since
@@ -113,8 +114,9 @@ const SLIM_GOAL_GZIP_BYTES = 25_000;
 // copied once when called, a Map of headers is read as its pairs, the handles' table reuses
 // freed slots without a scan, an init() given a module loads it itself, and a default base
 // follows a cap given alone (1,240 bytes: 48,374 -> 49,614). 49.8 KB since a call's URL,
-// headers and form body are read once, when it is made (173 bytes: 49,614 -> 49,787).
-const MAX_SLIM_GZIP_BYTES = 49_800;
+// headers and form body are read once, when it is made (173 bytes: 49,614 -> 49,787), and its
+// Request's copy is cloned with the copy's own clone (82 bytes: -> 49,869).
+const MAX_SLIM_GZIP_BYTES = 49_900;
 
 /** What `stampede/fetch` exports (crates/stampede-wasm/npm/fetch/stampede_fetch.d.ts). */
 const SLIM_API = ["default", "initSync", "RetryPolicy", "classify", "parseRetryAfter", "Budget", "retryFetch", "RetryError", "BudgetExhaustedError", "CircuitOpenError", "ThrottledError"];

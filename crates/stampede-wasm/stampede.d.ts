@@ -342,7 +342,8 @@ export interface SimOptions {
   /** A client gives an attempt up after this long (a "timeout", retried like one; the server
    *  still does the work), ms (more than 0); absent/null: never. */
   timeoutMs?: number | null | undefined;
-  /** The mean round trip, ms (with latencyDist "exponential", each leg is exponential with half of it). */
+  /** The mean round trip, ms (with latencyDist "exponential", each leg is exponential with half
+   *  of it; for "aws-occ", each message's mean delay, more than 0). */
   latencyMs?: number | undefined;
   latencySdMs?: number | null | undefined;
   latencyDist?: LatencyDist | undefined;
@@ -657,14 +658,16 @@ export class ThrottledError extends Error {
  *  `deadlineMs` or the caller's abort, even if `fetch` ignores its signal; with none of them, a
  *  `fetch` that never settles leaves retryFetch pending, as it would leave `fetch` itself.
  *
- *  Bodies: a Request input is cloned for every attempt, so its body is sent whole each time.
- *  A body that cannot be sent again is refused up front with a TypeError, before anything is
- *  sent: a ReadableStream or an async iterable (a generator, a Node Readable) as init.body
- *  (naming `init.body`), a Request whose body was already
- *  used (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams. Bytes
- *  (an ArrayBuffer, a typed array, a DataView) are copied when retryFetch is called, as fetch
- *  copies them: every attempt sends those bytes, whatever the caller writes into the buffer
- *  or detaches afterwards (one detached before the call: a TypeError naming `init.body`).
+ *  What the call is given is read when retryFetch is called, as fetch reads it: a URL (or
+ *  anything but a string or a Request) as its text, a Request copied (and the copy cloned for
+ *  every attempt, so its body is sent whole each time), init's headers (a Headers, pairs or a
+ *  record) and a body of bytes, a FormData or a URLSearchParams copied: every attempt goes
+ *  where the call was sent with those headers and that body, whatever the caller changes in
+ *  them, writes into a buffer or detaches afterwards (a buffer detached before the call: a
+ *  TypeError naming `init.body`). A body that cannot be sent again is refused up front with a
+ *  TypeError, before anything is sent: a ReadableStream or an async iterable (a generator, a
+ *  Node Readable) as init.body (naming `init.body`), a Request whose body was already used
+ *  (naming `input`). Use a string, Blob, ArrayBuffer, FormData or URLSearchParams.
  *
  *  Bounds (a RangeError, `code: "too_much_work"`, with `max`): at most 100,000 calls in
  *  flight at once in a module (naming `input`), and at most 16 calls one inside the `fetch`

@@ -89,6 +89,24 @@ test("the URL, headers and form a call is given are read when it is made, as fet
       assert.equal((await call).status, 200, shape);
       assert.deepEqual(s.seen.splice(0), Array(3).fill("/ 1"), shape);
     }
+    // Pairs from a generator, which gives them once: every attempt sends them (a retry read
+    // the spent generator, and went without).
+    const pairs = function* () {
+      yield ["x-a", "1"];
+    };
+    assert.equal((await retryFetch(s.url, { headers: pairs() }, { policy: fast })).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/ 1"));
+    // Something with a `clone` but no `bodyUsed` (a URI library's object) is no Request: read
+    // as its text, once.
+    let uris = 0;
+    const uri = { clone() { return this; }, toString: () => `${s.url}uri/${++uris}` };
+    assert.equal((await retryFetch(uri, undefined, { policy: fast })).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/uri/1 undefined"));
+    // A wrapper whose `clone` returns a real Request: each attempt clones that copy with its
+    // own clone (the wrapper's, called on the copy, found no wrapped Request there).
+    const wrapper = { inner: new Request(`${s.url}wrapped`, { headers: { "x-a": "w" } }), bodyUsed: false, clone() { return this.inner.clone(); } };
+    assert.equal((await retryFetch(wrapper, undefined, { policy: fast })).status, 200);
+    assert.deepEqual(s.seen.splice(0), Array(3).fill("/wrapped w"));
     // A Request's own headers, set after the call: not on the retries.
     const request = new Request(`${s.url}req`, { headers: { "x-a": "1" } });
     const fromRequest = retryFetch(request, undefined, { policy: fast });
@@ -111,9 +129,15 @@ test("the URL, headers and form a call is given are read when it is made, as fet
     const got = s.bodies.splice(0);
     assert.equal(got.length, 3);
     for (const b of got) assert.match(b, /name="v"\r\n\r\n1\r\n/, b);
+    // A file in a form keeps its name and type in the copy.
+    const files = new FormData();
+    files.set("f", new File(["abc"], "a.txt", { type: "text/plain" }));
+    assert.equal((await retryFetch(s.url, { method: "PUT", body: files }, { policy: fast })).status, 200);
+    for (const b of s.bodies.splice(0)) assert.match(b, /name="f"; filename="a\.txt"\r\nContent-Type: text\/plain\r\n\r\nabc\r\n/, b);
     s.seen.splice(0);
     // A toString that throws names the input; a header getter that throws names init.headers.
     await assert.rejects(retryFetch({ toString() { throw new Error("boom"); } }), (e) => e instanceof TypeError && /^input: threw/.test(e.message) && /boom/.test(e.message));
+    await assert.rejects(retryFetch({ get clone() { throw new Error("boom"); } }), (e) => e instanceof TypeError && e.field === "input.clone" && /^input\.clone: threw/.test(e.message));
     const throwing = { get "x-a"() { throw new Error("late"); } };
     await assert.rejects(retryFetch(s.url, { headers: throwing }), (e) => e instanceof TypeError && /^init\.headers: threw/.test(e.message));
     assert.deepEqual(s.seen, [], "nothing sent");

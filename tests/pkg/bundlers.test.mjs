@@ -132,9 +132,9 @@ test("Vite: the app ships the slim wasm only; its wasm + JS gzipped is printed a
   assert.match(wasm[0], /^stampede_fetch_bg/, "the slim module, not the simulator's");
   const gz = assets.filter((f) => /\.(js|wasm)$/.test(f)).reduce((n, f) => n + gzipSync(readFileSync(join(site, "vite", "assets", f)), { level: 9 }).length, 0);
   t.diagnostic(`Vite app on stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  // scripts/finish-pkg.mjs's bar (MAX_SLIM_GZIP_BYTES, 49.8 KB) and the app's own code (0.8 KB):
+  // scripts/finish-pkg.mjs's bar (MAX_SLIM_GZIP_BYTES, 49.9 KB) and the app's own code (0.8 KB):
   // the goal, 25 KB, is not met.
-  assert.ok(gz <= 50_600, `${gz} bytes gzipped`);
+  assert.ok(gz <= 50_700, `${gz} bytes gzipped`);
 });
 
 test("webpack 5: an app on the full stampede builds and runs the simulator and retryFetch in Chromium", { timeout: 60_000 }, async () => {

@@ -91,6 +91,10 @@ test("an axis's tick labels: each distinct, powers of ten only on a log axis", (
   assert.deepEqual(formatTicks([0, 0.2, 0.4]), ["0", "0.2", "0.4"]);
   assert.deepEqual(formatTicks([0, 0.002, 0.004]), ["0", "0.002", "0.004"]);
   assert.deepEqual(formatTicks([0, 500, 1000, 1500]), ["0", "500", "1k", "1.5k"]);
+  assert.deepEqual(formatTicks([1000, 1250, 1500, 1750]), ["1k", "1.25k", "1.5k", "1.75k"]);
+  assert.deepEqual(formatTicks([1e6, 1.025e6, 1.05e6]), ["1M", "1.025M", "1.05M"]);
+  // A tick's float noise is no digit: 0.30000000000000004 reads 0.3.
+  assert.deepEqual(formatTicks([0, 0.1, 0.2, 0.1 + 0.2]), ["0", "0.1", "0.2", "0.3"]);
   // The log scale's minor ticks (uPlot's splits) are left unlabelled: "10k" stood buried in
   // "8 6 4 2" from every one of them.
   assert.deepEqual(formatTicks([1, 2, 5, 10, 20, 100, 300, 1000, 10_000], true), ["1", "", "", "10", "", "100", "", "1k", "10k"]);

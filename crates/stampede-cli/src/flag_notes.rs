@@ -8,7 +8,7 @@ use stampede::backoff::Strategy;
 use stampede::sim::{LatencyDist, Scenario, SimSettings};
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
-use super::Common;
+use super::{Common, rounded};
 
 impl Common {
     /// A note for each flag given that changes nothing: one the scenario does not read
@@ -149,14 +149,27 @@ impl Common {
         let f = s.fleet();
         let ratio = f.service_ms / s.service_ms;
         (ratio.is_finite() && !(0.5..=2.0).contains(&ratio)).then(|| {
+            let (took, fleet) = if f.servers == 1 {
+                ("the server takes", "its".to_owned())
+            } else {
+                ("the servers take", format!("{} servers share", f.servers))
+            };
+            let share = if f.servers == 1 {
+                format!(
+                    "it serves {} requests/s in {fleet} whole workers",
+                    rounded(f.capacity_rps)
+                )
+            } else {
+                format!(
+                    "{fleet} {} requests/s in whole workers, at least one each",
+                    rounded(f.capacity_rps)
+                )
+            };
             format!(
-                "note: the servers take {} ms a request, not the {} ms asked: {} share \
-                 {} requests/s in whole workers, at least one each, up to {} (give --workers \
-                 to keep the service time)",
-                super::rounded(f.service_ms),
+                "note: {took} {} ms a request, not the {} ms asked: {share}, up to {} (give \
+                 --workers to keep the service time)",
+                rounded(f.service_ms),
                 stampede_cli::json::num(s.service_ms),
-                crate::output::counted(u64::from(f.servers), "server", "servers"),
-                super::rounded(f.capacity_rps),
                 stampede::sim::MAX_WORKERS
             )
         })
@@ -181,7 +194,7 @@ impl Common {
                  of spread keeps it)",
                 stampede_cli::json::num(sd),
                 stampede_cli::json::num(run.latency_ms),
-                super::rounded(run.latency_ms / 2.0 / 1.5f64.sqrt())
+                rounded(run.latency_ms / 2.0 / 1.5f64.sqrt())
             )
         })
     }

@@ -357,7 +357,7 @@ mod tests {
     fn nothing_given_is_the_cores_default_and_each_flag_is_named() {
         let none = Model::default();
         assert_eq!(none.apply(SimSettings::default()), SimSettings::default());
-        assert_eq!(none.first_given(), None);
+        assert_eq!(none.given().next(), None);
         let some = Model {
             slowdown: Some(Slowdown {
                 start_ms: 0.0,
@@ -367,7 +367,7 @@ mod tests {
             think: Some(5.0),
             ..Model::default()
         };
-        assert_eq!(some.first_given(), Some("--slowdown"));
+        assert_eq!(some.given().map(flag_for).next(), Some("--slowdown"));
         let s = some.apply(SimSettings::default());
         assert_eq!((s.think_ms, s.slowdown.map(|d| d.factor)), (5.0, Some(2.0)));
     }

@@ -2,6 +2,8 @@
 // full one's src/fetch/, the slim one's js/slim/): the caller's signals kept on the body of
 // the Response a call resolves with, and what a rejected `fetch` says about why it failed.
 
+import { threwError } from "./errors.js";
+
 /** Drops a resolved call's links once its Response is collected. */
 const unlinks = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((off) => off()) : undefined;
 
@@ -189,13 +191,38 @@ export function fixedHeaders(init) {
 }
 
 /** The input as fetch reads it, once, when the call is made: anything but a string or a
- *  Request (something with a `clone`) becomes its text, as fetch makes it, so that every
- *  attempt goes where the call was sent: a URL changed since (`url.searchParams.set(…)` in a
- *  loop) sent retries, and a resolved call's answer, to another resource. Throws what the
- *  caller's `toString` or `clone` getter throws. */
+ *  Request (a `clone` method and a boolean `bodyUsed`, as retryFetch tells one everywhere)
+ *  becomes its text, as fetch makes it, so that every attempt goes where the call was sent: a
+ *  URL changed since (`url.searchParams.set(…)` in a loop) sent retries, and a resolved call's
+ *  answer, to another resource. What the caller's getters or `toString` throw becomes a
+ *  TypeError naming it. */
 export function fixedInput(input) {
   if (input === null || (typeof input !== "object" && typeof input !== "function")) return input;
-  return typeof input.clone === "function" ? input : String(input);
+  let clone, used;
+  try {
+    clone = input.clone;
+  } catch (e) {
+    throw threwError("input.", "clone", e);
+  }
+  try {
+    used = input.bodyUsed;
+  } catch (e) {
+    throw threwError("input.", "bodyUsed", e);
+  }
+  if (typeof used === "boolean" && typeof clone === "function") return input;
+  try {
+    return String(input);
+  } catch (e) {
+    throw threwError("", "input", e);
+  }
+}
+
+/** What clones a Request's copy for each attempt: the copy's own `clone` (a wrapper whose
+ *  `clone` returns a real Request made a copy that its own `clone` cannot clone), else the
+ *  one that made it. Throws what a getter on the copy throws. */
+export function cloneOf(copy, made) {
+  const own = copy !== null && (typeof copy === "object" || typeof copy === "function") ? copy.clone : undefined;
+  return typeof own === "function" ? own : made;
 }
 
 /** The transport error a rejected `fetch` stands for, by its place in the core's

@@ -265,7 +265,7 @@ impl Started {
         let flight = crate::in_flight::Flight::enter()?;
         let mut o = read_options(options)?;
         // The URL read once, here, as fetch reads it (see `abort::fixed_input`).
-        let input = &abort::fixed_input(input).map_err(threw("", "input"))?;
+        let input = &abort::fixed_input(input)?;
         // A URL fetch would refuse at once is the caller's mistake, not a refused connection.
         let bad_url = crate::call_errors::url_error_js(input);
         if !bad_url.is_undefined() {

@@ -112,8 +112,8 @@ impl WorkBound {
                 "attempts per request for this many requests (a run makes at most 20000000 \
                  attempts, requests × attempts; a third of that with a client timeout, a \
                  sixth with hedging, an eighth with both, half or a fifth of that with \
-                 safety nets (with a token bucket alone, once one per client no longer fits \
-                 in cache), a \
+                 safety nets (a token bucket alone: half, and only once one per client no \
+                 longer fits in cache), a \
                  third again with events over 600000 ms ahead, half again when a request's \
                  whole life fits in 1 ms; fewer requests also help)"
             }

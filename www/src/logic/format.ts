@@ -123,19 +123,26 @@ export function formatCompact(v: number): string {
 }
 
 /**
- * The labels of an axis's ticks (`splits`, evenly spaced): compact as {@link formatCompact},
- * with as many decimals as the step needs, so that no two read the same (an axis of 0 to 1
- * read "0, 0.3, 0.5, 0.8" for 0.25, 0.5, 0.75). `log`: a base-10 log axis, whose minor ticks
- * (2–9 × 10^k) get no label (each had one, piled up under the powers of ten).
+ * The labels of an axis's ticks (`splits`, evenly spaced): compact as {@link formatCompact}
+ * ("1.5k", "2M"), each with as many decimals as it needs to read its own value, so that no
+ * two read the same (an axis of 0 to 1 read "0, 0.3, 0.5, 0.8" for 0.25, 0.5, 0.75, and one
+ * of thousands "1.3k" for 1250). `log`: a base-10 log axis, whose minor ticks (2–9 × 10^k) get
+ * no label (each had one, piled up under the powers of ten).
  */
 export function formatTicks(splits: readonly (number | null)[], log = false): string[] {
   if (log) return splits.map((v) => (v == null || v <= 0 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9 ? "" : formatCompact(v)));
   const xs = splits.filter((v): v is number => v != null);
-  const step = xs.length > 1 ? Math.abs(xs[1]! - xs[0]!) : 1;
-  if (!(step > 0 && step < 1)) return splits.map((v) => (v == null ? "" : formatCompact(v)));
-  let digits = 1;
-  while (digits < 6 && xs.some((v) => Math.abs(Number(v.toFixed(digits)) - v) > step * 1e-6)) digits++;
-  return splits.map((v) => (v == null ? "" : String(Number(v.toFixed(digits)))));
+  const step = xs.length > 1 ? Math.abs(xs[1]! - xs[0]!) : 0;
+  return splits.map((v) => {
+    if (v == null) return "";
+    const a = Math.abs(v);
+    const [unit, suffix] = a >= 1e6 ? [1e6, "M"] : a >= 1e3 ? [1e3, "k"] : [1, ""];
+    // Within a millionth of the step: the float noise of a tick is no digit to show.
+    const tolerance = (step > 0 ? step : a || 1) * 1e-6;
+    let digits = 0;
+    while (digits < 6 && Math.abs(Number((v / unit).toFixed(digits)) * unit - v) > tolerance) digits++;
+    return `${Number((v / unit).toFixed(digits))}${suffix}`;
+  });
 }
 
 function trim(v: number): string {

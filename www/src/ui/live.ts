@@ -336,7 +336,9 @@ export class LivePanel {
     if (this.controller || !this.ready) return;
     const { headers, bad } = parseHeaders(this.headers.value);
     if (bad.length > 0) {
-      this.say(() => this.t("live.badHeaders", { lines: bad.join(", "), count: bad.length }));
+      // The noun is plural for a list of lines, whatever number ends it (Russian's rules put 21
+      // with 1): one line or more than one.
+      this.say(() => this.t("live.badHeaders", { lines: bad.join(", "), count: Math.min(bad.length, 2) }));
       return;
     }
     this.checkTimeout();

@@ -470,18 +470,28 @@ fn a_retry_after_past_what_clients_honour_gets_a_note() {
 /// workers, or near the time asked, nothing is said.
 #[test]
 fn a_service_time_the_sizing_moved_far_gets_a_note() {
-    for (args, took, asked) in [
-        (&["--servers", "10000"][..], "20000", "10"),
-        (&["--capacity", "1e9"], "0.1", "10"),
-        (&["--service", "0.0000001ms"], "2", "1e-7"),
+    for (args, said_whole) in [
+        (
+            &["--servers", "10000"][..],
+            "stampede: note: the servers take 20000 ms a request, not the 10 ms asked: 10000 \
+             servers share 500 requests/s in whole workers, at least one each, up to 100000 \
+             (give --workers to keep the service time)\n",
+        ),
+        (
+            &["--capacity", "1e9"],
+            "stampede: note: the server takes 0.1 ms a request, not the 10 ms asked: it serves \
+             1000000000 requests/s in its whole workers, up to 100000 (give --workers to keep \
+             the service time)\n",
+        ),
+        (
+            &["--service", "0.0000001ms"],
+            "stampede: note: the server takes 2 ms a request, not the 1e-7 ms asked: it serves \
+             500 requests/s in its whole workers, up to 100000 (give --workers to keep the \
+             service time)\n",
+        ),
     ] {
         let (_, said) = run(&[&["simulate", "--clients", "10", "--json"][..], args].concat());
-        assert!(
-            said.starts_with(&format!(
-                "stampede: note: the servers take {took} ms a request, not the {asked} ms asked"
-            )),
-            "{args:?}: {said}"
-        );
+        assert_eq!(said, said_whole, "{args:?}");
     }
     for args in [
         &["--servers", "3"][..],

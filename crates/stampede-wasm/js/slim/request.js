@@ -7,7 +7,7 @@
 
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
-import { failureKind, fixedBody, fixedHeaders, follow, join, markDepth, mistake } from "../fetch-env.js";
+import { cloneOf, failureKind, fixedBody, fixedHeaders, follow, join, markDepth, mistake } from "../fetch-env.js";
 import { get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
@@ -107,10 +107,16 @@ export class Outgoing {
     this.init = copyInit(init);
     const initSignal = Signal.of(get(this.init, "init.", "signal"), "init.signal", "init.signal.");
     const [clone, inputSignal] = requestParts(input);
-    this.clone = clone;
     // A Request is copied once, here, and each attempt clones the copy: headers the caller
     // sets on its Request since reach no retry.
     this.source = clone ? call(clone, input, [], "input.", "clone") : input;
+    if (clone) {
+      try {
+        this.clone = cloneOf(this.source, clone);
+      } catch (e) {
+        throw threwError("input.clone().", "clone", e);
+      }
+    }
     this.ctrl = new AbortController();
     this.unlink = [];
     this.given = [signal, initSignal, inputSignal].filter(Boolean);

@@ -147,11 +147,7 @@ export async function retryFetch(input, init, options) {
     const signal = Signal.of(signalValue, "signal", "signal.");
     // As the full entry: every option is read before the URL is judged, and the URL read
     // once, here, as fetch reads it (see fixedInput).
-    try {
-      input = fixedInput(input);
-    } catch (e) {
-      throw threwError("", "input", e);
-    }
+    input = fixedInput(input);
     const badUrl = urlError(input);
     if (badUrl) throw badUrl;
     req = new Outgoing(input, init, signal);

@@ -156,9 +156,14 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = fixedHeaders)]
     pub(super) fn fixed_headers(init: &Object) -> Result<(), JsValue>;
     /// The input as fetch reads it, once, at the call: a string or a Request as it is,
-    /// anything else its text (see js/fetch-env.js).
+    /// anything else its text; what the caller's code throws, a TypeError naming it (see
+    /// js/fetch-env.js).
     #[wasm_bindgen(catch, js_name = fixedInput)]
     pub(super) fn fixed_input(input: &JsValue) -> Result<JsValue, JsValue>;
+    /// What clones a Request's copy for each attempt: its own `clone`, else `made`, the one
+    /// that made it (see js/fetch-env.js).
+    #[wasm_bindgen(catch, js_name = cloneOf)]
+    pub(super) fn clone_of(copy: &JsValue, made: &Function) -> Result<Function, JsValue>;
     /// The transport error a rejected `fetch` stands for, by its place in
     /// `TransportError::ALL` (Node's system error codes on its `cause`; `connect` when it
     /// says nothing, as in browsers).

@@ -17,8 +17,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::abort::{
-    Cancel, Listener, Signal, Timer, deferred, depth_of, failure_kind, fixed_body, fixed_headers,
-    follow_body, mark_depth, mistake, reject_on_abort,
+    Cancel, Listener, Signal, Timer, clone_of, deferred, depth_of, failure_kind, fixed_body,
+    fixed_headers, follow_body, mark_depth, mistake, reject_on_abort,
 };
 use super::js::{
     self, follow, get, get_if_object, global_fetch, handled, object_assign, read_response, threw,
@@ -55,9 +55,13 @@ impl Call {
         let (clone, input_signal) = request_parts(input)?;
         // A Request is copied once, here, and each attempt clones the copy: headers the
         // caller sets on its Request since reach no retry.
-        let source = match &clone {
-            Some(f) => f.call0(input).map_err(threw("input.", "clone"))?,
-            None => input.clone(),
+        let (source, clone) = match clone {
+            Some(f) => {
+                let copy = f.call0(input).map_err(threw("input.", "clone"))?;
+                let each = clone_of(&copy, &f).map_err(threw("input.clone().", "clone"))?;
+                (copy, Some(each))
+            }
+            None => (input.clone(), None),
         };
         // A call made with one of our attempts' signals is below that attempt's call, however
         // it got here (a fetch that awaited something first; see `in_flight.rs`).

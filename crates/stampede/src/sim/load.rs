@@ -56,10 +56,11 @@ pub(crate) struct Load {
     /// bound that the time of the cut named).
     half_at: Option<f64>,
     /// The arrivals' own draws (the open stream's gaps and clients, the closed loop's
-    /// pauses), apart from the run's: the same seed brings the same requests at the same
-    /// times whatever the policy draws, so that policies compare on one offered load (on
-    /// one stream, 100 clients' 10 s at 10 rps made 9,940 requests with one attempt and
-    /// 10,055 with four).
+    /// pauses), apart from the run's: for an open stream (steady, spike) the same seed brings
+    /// the same requests at the same times whatever the policy draws, so that policies
+    /// compare on one offered load (on one stream, 100 clients' 10 s at 10 rps made 9,940
+    /// requests with one attempt and 10,055 with four). A closed loop's next request waits
+    /// for the last to end, which the policy decides: its pauses come in another order.
     rng: SeededRng,
 }
 

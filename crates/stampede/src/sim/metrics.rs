@@ -129,3 +129,33 @@ pub struct Series<'a> {
     /// Requests waiting in queues at the slot's end, all servers together.
     pub queued: &'a [u32],
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Metrics;
+
+    /// A run of no requests has no amplification: the mean leaves it out, as the latencies
+    /// leave out a run of no success (a steady client's single second made a thousand runs'
+    /// mean of first attempts only 0.406).
+    #[test]
+    fn the_mean_amplification_is_over_the_runs_with_requests() {
+        let run = |requests: f64, attempts: f64| Metrics {
+            requests,
+            total_attempts: attempts,
+            amplification: if requests > 0.0 {
+                attempts / requests
+            } else {
+                0.0
+            },
+            ..Metrics::default()
+        };
+        let m = Metrics::mean(&[run(2.0, 2.0), run(0.0, 0.0), run(1.0, 3.0), run(0.0, 0.0)]);
+        assert_eq!(m.amplification, 2.0);
+        assert_eq!((m.requests, m.total_attempts), (0.75, 1.25));
+        assert_eq!(
+            Metrics::mean(&[run(0.0, 0.0), run(0.0, 0.0)]).amplification,
+            0.0
+        );
+        assert_eq!(Metrics::mean(&[]).amplification, 0.0);
+    }
+}

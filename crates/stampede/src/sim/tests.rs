@@ -416,9 +416,9 @@ fn work_is_bounded_up_front_with_what_to_lower() {
         "max_attempts: expected at most 99 attempts per request for this many requests (a run \
          makes at most 20000000 attempts, requests × attempts; a third of that with a client \
          timeout, a sixth with hedging, an eighth with both, half or a fifth of that with \
-         safety nets (with a token bucket alone, once one per client no longer fits in \
-         cache), a third again with events over 600000 ms ahead, half again when a request's \
-         whole life fits in 1 ms; fewer requests also help), got 100"
+         safety nets (a token bucket alone: half, and only once one per client no longer fits \
+         in cache), a third again with events over 600000 ms ahead, half again when a \
+         request's whole life fits in 1 ms; fewer requests also help), got 100"
     );
     // With a client timeout a third as many: an attempt then makes a third event, and many
     // stay pending at once (an unlimited fleet still serving what timed out).
