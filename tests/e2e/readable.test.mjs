@@ -1,6 +1,7 @@
 // What a teacher reads on a phone, in both languages: the metric cards hold the largest
-// numbers a run of a million clients gives, the speeds are written in the page's language,
-// and the live panel says plainly what is missing (an empty URL; an empty timeout is none).
+// numbers a run of a million clients gives, the goodput chart says what its points average,
+// the speeds are written in the page's language, and the live panel says plainly what is
+// missing (an empty URL; an empty timeout is none).
 // Run: node --test tests/e2e/readable.test.mjs   (needs `make dist` and target/release/stampede)
 
 import { describe, test } from "node:test";
@@ -36,6 +37,8 @@ describe("read at 390 px", () => {
 
   test("the speeds follow the language; an empty URL is named as such; an empty timeout reads 'none'", T, async () => {
     const { page, problems } = await open();
+    // The goodput chart's bins are coarser than the load chart's: its caption says so.
+    assert.match((await page.textContent("#goodput-unit")) ?? "", /^Requests per second, each point the mean of [\d.]+ (ms|s) \(the load chart's of 100 ms: its peaks stand higher\)\.$/);
     const speeds = () => page.$$eval("#speed option", (os) => os.map((o) => o.textContent));
     assert.ok((await speeds()).includes("0.25×"));
     assert.equal(await page.getAttribute("#live-timeout", "placeholder"), "none");

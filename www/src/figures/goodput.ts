@@ -49,8 +49,10 @@ export class GoodputFigure {
       ariaLabel: t("goodput.aria"),
       legend: !mini,
       series: [
-        { label: t("goodput.throughput"), stroke: p.served, width: 1.5 },
-        { label: t("goodput.goodput"), stroke: p.goodput, width: 2 },
+        // Throughput wider, under goodput: where the two are one (nothing wasted), a blue edge
+        // still shows on each side of the green (goodput drawn over it hid it whole).
+        { label: t("goodput.throughput"), stroke: p.served, width: 4 },
+        { label: t("goodput.goodput"), stroke: p.goodput, width: 1.5 },
         { label: t("goodput.wasted"), stroke: p.wasted, width: 1, dash: [3, 3] },
       ],
       // The work between throughput and goodput: done, and thrown away.

@@ -244,6 +244,8 @@ export const en = {
   "load.aria": "Offered load and served load against server capacity over time",
 
   "goodput.heading": "Goodput against throughput",
+  "goodput.unit": "Requests per second, each point the mean of {bin} (the load chart's of {loadBin}: its peaks stand higher).",
+  "goodput.unitSame": "Requests per second, each point the mean of {bin}, as in the load chart.",
   "goodput.why":
     "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. Once the queue is longer than the timeout, nearly every answer comes too late, the retries keep the queue long, and the system stays down after the trigger is gone. Under it: requests waiting in the queues.",
   "goodput.whyUnlimited":

@@ -8,13 +8,14 @@ import { HerdFigure } from "../figures/herd.js";
 import { Playback } from "../figures/playback.js";
 import type { RowMap } from "../figures/raster.js";
 import { RateChart } from "../figures/rates.js";
-import { formatClock, formatNumber } from "../logic/format.js";
+import { formatClock, formatDuration, formatNumber } from "../logic/format.js";
 import { attemptsBy, newRateBuffers, rebinRun, runningTotal, timeDomain } from "../logic/rates.js";
 import { displayBinMs, smoothBinMs } from "../logic/series.js";
 import { SPEEDS, hasServer, isOngoing, isRowMode, type RowMode, type Scenario, type Strategy } from "../logic/state.js";
 import { fleetCapacity, outageWindow, spikeWindow } from "../logic/run.js";
 import { whyKeys } from "../logic/why.js";
 import { measure } from "../timing.js";
+import { setText } from "../ui/dom.js";
 import { renderRich } from "../ui/rich.js";
 import { showMetrics } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
@@ -36,6 +37,7 @@ export class HerdPanel {
   private readonly figure = byId("herd-figure");
   private loadChart: RateChart | null = null;
   private readonly goodput: GoodputFigure;
+  private readonly goodputUnit = byId("goodput-unit");
   /** What the load chart was built for (series, scale, language, colours). */
   private loadKey = "";
   private readonly buf = newRateBuffers();
@@ -135,6 +137,10 @@ export class HerdPanel {
     if (hasServer(s.scenario)) {
       const t2 = performance.now();
       const binMs = smoothBinMs(this.binMs, this.tEndMs);
+      // Its bins are coarser than the load chart's (smoothed to ~120 points): said, so that
+      // its peaks are not read against the load chart's.
+      const bin = formatDuration(binMs, lang);
+      setText(this.goodputUnit, binMs === this.binMs ? t("goodput.unitSame", { bin }) : t("goodput.unit", { bin, loadBin: formatDuration(this.binMs, lang) }));
       // The trigger shaded: the outage, or else the spike.
       this.goodput.draw(r, this.ctx.view(), binMs, Math.ceil(this.tEndMs / binMs), this.tEndMs, outage ?? spikeWindow(s));
       this.goodput.setPlayhead(this.playback.time);
