@@ -24,7 +24,10 @@ export interface LineSeries {
 export interface LineChartOptions {
   height: number;
   ariaLabel: string;
+  /** The x quantity: its axis's title, and the legend's name for it. */
   xLabel: string;
+  /** The y quantity: its axis's title. */
+  yLabel?: string;
   series: LineSeries[];
   grid: string;
   text: string;
@@ -40,6 +43,9 @@ export interface LineChartOptions {
   /** x takes whole values only (layers): ticks on whole numbers. */
   xWhole?: boolean;
 }
+
+/** The axes' titles: the page's font, a little smaller than its text. */
+const TITLE_FONT = "12px system-ui, sans-serif";
 
 export class LineChart {
   private plot: uPlot;
@@ -77,6 +83,9 @@ export class LineChart {
       },
       axes: [
         axis({
+          label: o.xLabel,
+          labelSize: 20,
+          labelFont: TITLE_FONT,
           ...(o.xWhole ? { incrs: [1, 2, 5, 10] } : {}),
           values: (_u, splits) => splits.map((v) => (v == null || (o.xWhole && !Number.isInteger(v)) ? "" : xv(v))),
         }),
@@ -84,6 +93,7 @@ export class LineChart {
           // A log axis labels its powers of ten only (uPlot draws the minor ticks between).
           values: (_u, splits) => (o.yValue ? splits.map((v) => (v == null || (o.logY && formatTicks([v], true)[0] === "") ? "" : yv(v))) : formatTicks(splits, o.logY)),
           size: 56,
+          ...(o.yLabel ? { label: o.yLabel, labelSize: 20, labelFont: TITLE_FONT } : {}),
         }),
       ],
       series: [

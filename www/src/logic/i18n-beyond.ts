@@ -55,6 +55,7 @@ export const enBeyond = {
   "layers.retryAt.top": "the top layer only",
   "layers.bottom": "Attempts at the bottom per request",
   "layers.chart.x": "Layers",
+  "layers.chart.y": "Attempts at the bottom",
   "layers.series.now": "These layers",
   "layers.aria": "Attempts at the bottom per request against the number of layers, retrying everywhere or at the top",
 
@@ -122,6 +123,7 @@ export const ruBeyond: Record<BeyondKey, string> = {
   "layers.retryAt.top": "только верхний слой",
   "layers.bottom": "Попыток внизу на запрос",
   "layers.chart.x": "Слоёв",
+  "layers.chart.y": "Попыток на нижнем слое",
   "layers.series.now": "Эти слои",
   "layers.aria": "Попыток внизу на запрос в зависимости от числа слоёв, при повторах везде или только наверху",
 

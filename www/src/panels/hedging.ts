@@ -88,6 +88,7 @@ export class HedgingPanel extends SweepPanel<number> {
       height: 240,
       ariaLabel: t("hedging.aria"),
       xLabel: t("hedging.chart.x"),
+      yLabel: t("hedging.chart.y"),
       grid: palette.grid,
       text: palette.text,
       yMin: 10,

@@ -105,6 +105,7 @@ export class LayersPanel extends SweepPanel<LayersSettings> {
       height: 240,
       ariaLabel: t("layers.aria"),
       xLabel: t("layers.chart.x"),
+      yLabel: t("layers.chart.y"),
       grid: palette.grid,
       text: palette.text,
       logY: true,

@@ -161,6 +161,7 @@ export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }
       height: 260,
       ariaLabel: t("nets.aria"),
       xLabel: t("nets.chart.x"),
+      yLabel: t("nets.col.amplification"),
       grid: palette.grid,
       text: palette.text,
       xRange: [0, 0.5],
