@@ -42,13 +42,24 @@ describe("read at 390 px", () => {
     const speeds = () => page.$$eval("#speed option", (os) => os.map((o) => o.textContent));
     assert.ok((await speeds()).includes("0.25×"));
     assert.equal(await page.getAttribute("#live-timeout", "placeholder"), "none");
+    const flaky = await page.inputValue("#live-url");
     await page.fill("#live-url", "");
     await page.click("#live-send");
     await page.waitForFunction(() => document.getElementById("live-status")?.textContent === "Enter a URL to call.");
+    // A call's strip ends where its last answer came, as the status says (its padded edge
+    // read 6.28 s beside "in 6.04 s"): the flaky endpoint's two 503s, a second apart, then 200.
+    await page.fill("#live-url", flaky);
+    await page.click("#live-send");
+    await page.waitForFunction(() => document.getElementById("live-send")?.disabled === false && (document.getElementById("live-status")?.textContent ?? "").startsWith("200"), null, { timeout: 20_000 });
+    const seconds = (text) => Number(/([\d.]+) s\b/.exec(text ?? "")?.[1]);
+    const said = seconds(await page.textContent("#live-status"));
+    const drawn = seconds(await page.textContent(".strip-end"));
+    assert.ok(said > 1.5 && Math.abs(drawn - said) <= 0.1, `strip ${drawn} s, status ${said} s`);
     await page.click('[data-lang="ru"]');
     await page.waitForFunction(() => [...document.querySelectorAll("#speed option")].some((o) => o.textContent === "0,25×"));
     assert.equal(await page.getAttribute("#live-timeout", "placeholder"), "без тайм-аута");
-    assert.deepEqual(problems, []);
+    // The browser logs each of the flaky endpoint's 503s: those are the lesson, not a fault.
+    assert.deepEqual(problems.filter((p) => !/Failed to load resource: the server responded with a status of 503/.test(p)), []);
     await page.close();
   });
 });

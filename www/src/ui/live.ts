@@ -545,7 +545,8 @@ export class LivePanel {
     const count = Math.max(1, ...rows.map((r) => r + 1));
     this.strip.style.height = count > 1 ? `${(2.2 + 1.4 * (count - 1)).toFixed(1)}rem` : "";
     // A little room on the right for the last bar and the scale's label.
-    const end = 1.04 * Math.max(1, ...this.drawn.map((d) => d.answered), ...this.waits.map((w) => w.to));
+    const last = Math.max(1, ...this.drawn.map((d) => d.answered), ...this.waits.map((w) => w.to));
+    const end = 1.04 * last;
     const pct = (ms: number) => `${((100 * ms) / end).toFixed(2)}%`;
     const nodes: HTMLElement[] = [];
     for (const w of this.waits) {
@@ -567,7 +568,10 @@ export class LivePanel {
     });
     const scale = document.createElement("span");
     scale.className = "strip-end";
-    scale.textContent = formatDuration(end, this.lang);
+    // The last answer's time, under it (the strip's padded edge read 6.28 s beside a status
+    // of "in 6.04 s").
+    scale.textContent = formatDuration(last, this.lang);
+    scale.style.right = pct(end - last);
     nodes.push(scale);
     this.strip.replaceChildren(...nodes);
   }
