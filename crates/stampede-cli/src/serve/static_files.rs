@@ -24,8 +24,16 @@ const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 pub(crate) fn router(static_dir: &Path) -> Router {
     let dir: Arc<Path> = Arc::from(static_dir);
     Router::new()
-        .fallback_service(ServeDir::new(static_dir))
+        // The build's own `.br` and `.gz` beside each big file (www/vite.config.ts,
+        // `precompress`), sent as they are: compressing the wasm for every request held a
+        // compressor of ~0.4 MB a connection.
+        .fallback_service(
+            ServeDir::new(static_dir)
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
         .layer(middleware::from_fn_with_state(dir, cache_and_fallback))
+        .layer(middleware::from_fn(crate::serve::api::no_tunnels))
 }
 
 /// Sets `Cache-Control`, and answers the "not built yet" page for `/` when
@@ -36,6 +44,13 @@ async fn cache_and_fallback(
     next: Next,
 ) -> Response {
     let path = request.uri().path();
+    // No file has such a name: the file system's refusal of it (ENAMETOOLONG) was a 500 and
+    // an ERROR line in the log, for any client to cause.
+    if too_long_for_a_file(path) {
+        let mut response = StatusCode::NOT_FOUND.into_response();
+        response.headers_mut().insert(CACHE_CONTROL, NO_CACHE);
+        return response;
+    }
     let hashed = path.starts_with("/assets/");
     if matches!(path, "/" | "/index.html") && !is_built(&dir).await {
         let mut response = not_built(&dir).into_response();
@@ -47,6 +62,23 @@ async fn cache_and_fallback(
     let cache = if hashed && found { IMMUTABLE } else { NO_CACHE };
     response.headers_mut().insert(CACHE_CONTROL, cache);
     response
+}
+
+/// Whether `path`, percent-decoded, names what no file can be: a segment past Linux's 255
+/// bytes a name, or a path past its 4,096 bytes.
+fn too_long_for_a_file(path: &str) -> bool {
+    let decoded = |text: &str| {
+        let b = text.as_bytes();
+        let escapes = (0..b.len())
+            .filter(|&i| {
+                b[i] == b'%'
+                    && b.get(i + 1..i + 3)
+                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+            })
+            .count();
+        b.len() - 2 * escapes
+    };
+    decoded(path) > 4000 || path.split('/').any(|segment| decoded(segment) > 255)
 }
 
 /// Whether `dir` holds an `index.html` file.

@@ -200,6 +200,18 @@ async fn connect_is_refused_and_not_counted() {
             answer.ends_with(r#"{"error":"method: CONNECT (a tunnel) is not served here"}"#),
             "{target}: {answer}"
         );
+        // Under /api, an API answer like any other: CORS and no-store (it had neither).
+        if target.starts_with("/api") {
+            let lower = answer.to_ascii_lowercase();
+            assert!(
+                lower.contains("\r\naccess-control-allow-origin: *\r\n"),
+                "{answer}"
+            );
+            assert!(
+                lower.contains("\r\ncache-control: no-store\r\n"),
+                "{answer}"
+            );
+        }
     }
     assert!(server.log("tunnel").await.is_empty(), "not recorded");
 }

@@ -123,3 +123,70 @@ async fn a_static_dir_without_index_html_gets_the_not_built_page() {
     let asset = server.get(&format!("/{ASSET_PATH}")).await;
     assert_eq!(asset.status, StatusCode::OK);
 }
+
+/// A name no file can have (a segment past 255 bytes, a path past 4,096) is not found, as
+/// any missing file: the file system's refusal of it was a 500 and an ERROR in the log.
+#[tokio::test]
+async fn a_name_too_long_for_a_file_is_not_found() {
+    let server = Server::start().await;
+    for path in [
+        format!("/{}", "a".repeat(256)),
+        format!("/assets/{}.js", "a".repeat(300)),
+        format!("/{}", "%C3%A9".repeat(130)),
+        "/ab".repeat(1400),
+    ] {
+        let answer = server.get(&path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", &path[..40]);
+    }
+    // Within the bounds, a missing file is still the static files' 404.
+    assert_eq!(
+        server.get(&format!("/{}", "a".repeat(255))).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+/// A big file goes as the build compressed it (`name.br`, `name.gz` beside it), or as it is:
+/// compressing it for each request held a compressor as large as the file a connection (450
+/// clients that never read the 260 KB wasm: 219 MB). Small answers are still compressed.
+#[tokio::test]
+async fn a_big_file_goes_as_the_build_compressed_it_or_as_it_is() {
+    use stampede_cli::serve::MAX_COMPRESSED_ON_THE_FLY;
+    let site = Site::built();
+    let big = "export const x = 1;\n".repeat(MAX_COMPRESSED_ON_THE_FLY as usize / 10);
+    assert!(big.len() as u64 > MAX_COMPRESSED_ON_THE_FLY);
+    std::fs::write(site.dir.join("assets/big-1.js"), &big).unwrap();
+    std::fs::write(site.dir.join("assets/made-2.js"), &big).unwrap();
+    let (br, gz) = (b"precompressed br".to_vec(), b"precompressed gz".to_vec());
+    std::fs::write(site.dir.join("assets/made-2.js.br"), &br).unwrap();
+    std::fs::write(site.dir.join("assets/made-2.js.gz"), &gz).unwrap();
+    let router = app(&site.dir);
+    let server = Server::on(router, Some(site)).await;
+    let fetch = |path: &'static str, accept: &'static str| {
+        server
+            .client
+            .get(server.url(path))
+            .header("accept-encoding", accept)
+            .send()
+    };
+    let plain = Answer::from(fetch("/assets/big-1.js", "br, gzip").await.unwrap()).await;
+    assert_eq!(
+        plain.header("content-encoding"),
+        None,
+        "too big to compress on the fly"
+    );
+    assert_eq!(plain.body, big.as_bytes());
+    let made = Answer::from(fetch("/assets/made-2.js", "br").await.unwrap()).await;
+    assert_eq!(made.header("content-encoding"), Some("br"));
+    assert_eq!(made.body, br);
+    let made = Answer::from(fetch("/assets/made-2.js", "gzip").await.unwrap()).await;
+    assert_eq!(made.header("content-encoding"), Some("gzip"));
+    assert_eq!(made.body, gz);
+    let none = Answer::from(fetch("/assets/made-2.js", "identity").await.unwrap()).await;
+    assert_eq!(
+        (none.header("content-encoding"), none.body.len()),
+        (None, big.len())
+    );
+    // The small asset beside them still goes compressed.
+    let small = Answer::from(fetch("/assets/app-abc123.js", "gzip").await.unwrap()).await;
+    assert_eq!(small.header("content-encoding"), Some("gzip"));
+}

@@ -30,6 +30,9 @@ pub(crate) fn router(store: Arc<Store>, body_timeout: Duration) -> Router {
         .fallback(not_found)
         .with_state(store)
         .layer(middleware::from_fn_with_state(body_timeout, limit_body))
+        // Inside the CORS and Cache-Control layers: its 405 is an API answer like any other
+        // (outside them, a CONNECT to /api went without either).
+        .layer(middleware::from_fn(super::error::no_tunnels))
         .layer(cors())
         // Outermost, so that preflights, 404s and 413s carry it too.
         .layer(SetResponseHeaderLayer::overriding(
