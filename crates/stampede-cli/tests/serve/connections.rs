@@ -374,3 +374,27 @@ async fn a_connection_is_served_for_its_max_life_at_most() {
         "closed after {took:?}"
     );
 }
+
+/// A client that shuts its side once it has sent its request (`printf … | nc -N`) still gets
+/// the answer: hyper closed at the read's EOF, answering nothing while the log recorded it.
+#[tokio::test]
+async fn a_half_closed_client_gets_its_answer() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = crate::support::Server::start().await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/slow?ms=200&key=half HTTP/1.1\r\nHost: test\r\n\r\n")
+        .await
+        .unwrap();
+    stream.shutdown().await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer))
+        .await
+        .expect("answered and closed within 5 s")
+        .unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer:?}");
+    assert!(answer.ends_with(r#"{"slept_ms":200}"#), "{answer}");
+}
