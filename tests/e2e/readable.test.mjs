@@ -35,6 +35,26 @@ describe("read at 390 px", () => {
     await page.close();
   });
 
+  test("two wrong fields say so at once, each in its own words", T, async () => {
+    const { page, problems } = await open();
+    const said = (id) => page.textContent(`[data-error-for="${id}"]`);
+    await page.fill("#clients", "0");
+    await page.press("#clients", "Tab");
+    await page.fill("#base", "-5");
+    await page.press("#base", "Tab");
+    // The base said nothing while the clients blocked the run: the package never saw it.
+    await page.waitForFunction(() => /Given: -5\./.test(document.querySelector('[data-error-for="base"]')?.textContent ?? ""));
+    assert.equal(await said("clients"), "Enter a value from 100 to 1,000,000.");
+    assert.equal(await said("base"), "Base delay: enter a value from 0 ms to 86,400,000 ms. Given: -5.");
+    for (const id of ["clients", "base"]) assert.equal(await page.getAttribute(`#${id}`, "aria-invalid"), "true", id);
+    // The clients mended, the base's word is the package's own, the same.
+    await page.fill("#clients", "1000");
+    await page.waitForFunction(() => document.querySelector('[data-error-for="clients"]')?.textContent === "");
+    assert.equal(await said("base"), "Base delay: enter a value from 0 ms to 86,400,000 ms. Given: -5.");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("the speeds follow the language; an empty URL is named as such; an empty timeout reads 'none'", T, async () => {
     const { page, problems } = await open();
     // The goodput chart's bins are coarser than the load chart's: its caption says so.
@@ -49,8 +69,13 @@ describe("read at 390 px", () => {
     // A call's strip ends where its last answer came, as the status says (its padded edge
     // read 6.28 s beside "in 6.04 s"): the flaky endpoint's two 503s, a second apart, then 200.
     await page.fill("#live-url", flaky);
-    await page.click("#live-send");
+    // From the keyboard: the focus waits on Cancel while the call runs (a disabled Send threw
+    // it to the page's body) and comes back to Send.
+    await page.focus("#live-send");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.id === "live-cancel");
     await page.waitForFunction(() => document.getElementById("live-send")?.disabled === false && (document.getElementById("live-status")?.textContent ?? "").startsWith("200"), null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "live-send");
     const seconds = (text) => Number(/([\d.]+) s\b/.exec(text ?? "")?.[1]);
     const said = seconds(await page.textContent("#live-status"));
     const drawn = seconds(await page.textContent(".strip-end"));

@@ -24,6 +24,8 @@ import {
   type NumberField,
 } from "../logic/fields.js";
 import { localizeError, type FieldError } from "../logic/errors.js";
+import { optionsFor } from "../logic/options.js";
+import { CORE_LIMITS } from "../generated/core.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import {
@@ -70,6 +72,10 @@ function holds(text: string, v: number): boolean {
 /** A package error placed at its control (see logic/errors.ts). */
 export type PackageError = FieldError;
 
+/** What is wrong with a field: its own text, the page's bound on a steady run, or a value past
+ *  the package's range for it (found without running, while another field blocks the run). */
+type Problem = FieldProblem | { kind: "steady"; n: number } | { kind: "core"; error: PackageError };
+
 const SELECTS = [
   "scenario",
   "strategy",
@@ -93,7 +99,7 @@ export class Controls {
   private readonly selects = new Map<SelectId, HTMLSelectElement>();
   private readonly checks = new Map<CheckId, HTMLInputElement>();
   private readonly errors = new Map<string, HTMLElement>();
-  private problems = new Map<string, FieldProblem | { kind: "steady"; n: number }>();
+  private problems = new Map<string, Problem>();
   /** Notes beside a field that are not problems with it (a link's value it replaced). */
   private readonly notices = new Map<string, (t: T, lang: Lang) => string>();
   private lastEdited = "";
@@ -470,9 +476,11 @@ export class Controls {
     s.b.budget = this.box("b-budget").checked;
 
     this.problems.clear();
+    const typed = new Map<string, number>();
     for (const { f, num, range } of this.fields.values()) {
       const parsed = parseField(f, num.value, num.validity.badInput, s.scenario);
       if (parsed.ok) {
+        typed.set(f.id, parsed.value);
         f.set(s, parsed.value);
         // A typed value moves its slider (the slider's own moves already match).
         if (document.activeElement !== range) range.value = String(toSlider(f, parsed.value));
@@ -488,6 +496,10 @@ export class Controls {
       const at = ["clients", "rate", "duration", "spike-length", "spike-factor"].includes(this.lastEdited) ? this.lastEdited : "rate";
       if (!this.problems.has(at)) this.problems.set(at, { kind: "steady", n: Math.round(requests) });
     }
+    // With a field's own problem nothing runs, so the package judges no other field: a value
+    // past its range there got no word (Clients 0, then a base of -5: the base said nothing
+    // until the clients were mended). The package's own words for it, from its ranges.
+    if (this.problems.size > 0) this.flagCoreRanges(s, typed);
     this.refreshLayout(s);
     return { state: s, ok: this.problems.size === 0 };
   }
@@ -499,8 +511,36 @@ export class Controls {
 
   // --- Errors ----------------------------------------------------------------------------------
 
-  private problemText(p: FieldProblem | { kind: "steady"; n: number }): string {
+  /** Flags each shown field whose value (`typed`, by id) is past the package's range for its
+   *  option, as the package would refuse it. */
+  private flagCoreRanges(s: State, typed: ReadonlyMap<string, number>): void {
+    for (const [id, v] of typed) {
+      const e = this.fields.get(id);
+      if (!e || this.problems.has(id) || !visibleFor(e.f, s.scenario, s)) continue;
+      const name = optionsFor(id).find((n) => CORE_LIMITS[n] !== undefined);
+      const l = name === undefined ? undefined : CORE_LIMITS[name];
+      if (name === undefined || !l) continue;
+      if (v >= l.min && v <= l.max && !(l.minExclusive && v === l.min)) continue;
+      const error: PackageError = {
+        name: "RangeError",
+        message: `${name}: out of range`,
+        field: name,
+        code: "out_of_range",
+        min: l.min,
+        max: l.max,
+        ...(l.minExclusive ? { minExclusive: true as const } : {}),
+        ...(l.unit ? { unit: l.unit } : {}),
+        got: v,
+        control: id,
+      };
+      this.problems.set(id, { kind: "core", error });
+    }
+  }
+
+  private problemText(p: Problem): string {
     switch (p.kind) {
+      case "core":
+        return localizeError(p.error.control === null ? p.error : this.byPeers(p.error.control, p.error), this.lang);
       case "empty":
         return this.t("err.empty");
       case "nan":

@@ -370,8 +370,12 @@ export class LivePanel {
     const timeoutMs = call.attemptTimeoutMs;
     const controller = new AbortController();
     this.controller = controller;
-    this.send.disabled = true;
+    // A disabled button loses the focus to the page's body, and a screen reader its place:
+    // the focus goes to Cancel while the call runs, and back to Send after.
+    const hadFocus = document.activeElement === this.send;
     this.cancel.disabled = false;
+    if (hadFocus) this.cancel.focus();
+    this.send.disabled = true;
     this.clearCall();
     this.say(() => this.t("live.sending"));
     this.started = Date.now();
@@ -447,6 +451,8 @@ export class LivePanel {
       stopKeepAlive();
       this.controller = null;
       this.send.disabled = !this.ready;
+      const onCancel = document.activeElement === this.cancel;
+      if (onCancel && !this.send.disabled) this.send.focus();
       this.cancel.disabled = true;
       // Only once the endpoint has counted a request for this key. The box keeps the URL
       // just called (the body shown is its answer) until the next Send renews it.
