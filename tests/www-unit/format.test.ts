@@ -99,4 +99,7 @@ test("an axis's tick labels: each distinct, powers of ten only on a log axis", (
   // "8 6 4 2" from every one of them.
   assert.deepEqual(formatTicks([1, 2, 5, 10, 20, 100, 300, 1000, 10_000], true), ["1", "", "", "10", "", "100", "", "1k", "10k"]);
   assert.deepEqual(formatTicks([null, 0, 10], true), ["", "", "10"]);
+  // In Russian, the page's decimal comma.
+  assert.deepEqual(formatTicks([0, 2500, 5000, 7500], false, "ru"), ["0", "2,5k", "5k", "7,5k"]);
+  assert.deepEqual(formatTicks([0, 0.25, 0.5], false, "ru"), ["0", "0,25", "0,5"]);
 });

@@ -94,7 +94,7 @@ export class RateChart {
             return ticks.map((t) => formatAxisSeconds(t, o.lang, ticks));
           },
         }),
-        axis({ values: (_u, splits) => formatTicks(splits, o.log), size: 56 }),
+        axis({ values: (_u, splits) => formatTicks(splits, o.log, o.lang), size: 56 }),
       ],
       series: [
         { label: o.timeLabel, value: (_u, v) => (v == null ? "" : formatAxisSeconds(v * 1000, o.lang)) },
@@ -104,7 +104,7 @@ export class RateChart {
             stroke: s.stroke,
             width: s.width ?? 1.5,
             points: { show: false },
-            value: (_u, v) => (v == null ? "" : formatCompact(v)),
+            value: (_u, v) => (v == null ? "" : formatCompact(v, o.lang)),
             ...(s.fill ? { fill: s.fill } : {}),
             ...(s.dash ? { dash: s.dash } : {}),
           }),

@@ -115,11 +115,16 @@ export function formatMultiple(ratio: number, lang: Lang): string {
 }
 
 /** Short axis labels: 0, 500, 1k, 2.5k, 1M. */
-export function formatCompact(v: number): string {
+export function formatCompact(v: number, lang?: Lang): string {
   const a = Math.abs(v);
-  if (a >= 1e6) return `${trim(v / 1e6)}M`;
-  if (a >= 1e3) return `${trim(v / 1e3)}k`;
-  return trim(v);
+  const text = a >= 1e6 ? `${trim(v / 1e6)}M` : a >= 1e3 ? `${trim(v / 1e3)}k` : trim(v);
+  return decimalMark(text, lang);
+}
+
+/** A number's text with the decimal mark of `lang` (a comma in Russian, as the rest of the
+ *  page writes "0,33 с"; the charts' axes read "7.5k"). */
+function decimalMark(text: string, lang?: Lang): string {
+  return lang === "ru" ? text.replace(".", ",") : text;
 }
 
 /**
@@ -129,8 +134,8 @@ export function formatCompact(v: number): string {
  * of thousands "1.3k" for 1250). `log`: a base-10 log axis, whose minor ticks (2–9 × 10^k) get
  * no label (each had one, piled up under the powers of ten).
  */
-export function formatTicks(splits: readonly (number | null)[], log = false): string[] {
-  if (log) return splits.map((v) => (v == null || v <= 0 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9 ? "" : formatCompact(v)));
+export function formatTicks(splits: readonly (number | null)[], log = false, lang?: Lang): string[] {
+  if (log) return splits.map((v) => (v == null || v <= 0 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) > 1e-9 ? "" : formatCompact(v, lang)));
   const xs = splits.filter((v): v is number => v != null);
   const step = xs.length > 1 ? Math.abs(xs[1]! - xs[0]!) : 0;
   return splits.map((v) => {
@@ -141,7 +146,7 @@ export function formatTicks(splits: readonly (number | null)[], log = false): st
     const tolerance = (step > 0 ? step : a || 1) * 1e-6;
     let digits = 0;
     while (digits < 6 && Math.abs(Number((v / unit).toFixed(digits)) * unit - v) > tolerance) digits++;
-    return `${Number((v / unit).toFixed(digits))}${suffix}`;
+    return decimalMark(`${Number((v / unit).toFixed(digits))}${suffix}`, lang);
   });
 }
 
