@@ -35,6 +35,21 @@ describe("read at 390 px", () => {
     await page.close();
   });
 
+  test("the docked figure keeps a legend in short", T, async () => {
+    const { page, problems } = await open();
+    const shown = () => page.$$eval(".dock-legend li", (ls) => ls.filter((l) => l.offsetParent !== null).map((l) => l.textContent));
+    // Among the controls, the figure is docked at the screen's foot, the full legend far above.
+    await page.locator("#multiplier").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.getElementById("herd-figure")?.classList.contains("docked"));
+    assert.deepEqual(await shown(), ["served", "failed", "overload", "timed out", "blocked"]);
+    // In its own place, after the controls, the short one goes.
+    await page.evaluate(() => document.querySelector(".dock-mark")?.scrollIntoView({ block: "end" }));
+    await page.waitForFunction(() => !document.getElementById("herd-figure")?.classList.contains("docked"));
+    assert.deepEqual(await shown(), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("two wrong fields say so at once, each in its own words", T, async () => {
     const { page, problems } = await open();
     const said = (id) => page.textContent(`[data-error-for="${id}"]`);

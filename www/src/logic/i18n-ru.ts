@@ -201,6 +201,12 @@ export const ru: Record<Key, string> = {
   "legend.conflict": "конфликт записи",
   "legend.blocked": "остановлен бюджетом (не отправлен)",
   "legend.outage": "сбой",
+  "legend.short.served": "обслужен",
+  "legend.short.failed": "сбой",
+  "legend.short.rejected": "перегрузка",
+  "legend.short.conflict": "конфликт",
+  "legend.short.timeout": "тайм-аут",
+  "legend.short.blocked": "бюджет",
   "herd.rowsOne": "Клиенты сверху вниз, по строке на каждого ({rows} клиентов)",
   "herd.rowsScroll": "Клиенты {from}–{to} из {rows}, по строке пикселей на каждого: остальные — прокруткой картинки",
   "herd.rowsMany":

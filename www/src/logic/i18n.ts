@@ -210,6 +210,12 @@ export const en = {
   "legend.conflict": "write conflict",
   "legend.blocked": "blocked by budget (not sent)",
   "legend.outage": "outage",
+  "legend.short.served": "served",
+  "legend.short.failed": "failed",
+  "legend.short.rejected": "overload",
+  "legend.short.conflict": "conflict",
+  "legend.short.timeout": "timed out",
+  "legend.short.blocked": "blocked",
   "herd.rowsOne": "Clients down, one row each ({rows} clients)",
   "herd.rowsScroll": "Clients {from}–{to} of {rows}, one row of pixels each: scroll the picture for the rest",
   "herd.rowsMany":

@@ -237,6 +237,8 @@ export class HerdPanel {
     byId("timeline-rows").textContent = text;
     const legendConflict = document.querySelector<HTMLElement>("[data-legend=rejected] [data-i18n]");
     if (legendConflict) legendConflict.textContent = t(s.scenario === "aws-occ" ? "legend.conflict" : "legend.rejected");
+    const dockConflict = document.querySelector<HTMLElement>("[data-dock-legend=rejected] [data-i18n]");
+    if (dockConflict) dockConflict.textContent = t(s.scenario === "aws-occ" ? "legend.short.conflict" : "legend.short.rejected");
   }
 
   private ensureLoadChart(occ: boolean, capped: boolean): RateChart {
