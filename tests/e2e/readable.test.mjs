@@ -62,6 +62,9 @@ describe("read at 390 px", () => {
     assert.equal(await said("clients"), "Enter a value from 100 to 1,000,000.");
     assert.equal(await said("base"), "Base delay: enter a value from 0 ms to 86,400,000 ms. Given: -5.");
     for (const id of ["clients", "base"]) assert.equal(await page.getAttribute(`#${id}`, "aria-invalid"), "true", id);
+    // No other field says a word: a timeout of 0 (none, never sent) was flagged beside them.
+    const others = await page.$$eval("[data-error-for]", (els) => els.filter((e) => !["clients", "base"].includes(e.dataset.errorFor ?? "") && e.textContent !== "").map((e) => `${e.dataset.errorFor}: ${e.textContent}`));
+    assert.deepEqual(others, []);
     // The clients mended, the base's word is the package's own, the same.
     await page.fill("#clients", "1000");
     await page.waitForFunction(() => document.querySelector('[data-error-for="clients"]')?.textContent === "");

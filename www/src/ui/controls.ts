@@ -25,6 +25,7 @@ import {
 } from "../logic/fields.js";
 import { localizeError, type FieldError } from "../logic/errors.js";
 import { optionsFor } from "../logic/options.js";
+import { simOptions } from "../logic/run.js";
 import { CORE_LIMITS } from "../generated/core.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
@@ -71,6 +72,13 @@ function holds(text: string, v: number): boolean {
 
 /** A package error placed at its control (see logic/errors.ts). */
 export type PackageError = FieldError;
+
+/** The value at a dotted option path ("policy.baseMs") of built options; undefined if absent. */
+function valueAt(options: unknown, path: string): unknown {
+  let v = options;
+  for (const key of path.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
 
 /** What is wrong with a field: its own text, the page's bound on a steady run, or a value past
  *  the package's range for it (found without running, while another field blocks the run). */
@@ -514,10 +522,14 @@ export class Controls {
   /** Flags each shown field whose value (`typed`, by id) is past the package's range for its
    *  option, as the package would refuse it. */
   private flagCoreRanges(s: State, typed: ReadonlyMap<string, number>): void {
+    // Only what a run would send, as the run builds it (a timeout of 0 is none, not sent; a
+    // fleet sized by capacity sends no workers): the package judges nothing else.
+    const sent = { a: simOptions(s, "a"), b: simOptions(s, "b") };
     for (const [id, v] of typed) {
       const e = this.fields.get(id);
       if (!e || this.problems.has(id) || !visibleFor(e.f, s.scenario, s)) continue;
-      const name = optionsFor(id).find((n) => CORE_LIMITS[n] !== undefined);
+      const options: unknown = sent[e.f.side ?? "a"];
+      const name = optionsFor(id).find((n) => CORE_LIMITS[n] !== undefined && valueAt(options, n) === v);
       const l = name === undefined ? undefined : CORE_LIMITS[name];
       if (name === undefined || !l) continue;
       if (v >= l.min && v <= l.max && !(l.minExclusive && v === l.min)) continue;

@@ -72,11 +72,11 @@ pub(super) async fn serve_router(
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .max_buf_size(MAX_HEAD_BYTES)
-        // A client that shuts its side once it has sent its request (`printf … | nc -N`)
-        // still gets its answer: without this hyper closed at the read's EOF, answering
-        // nothing (while the log recorded the request). The connection's other bounds hold.
-        .half_close(true);
+        // Not `half_close(true)`: a client that shuts its side after its request (`printf … |
+        // nc -N`) gets no answer, but one that hangs up mid-request frees its place at once;
+        // with it, fire-and-forget requests to /api/slow held all 512 places with no socket
+        // open on the client's side.
+        .max_buf_size(MAX_HEAD_BYTES);
     let cap = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
     let serving = Arc::new(Semaphore::new(cap));
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));

@@ -46,7 +46,7 @@ async fn cache_and_fallback(
     let path = request.uri().path();
     // No file has such a name: the file system's refusal of it (ENAMETOOLONG) was a 500 and
     // an ERROR line in the log, for any client to cause.
-    if too_long_for_a_file(path) {
+    if too_long_for_a_file(&dir, path) {
         let mut response = StatusCode::NOT_FOUND.into_response();
         response.headers_mut().insert(CACHE_CONTROL, NO_CACHE);
         return response;
@@ -64,9 +64,11 @@ async fn cache_and_fallback(
     response
 }
 
-/// Whether `path`, percent-decoded, names what no file can be: a segment past Linux's 255
-/// bytes a name, or a path past its 4,096 bytes.
-fn too_long_for_a_file(path: &str) -> bool {
+/// Whether `path`, percent-decoded, names what no file under `dir` can be: a segment past
+/// Linux's 255 bytes a name, less the 3 of the `.br` or `.gz` that the precompressed files
+/// add (their open's ENAMETOOLONG was a 500 too), or, joined to `dir`, a path past its 4,096
+/// bytes. An encoded slash (`%2F`) separates segments, as the file service reads it.
+fn too_long_for_a_file(dir: &Path, path: &str) -> bool {
     let decoded = |text: &str| {
         let b = text.as_bytes();
         let escapes = (0..b.len())
@@ -78,7 +80,13 @@ fn too_long_for_a_file(path: &str) -> bool {
             .count();
         b.len() - 2 * escapes
     };
-    decoded(path) > 4000 || path.split('/').any(|segment| decoded(segment) > 255)
+    let whole = dir.as_os_str().len() + decoded(path) + ".br".len();
+    whole >= 4096
+        || path
+            .replace("%2F", "/")
+            .replace("%2f", "/")
+            .split('/')
+            .any(|segment| decoded(segment) + ".br".len() > 255)
 }
 
 /// Whether `dir` holds an `index.html` file.
