@@ -149,20 +149,19 @@ impl Common {
         let f = s.fleet();
         let ratio = f.service_ms / s.service_ms;
         (ratio.is_finite() && !(0.5..=2.0).contains(&ratio)).then(|| {
-            let (took, fleet) = if f.servers == 1 {
-                ("the server takes", "its".to_owned())
-            } else {
-                ("the servers take", format!("{} servers share", f.servers))
-            };
-            let share = if f.servers == 1 {
-                format!(
-                    "it serves {} requests/s in {fleet} whole workers",
-                    rounded(f.capacity_rps)
+            let capacity = rounded(f.capacity_rps);
+            let (took, share) = if f.servers == 1 {
+                (
+                    "the server takes",
+                    format!("it serves {capacity} requests/s in its whole workers"),
                 )
             } else {
-                format!(
-                    "{fleet} {} requests/s in whole workers, at least one each",
-                    rounded(f.capacity_rps)
+                (
+                    "the servers take",
+                    format!(
+                        "{} servers share {capacity} requests/s in whole workers, at least one each",
+                        f.servers
+                    ),
                 )
             };
             format!(

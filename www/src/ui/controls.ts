@@ -24,9 +24,8 @@ import {
   type NumberField,
 } from "../logic/fields.js";
 import { localizeError, type FieldError } from "../logic/errors.js";
-import { optionsFor } from "../logic/options.js";
+import { byPeers, coreRangeError } from "../logic/core-range.js";
 import { simOptions } from "../logic/run.js";
-import { CORE_LIMITS } from "../generated/core.js";
 import { formatDuration, formatNumber } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import {
@@ -72,13 +71,6 @@ function holds(text: string, v: number): boolean {
 
 /** A package error placed at its control (see logic/errors.ts). */
 export type PackageError = FieldError;
-
-/** The value at a dotted option path ("policy.baseMs") of built options; undefined if absent. */
-function valueAt(options: unknown, path: string): unknown {
-  let v = options;
-  for (const key of path.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
-  return v;
-}
 
 /** What is wrong with a field: its own text, the page's bound on a steady run, or a value past
  *  the package's range for it (found without running, while another field blocks the run). */
@@ -256,22 +248,11 @@ export class Controls {
     return p && !p.wrap.hidden && !p.wrap.closest("[hidden]") && !this.problems.has(id) ? this.valueOf(p) : undefined;
   }
 
-  /** The package's refusal of a value past its field's own range, for a field its peers
-   *  bound (`within`): the range they leave, as its refusal of a value inside the field's
-   *  range names it (a cap of -5 read "from 0 ms" beside a base of 2 s, where a cap of 0 read
-   *  "from 2,000 ms"). */
+  /** The package's refusal of a value past its field's own range, in the range its peers
+   *  leave (see `byPeers`). */
   private byPeers(id: string, e: PackageError): PackageError {
     const f = this.fields.get(id)?.f;
-    if (!f?.within || e.code !== "out_of_range" || typeof e.got !== "number" || e.min === undefined || e.max === undefined) return e;
-    const lo = f.within.min === undefined ? undefined : this.peerValue(f.within.min);
-    const hi = f.within.max === undefined ? undefined : this.peerValue(f.within.max);
-    const min = lo !== undefined && Number.isFinite(lo) && e.got < lo ? Math.max(e.min, lo) : e.min;
-    const max = hi !== undefined && Number.isFinite(hi) && e.got > hi ? Math.min(e.max, hi) : e.max;
-    if (min > max || (min === e.min && max === e.max)) return e;
-    if (min === e.min) return { ...e, max };
-    // The peer's value is a least value accepted, not one past it.
-    const { minExclusive: _, ...rest } = e;
-    return { ...rest, min, max };
+    return f ? byPeers(e, f, (peer) => this.peerValue(peer)) : e;
   }
 
   /** The value field `e` holds now: its number box's, or while that holds no number, its slider's. */
@@ -528,24 +509,8 @@ export class Controls {
     for (const [id, v] of typed) {
       const e = this.fields.get(id);
       if (!e || this.problems.has(id) || !visibleFor(e.f, s.scenario, s)) continue;
-      const options: unknown = sent[e.f.side ?? "a"];
-      const name = optionsFor(id).find((n) => CORE_LIMITS[n] !== undefined && valueAt(options, n) === v);
-      const l = name === undefined ? undefined : CORE_LIMITS[name];
-      if (name === undefined || !l) continue;
-      if (v >= l.min && v <= l.max && !(l.minExclusive && v === l.min)) continue;
-      const error: PackageError = {
-        name: "RangeError",
-        message: `${name}: out of range`,
-        field: name,
-        code: "out_of_range",
-        min: l.min,
-        max: l.max,
-        ...(l.minExclusive ? { minExclusive: true as const } : {}),
-        ...(l.unit ? { unit: l.unit } : {}),
-        got: v,
-        control: id,
-      };
-      this.problems.set(id, { kind: "core", error });
+      const error = coreRangeError(id, v, sent[e.f.side ?? "a"]);
+      if (error) this.problems.set(id, { kind: "core", error });
     }
   }
 
