@@ -108,11 +108,18 @@ test("off screen nothing ticks; back on screen it resumes from where it was", ()
   assert.equal(r.p.time, t + 50);
 });
 
-test("under reduced motion it never plays: the playhead stays at the end", () => {
+test("under reduced motion nothing plays by itself: the playhead stays at the end until Play", () => {
   const r = rig(true);
   r.p.load(5000, true);
   assert.equal(r.p.time, 5000);
-  r.p.play();
   assert.equal(r.p.active, false);
   assert.equal(r.pending(), 0);
+  // A new run does not start it either.
+  r.p.load(6000, true);
+  assert.equal(r.p.time, 6000);
+  assert.equal(r.p.active, false);
+  // Asked, it plays from the start.
+  r.p.play();
+  assert.equal(r.p.active, true);
+  assert.equal(r.p.time, 0);
 });

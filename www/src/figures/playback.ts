@@ -81,7 +81,6 @@ export class Playback {
   }
 
   play(): void {
-    if (this.reducedMotion) return;
     if (this.tMs >= this.endMs) this.tMs = 0;
     if (!this.isPlaying) {
       this.isPlaying = true;

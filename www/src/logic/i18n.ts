@@ -230,7 +230,7 @@ export const en = {
   "play.replay": "Replay",
   "play.speed": "Speed",
   "play.scrub": "Playhead",
-  "play.reduced": "Animation is off: your system asks for reduced motion.",
+  "play.reduced": "Nothing moves by itself: your system asks for reduced motion. Play shows the herd move.",
   "play.soFar": "{n} {count|attempt|attempts} so far",
 
   "load.heading": "Load on the server",

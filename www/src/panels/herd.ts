@@ -97,14 +97,14 @@ export class HerdPanel {
       this.events.rows(rows);
       this.redrawHerd();
     });
-    if (reducedMotion) {
-      this.play.disabled = true;
-      byId("reduced-note").hidden = false;
-    }
+    // Reduced motion: the picture stands still at its end and nothing plays by itself; Play
+    // still plays it for whoever asks (it was disabled: a teacher whose system asks for
+    // reduced motion could not show the herd move).
+    if (reducedMotion) byId("reduced-note").hidden = false;
   }
 
   setEnabled(on: boolean): void {
-    this.play.disabled = !on || this.reducedMotion;
+    this.play.disabled = !on;
     this.speed.disabled = !on;
     this.scrub.disabled = !on;
   }
