@@ -50,6 +50,17 @@ describe("read at 390 px", () => {
     await page.close();
   });
 
+  test("a preset is named by its title and described by its blurb", T, async () => {
+    const { page, problems } = await open();
+    const button = page.locator('[data-preset="herd"]');
+    // Its name was the title and the whole paragraph under it, read out at every stop.
+    assert.match(await button.ariaSnapshot(), /^- button "1000 clients retry exactly 2 s later"/);
+    const described = await button.evaluate((b) => document.getElementById(b.getAttribute("aria-describedby") ?? "")?.textContent);
+    assert.equal(described, "Exponential backoff without jitter: every client comes back at the same instant.");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("two wrong fields say so at once, each in its own words", T, async () => {
     const { page, problems } = await open();
     const said = (id) => page.textContent(`[data-error-for="${id}"]`);

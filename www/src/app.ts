@@ -399,12 +399,16 @@ export class App {
       const title = document.createElement("span");
       title.className = "preset-title";
       title.dataset["i18n"] = p.title;
+      // The blurb describes the button, outside its name: inside, a screen reader read the
+      // whole paragraph as the button's name. Out of the grid's flow (absolutely placed).
       const blurb = document.createElement("span");
       blurb.className = "preset-blurb visually-hidden";
+      blurb.id = `preset-${p.id}-blurb`;
       blurb.dataset["i18n"] = p.blurb;
-      b.append(title, blurb);
+      b.append(title);
+      b.setAttribute("aria-describedby", blurb.id);
       b.addEventListener("click", () => this.applyPreset(p));
-      host.append(b);
+      host.append(b, blurb);
     }
   }
 
