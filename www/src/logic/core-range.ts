@@ -4,6 +4,7 @@
 // its ranges (generated/core.ts), for what a run would send.
 
 import { CORE_LIMITS } from "../generated/core.js";
+import type { SettingsErrorData } from "./error-data.js";
 import type { FieldError } from "./errors.js";
 import type { NumberField } from "./fields.js";
 import { optionsFor } from "./options.js";
@@ -24,20 +25,30 @@ export function valueAt(options: unknown, path: string): unknown {
  */
 export function coreRangeError(id: string, v: number, sent: unknown): FieldError | null {
   const name = optionsFor(id).find((n) => CORE_LIMITS[n] !== undefined && valueAt(sent, n) === v);
-  const l = name === undefined ? undefined : CORE_LIMITS[name];
-  if (name === undefined || !l) return null;
-  if (v >= l.min && v <= l.max && !(l.minExclusive && v === l.min)) return null;
+  const refusal = name === undefined ? null : rangeRefusal(name, v);
+  return refusal && { ...refusal, control: id };
+}
+
+/**
+ * The error the package throws for option `name` (as `limits()` names it) given `v` past its
+ * range, from the page's build-time copy of those ranges; null when the package takes it, or
+ * has no range for it.
+ */
+export function rangeRefusal(name: string, v: number): SettingsErrorData | null {
+  const l = CORE_LIMITS[name];
+  if (!l) return null;
+  const low = l.minExclusive ? v <= l.min : v < l.min;
+  if (!low && v <= l.max) return null;
   return {
     name: "RangeError",
     message: `${name}: out of range`,
     field: name,
     code: "out_of_range",
     min: l.min,
-    max: l.max,
     ...(l.minExclusive ? { minExclusive: true as const } : {}),
+    max: l.max,
     ...(l.unit ? { unit: l.unit } : {}),
     got: v,
-    control: id,
   };
 }
 

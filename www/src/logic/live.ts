@@ -2,6 +2,7 @@
 // server's and the in-browser demo's), and the call site that names the budget's bucket.
 
 import { CORE_LIMITS } from "../generated/core.js";
+import { rangeRefusal } from "./core-range.js";
 import type { SettingsErrorData } from "./error-data.js";
 
 export interface ParsedHeaders {
@@ -141,21 +142,8 @@ export type LiveOption = "attemptTimeoutMs" | "hedging.delayMs";
  * refuses. Null when the package takes it.
  */
 export function outOfLimit(option: LiveOption, ms: number): SettingsErrorData | null {
-  const l = CORE_LIMITS[option];
-  if (!l) throw new Error(`live: the core has no limit for ${option}`);
-  const low = l.minExclusive ? ms <= l.min : ms < l.min;
-  if (!low && ms <= l.max) return null;
-  return {
-    name: "RangeError",
-    message: `${option}: out of range`,
-    field: option,
-    code: "out_of_range",
-    min: l.min,
-    ...(l.minExclusive ? { minExclusive: true as const } : {}),
-    max: l.max,
-    unit: "ms",
-    got: ms,
-  };
+  if (!CORE_LIMITS[option]) throw new Error(`live: the core has no limit for ${option}`);
+  return rangeRefusal(option, ms);
 }
 
 export function parseTimeout(text: string, badInput = false): ParsedTimeout {
