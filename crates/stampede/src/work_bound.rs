@@ -15,9 +15,13 @@ pub enum WorkBound {
     OccClients,
     /// `steady` requests: clients × rate × duration; `max` is the largest rate that fits.
     SteadyRequests,
-    /// The same when no rate the settings take fits; `max` is the most clients that fit at
-    /// the rate given.
+    /// The same when no rate the settings take fits, or when the clients are what was
+    /// changed (the rate and the duration are their defaults); `max` is the most clients
+    /// that fit at the rate given.
     SteadyClients,
+    /// The same when the duration is what was changed (the rate is its default); `max` is
+    /// the longest duration that fits.
+    SteadyDuration,
     /// Delays drawn at once: samples × (attempts − 1).
     Delays,
     /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
@@ -98,6 +102,12 @@ impl WorkBound {
                  requests, and at most \
                  20000000 attempts: requests × max_attempts, less with a timeout, hedging, \
                  nets, layers or long waits)"
+            }
+            WorkBound::SteadyDuration => {
+                "ms of new requests with these clients, rate and attempts (clients × rate × \
+                 duration, a spike's part × its factor, of at most 5000000 requests, and at \
+                 most 20000000 attempts: requests × max_attempts, less with a timeout, \
+                 hedging, nets, layers or long waits)"
             }
             WorkBound::SteadyClients => {
                 "clients at this rate, duration and attempts (clients × rate × duration of at \
@@ -206,6 +216,7 @@ impl WorkBound {
     pub const fn unit(self) -> Unit {
         match self {
             WorkBound::ClosedRequests
+            | WorkBound::SteadyDuration
             | WorkBound::ClosedAttempts
             | WorkBound::ClosedThink
             | WorkBound::ClosedCutThink => Unit::Ms,

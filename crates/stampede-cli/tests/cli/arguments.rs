@@ -181,6 +181,36 @@ fn aws_occ_rejects_the_flags_it_would_ignore() {
 }
 
 #[test]
+fn a_steady_load_too_big_names_the_flag_given() {
+    // A day at the default rate named --rate, which the user never gave.
+    for (extra, flag) in [
+        (
+            &["--duration", "24h"][..],
+            "--duration: expected at most 3333333 ms of new requests",
+        ),
+        (
+            &["--duration", "24h", "--rate", "2"][..],
+            "--rate: expected at most 0.038 per client",
+        ),
+        (
+            &["--clients", "1000000"][..],
+            "--clients: expected at most 55555 clients",
+        ),
+    ] {
+        let mut args = vec!["simulate", "--scenario", "steady"];
+        args.extend_from_slice(extra);
+        let out = stampede(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("stampede: {flag}")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
 fn simulate_refuses_runs_that_together_pass_a_runs_work() {
     // 1,000,000 clients × 6 attempts a run: three runs make 18 M attempts, four 24 M, more
     // than the largest single run may (20 M). Before the bound, `--runs 100000` with

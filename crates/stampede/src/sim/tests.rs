@@ -460,7 +460,8 @@ fn work_is_bounded_up_front_with_what_to_lower() {
         ..steady.clone()
     };
     assert!(ten.validate().is_ok());
-    // Past the request limit, the rate is named, whatever the attempts.
+    // Past the request limit, the setting changed is named, whatever the attempts: here
+    // the duration (the rate is its default; see `steady_refusal`).
     let many = SimSettings {
         duration_ms: 600_000.0,
         ..burst_of(10_000, 1)
@@ -469,7 +470,7 @@ fn work_is_bounded_up_front_with_what_to_lower() {
         scenario: Scenario::Steady,
         ..many
     };
-    assert_eq!(many.validate().unwrap_err().field, "rate");
+    assert_eq!(many.validate().unwrap_err().field, "duration");
     // aws-occ has no attempt limit; its clients are bounded instead.
     let occ = SimSettings {
         scenario: Scenario::AwsOcc,

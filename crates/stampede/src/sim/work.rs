@@ -480,9 +480,10 @@ pub(crate) fn check_occ_clients(s: &SimSettings) -> Result<(), ConfigError> {
     ))
 }
 
-/// Refuses a `steady` run of more than [`MAX_STEADY_REQUESTS`], naming `rate` with the
-/// largest rate that fits, so a front end can say what would work: within the request
-/// bound, and within [`MAX_RUN_ATTEMPTS`] at these attempts.
+/// Refuses a `steady` run of more than [`MAX_STEADY_REQUESTS`], naming the setting most
+/// likely changed (see [`steady_refusal`]) with its largest value that fits, so a front end
+/// can say what would work: within the request bound, and within [`MAX_RUN_ATTEMPTS`] at
+/// these attempts.
 pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> {
     if steady_requests(s) <= MAX_STEADY_REQUESTS {
         return Ok(());
@@ -494,30 +495,65 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
     ))
 }
 
-/// The error for a steady load of more than `max_requests`: `rate` with the largest rate
-/// that fits, or, when no rate the field takes fits, `clients` with the most that fit.
+/// The error for a steady load of more than `max_requests`. Requests are clients × rate ×
+/// duration, so any of the three could be named; the one named is the one most likely
+/// changed, read from the defaults: the rate, with the largest rate that fits, unless the
+/// rate is its default: then the duration, with the longest that fits, unless that too is
+/// its default: then the clients (a day of load at the default rate blamed the rate, which
+/// the user never set). When the named setting has no value its field takes that fits (a
+/// million clients over a day with a long spike), the most clients that fit at this rate.
 fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
+    let defaults = SimSettings::default();
+    let least = |field: Field| field.limit().map_or(0.0, |l| l.min);
     let max_rate = max_requests * 1000.0 / (f64::from(s.clients) * effective_duration(s));
-    let least_rate = Field::Rate.limit().map_or(0.0, |l| l.min);
-    if max_rate >= least_rate {
-        let expected = Expected::Work {
-            max: max_rate,
-            bound: WorkBound::SteadyRequests,
-        };
-        return ConfigError::new(Field::Rate, expected, Got::Number(s.rate_per_client));
+    if s.rate_per_client != defaults.rate_per_client && max_rate >= least(Field::Rate) {
+        return work_error(
+            Field::Rate,
+            max_rate,
+            WorkBound::SteadyRequests,
+            s.rate_per_client,
+        );
     }
-    // No rate the flag takes fits (a million clients over a day with a long spike): the
-    // most clients that fit at this rate, since a rate below the flag's minimum would be
-    // refused too.
+    if s.rate_per_client == defaults.rate_per_client && s.duration_ms != defaults.duration_ms {
+        let max_effective = max_requests * 1000.0 / (f64::from(s.clients) * s.rate_per_client);
+        let max_duration = longest_duration(s, max_effective).floor();
+        if max_duration >= least(Field::Duration) {
+            return work_error(
+                Field::Duration,
+                max_duration,
+                WorkBound::SteadyDuration,
+                s.duration_ms,
+            );
+        }
+    }
     let max_clients = (max_requests * 1000.0 / (s.rate_per_client * effective_duration(s))).floor();
-    ConfigError::new(
+    work_error(
         Field::Clients,
-        Expected::Work {
-            max: max_clients.max(1.0),
-            bound: WorkBound::SteadyClients,
-        },
-        Got::Number(f64::from(s.clients)),
+        max_clients.max(1.0),
+        WorkBound::SteadyClients,
+        f64::from(s.clients),
     )
+}
+
+/// A refusal of `field`'s value `got` at a work bound, whose largest value that fits is `max`.
+fn work_error(field: Field, max: f64, bound: WorkBound, got: f64) -> ConfigError {
+    ConfigError::new(field, Expected::Work { max, bound }, Got::Number(got))
+}
+
+/// The longest duration (ms) whose effective duration (see [`effective_duration`]) is at
+/// most `effective`: the inverse of that piecewise-linear, increasing function.
+fn longest_duration(s: &SimSettings, effective: f64) -> f64 {
+    if s.scenario != Scenario::Spike || effective <= s.spike_start_ms {
+        return effective;
+    }
+    let (start, factor) = (s.spike_start_ms, s.spike_factor);
+    // Ending within the spike: effective = d + (d − start)(factor − 1).
+    let within = (effective + start * (factor - 1.0)) / factor;
+    if within <= start + s.spike_length_ms {
+        within
+    } else {
+        effective - s.spike_length_ms * (factor - 1.0)
+    }
 }
 
 #[cfg(test)]
