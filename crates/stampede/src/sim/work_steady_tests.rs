@@ -1,0 +1,110 @@
+//! The work bounds of a `steady` or `spike` load: clients × rate × duration, and which of
+//! the three its refusal names. A child of `work_tests.rs`.
+
+use super::*;
+
+/// A steady or spike run too big even at the least rate the settings take: the error
+/// names clients, with the most that fit at the rate given (it named the rate with a
+/// value below the rate's own minimum, 2.3e-9 for a minimum of 1e-6).
+#[test]
+fn a_load_too_big_at_any_rate_names_clients() {
+    let spike = SimSettings {
+        scenario: Scenario::Spike,
+        clients: 1_000_000,
+        rate_per_client: 1e-6,
+        duration_ms: 86_400_000.0,
+        spike_start_ms: 0.0,
+        spike_length_ms: 86_400_000.0,
+        spike_factor: 1000.0,
+        policy: PolicySettings::new(BackoffSettings::new(Strategy::Full, 100.0, 30_000.0), 100),
+        ..SimSettings::default()
+    };
+    let e = spike.check().map(|_| ()).unwrap_err();
+    assert_eq!(e.field, Field::Clients, "{e}");
+    let Expected::Work { max, bound } = e.expected else {
+        panic!("{:?}", e.expected)
+    };
+    assert_eq!(bound, WorkBound::SteadyClients);
+    // 20,000,000 attempts / 100 = 200,000 requests over a day at 1,000 × 1e-6 a second.
+    assert_eq!(max, (200_000.0_f64 / (1e-6 * 86_400.0 * 1000.0)).floor());
+    let fits = SimSettings {
+        clients: max as u32,
+        ..spike.clone()
+    };
+    assert!(fits.check().is_ok());
+    let over = SimSettings {
+        clients: max as u32 + 1,
+        ..spike
+    };
+    // One more is refused (by the attempts' bound, which names max_attempts).
+    assert_eq!(
+        over.check().map(|_| ()).unwrap_err().code(),
+        crate::error::Code::TooMuchWork
+    );
+}
+
+/// A steady load too big names the setting the user changed, read from the defaults: a day
+/// at the default rate names the duration (it named the rate, never set), with the longest
+/// that fits, spike or not; a million clients at the default rate and duration name the
+/// clients; a rate set names the rate.
+#[test]
+fn a_load_too_big_names_what_was_changed() {
+    for scenario in [Scenario::Steady, Scenario::Spike] {
+        let day = |duration_ms| SimSettings {
+            scenario,
+            duration_ms,
+            ..SimSettings::default()
+        };
+        let (field, max, bound) = refusal(&day(86_400_000.0));
+        assert_eq!(
+            (field, bound),
+            (Field::Duration, WorkBound::SteadyDuration),
+            "{scenario:?}"
+        );
+        // 20,000,000 attempts / 6 a request, 1,000 clients at 1 a second: 3,333 s, less
+        // the spike's extra requests.
+        assert!(
+            max > 3_000_000.0 && max <= 3_333_333.0,
+            "{scenario:?}: {max}"
+        );
+        assert!(day(max).validate().is_ok(), "{scenario:?}: {max} fits");
+        // A ms more passes the attempts' bound (20 M / 6 requests), which names those.
+        assert_eq!(
+            refusal(&day(max + 1.0)).0,
+            Field::MaxAttempts,
+            "{scenario:?}"
+        );
+        let (field, _, bound) = refusal(&SimSettings {
+            rate_per_client: 2.0,
+            ..day(86_400_000.0)
+        });
+        assert_eq!((field, bound), (Field::Rate, WorkBound::SteadyRequests));
+        let (field, max, bound) = refusal(&SimSettings {
+            clients: 1_000_000,
+            ..day(SimSettings::default().duration_ms)
+        });
+        assert_eq!((field, bound), (Field::Clients, WorkBound::SteadyClients));
+        assert!(
+            SimSettings {
+                clients: max as u32,
+                ..day(SimSettings::default().duration_ms)
+            }
+            .validate()
+            .is_ok()
+        );
+    }
+    // Ending within a long, steep spike: the inverse of its piecewise duration.
+    let spike = |duration_ms| SimSettings {
+        scenario: Scenario::Spike,
+        duration_ms,
+        spike_start_ms: 600_000.0,
+        spike_length_ms: 1_800_000.0,
+        spike_factor: 100.0,
+        ..SimSettings::default()
+    };
+    let (field, max, _) = refusal(&spike(5_400_000.0));
+    assert_eq!(field, Field::Duration);
+    assert!(max > 600_000.0 && max < 2_400_000.0, "{max}");
+    assert!(spike(max).validate().is_ok(), "{max} fits");
+    assert_eq!(refusal(&spike(max + 1.0)).0, Field::MaxAttempts);
+}
