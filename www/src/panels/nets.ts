@@ -36,6 +36,29 @@ import { SweepPanel } from "./sweep-panel.js";
 /** The nets, in the table's and the legend's order. */
 export const PANEL_NETS: readonly NetId[] = NET_IDS;
 
+/** Each net's line pattern (none: solid), so that nets of like colours differ in their lines
+ *  too: the blues (attempts, aws) and the yellows of the dark palette (grpc, breaker) were told
+ *  apart by colour alone when every other line was dashed the same. The swatch in the table
+ *  draws the same pattern. */
+const NET_DASH: readonly (readonly number[] | undefined)[] = [undefined, [6, 3], undefined, [6, 3], [2, 3], [9, 3, 2, 3], undefined, [6, 3]];
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The table's swatch of a net: a short stretch of its line, in its pattern. */
+function swatchFor(i: number): SVGSVGElement {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "net-swatch");
+  svg.setAttribute("viewBox", "0 0 22 8");
+  svg.setAttribute("aria-hidden", "true");
+  const line = document.createElementNS(SVG, "line");
+  const attrs: [string, string][] = [["x1", "0"], ["y1", "4"], ["x2", "22"], ["y2", "4"], ["stroke-width", "3"]];
+  for (const [k, v] of attrs) line.setAttribute(k, v);
+  const dash = NET_DASH[i];
+  if (dash) line.setAttribute("stroke-dasharray", dash.join(" "));
+  svg.append(line);
+  return svg;
+}
+
 interface Row {
   amp: HTMLElement;
   success: HTMLElement;
@@ -71,13 +94,12 @@ export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }
   private buildRows(): void {
     const body = byId("nets-table").querySelector("tbody");
     if (!body) throw new Error("#nets-table has no tbody");
-    for (const net of PANEL_NETS) {
+    for (const [i, net] of PANEL_NETS.entries()) {
       const tr = document.createElement("tr");
       tr.dataset["net"] = net;
       const name = document.createElement("th");
       name.scope = "row";
-      const swatch = document.createElement("span");
-      swatch.className = "net-swatch";
+      const swatch = swatchFor(i);
       const label = document.createElement("span");
       label.className = "net-label";
       name.append(swatch, label);
@@ -172,7 +194,7 @@ export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }
         label: this.netText(net),
         stroke: palette.nets[i % palette.nets.length] ?? palette.text,
         points: true,
-        ...(i % 2 === 1 ? { dash: [6, 3] } : {}),
+        ...(NET_DASH[i] ? { dash: [...(NET_DASH[i] ?? [])] } : {}),
       })),
     });
     return this.chart;
@@ -194,8 +216,8 @@ export class NetsPanel extends SweepPanel<{ f: NetsFailure; scope: BudgetScope }
       const tr = this.root.querySelector<HTMLElement>(`tr[data-net="${net}"]`);
       const label = tr?.querySelector<HTMLElement>(".net-label");
       if (label) label.textContent = this.netText(net);
-      const swatch = tr?.querySelector<HTMLElement>(".net-swatch");
-      if (swatch) swatch.style.background = palette.nets[i % palette.nets.length] ?? "";
+      const line = tr?.querySelector<SVGLineElement>(".net-swatch line");
+      line?.setAttribute("stroke", palette.nets[i % palette.nets.length] ?? "currentColor");
     });
     const pic = this.picture();
     if (!pic) return;
