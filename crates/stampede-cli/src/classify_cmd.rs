@@ -23,7 +23,8 @@ pub struct Args {
     /// The HTTP status (100 to 599).
     #[arg(long, value_parser = parse_status, allow_hyphen_values = true, conflicts_with = "error", required_unless_present = "error")]
     status: Option<u16>,
-    /// The request method; POST and PATCH are retried only with --idempotent.
+    /// The request method; POST, PATCH and extension methods (PURGE, LOCK…) are retried only
+    /// with --idempotent.
     #[arg(long, default_value = "GET", value_parser = parse_method)]
     method: Method,
     /// A response header, 'Name: value' (repeatable). Retry-After and grpc-retry-pushback-ms are read.

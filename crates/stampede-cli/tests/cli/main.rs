@@ -14,6 +14,7 @@ mod model;
 mod nets;
 mod notes;
 mod output;
+mod readme;
 mod runs;
 mod shard;
 mod stories;
