@@ -319,8 +319,8 @@ fn sim_field(input: &mut Input<'_>) {
 }
 
 /// The field a bad setting's error names: `field` when out of its own range, else the one a
-/// bound on the run's work names (`rate` for a steady run's requests, `max_attempts` for
-/// requests × attempts), else none (`ok`).
+/// bound on the run's work names (for a steady run's requests the setting changed,
+/// `max_attempts` for requests × attempts), else none (`ok`).
 fn in_range_then_work(
     field: &'static str,
     in_range: bool,
@@ -337,7 +337,17 @@ fn in_range_then_work(
         _ => return (field, true),
     };
     if s.scenario == Scenario::Steady && requests > MAX_STEADY_REQUESTS {
-        ("rate", false)
+        // The setting changed from its default: the rate, else the duration, else the
+        // clients (in these cases, each has a value in its range that fits).
+        let d = SimSettings::default();
+        let changed = if s.rate_per_client != d.rate_per_client {
+            "rate"
+        } else if s.duration_ms != d.duration_ms {
+            "duration"
+        } else {
+            "clients"
+        };
+        (changed, false)
     } else if requests * attempts > MAX_RUN_ATTEMPTS {
         ("max_attempts", false)
     } else {

@@ -104,10 +104,9 @@ impl WorkBound {
                  nets, layers or long waits)"
             }
             WorkBound::SteadyDuration => {
-                "ms of new requests with these clients, rate and attempts (clients × rate × \
-                 duration, a spike's part × its factor, of at most 5000000 requests, and at \
-                 most 20000000 attempts: requests × max_attempts, less with a timeout, \
-                 hedging, nets, layers or long waits)"
+                "ms of new requests with these clients, rate and attempts (at most 5000000 \
+                 requests, a spike's part × its factor, and 20000000 attempts, fewer with a \
+                 timeout, hedging, nets, layers or long waits)"
             }
             WorkBound::SteadyClients => {
                 "clients at this rate, duration and attempts (clients × rate × duration of at \
