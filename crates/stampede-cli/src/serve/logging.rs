@@ -17,6 +17,11 @@ pub(super) fn init_tracing() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
+        // A line that cannot be written is lost, and the server goes on: by default the
+        // subscriber reported it with `eprintln!`, which panics when stderr fails, so a
+        // server whose stderr was a closed pipe (`2>&1 | head -n 1`) or a full disk died at
+        // its first request.
+        .log_internal_errors(false)
         .with_ansi(io::stderr().is_terminal())
         .try_init();
 }

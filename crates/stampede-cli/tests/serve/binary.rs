@@ -28,16 +28,28 @@ impl Binary {
     /// Like [`Binary::start`], with `extra` flags, and with its limit of open
     /// files set to `fd_limit` (through the shell's `ulimit -n`) if given.
     pub(crate) fn start_with(addr: &str, extra: &[&str], fd_limit: Option<u32>) -> Self {
-        Self::launch(addr, extra, fd_limit, true)
+        Self::launch(addr, extra, fd_limit, true, None)
+    }
+
+    /// Like [`Binary::start`], with its stderr written to the file at `path` (such as
+    /// `/dev/full`, where every write fails) instead of a pipe.
+    pub(crate) fn start_with_stderr_to(addr: &str, path: &str) -> Self {
+        Self::launch(addr, &[], None, true, Some(path))
     }
 
     /// `stampede serve --addr ADDR` without `--static`, run in a directory that holds no
     /// `www/dist` (a user's, outside the repository).
     pub(crate) fn start_elsewhere(addr: &str) -> Self {
-        Self::launch(addr, &[], None, false)
+        Self::launch(addr, &[], None, false, None)
     }
 
-    fn launch(addr: &str, extra: &[&str], fd_limit: Option<u32>, with_static: bool) -> Self {
+    fn launch(
+        addr: &str,
+        extra: &[&str],
+        fd_limit: Option<u32>,
+        with_static: bool,
+        stderr_to: Option<&str>,
+    ) -> Self {
         use std::io::BufRead;
         use std::process::{Command, Stdio};
         let site = if with_static {
@@ -68,19 +80,26 @@ impl Binary {
             .env_remove("NO_COLOR")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(match stderr_to {
+                Some(path) => {
+                    Stdio::from(std::fs::OpenOptions::new().write(true).open(path).unwrap())
+                }
+                None => Stdio::piped(),
+            })
             .spawn()
             .unwrap();
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let sink = std::sync::Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            while err.read_line(&mut line).is_ok_and(|n| n > 0) {
-                sink.lock().unwrap().push_str(&line);
-                line.clear();
-            }
-        });
+        if let Some(err) = child.stderr.take() {
+            let mut err = std::io::BufReader::new(err);
+            let sink = std::sync::Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                while err.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    sink.lock().unwrap().push_str(&line);
+                    line.clear();
+                }
+            });
+        }
         let (lines, first) = std::sync::mpsc::channel();
         let out = std::io::BufReader::new(child.stdout.take().unwrap());
         std::thread::spawn(move || {
@@ -279,6 +298,31 @@ async fn an_explicit_addr_is_bound_as_given() {
         .unwrap();
     assert_eq!(health, json!({"ok": true}));
     binary.stop_cleanly().await;
+}
+
+/// A server whose stderr fails (a full disk, a pipe whose reader left: `2>&1 | head -n 1`)
+/// loses its log lines and goes on serving: it died at its first request, the log's
+/// fallback report of the failed write panicking in turn.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_server_whose_stderr_fails_goes_on_serving() {
+    let mut binary = Binary::start_with_stderr_to("127.0.0.1:0", "/dev/full");
+    for _ in 0..3 {
+        let health = client()
+            .get(format!("{}/api/health", binary.base()))
+            .send()
+            .await
+            .expect("the server answers")
+            .status();
+        assert_eq!(health, 200);
+    }
+    assert!(
+        binary.child.try_wait().unwrap().is_none(),
+        "the server exited"
+    );
+    binary.signal("TERM");
+    let status = binary.exit_within(Duration::from_secs(10)).await;
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
 }
 
 /// Run where there is no `www/dist` and without `--static` (the demo API wanted alone,
