@@ -499,9 +499,15 @@ pub fn simulate(a: SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
                     return Err(usage(e).into());
                 }
             };
-            // Writing that fails (a full disk) is an output error: exit 1, as for stdout.
-            replace_contents(&file, &series)
-                .map_err(|e| std::io::Error::new(e.kind(), named(e)))?;
+            // Writing that fails (a full disk) is an output error: exit 1, as for stdout,
+            // and it names the flag. A pipe whose reader left (`--series >(head -n 3)`) is
+            // the reader's choice, as on stdout, and the summary still goes to stdout (it
+            // went nowhere, with status 0: the closed pipe was taken for stdout's).
+            match replace_contents(&file, &series) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(std::io::Error::other(named(e)).into()),
+                Ok(()) => {}
+            }
             metrics
         }
     };

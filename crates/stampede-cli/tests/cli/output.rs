@@ -103,3 +103,62 @@ fn another_write_error_exits_1_with_one_line() {
         );
     }
 }
+
+/// `--series` to a pipe whose reader leaves early (`--series >(head -n 3)`): the reader's
+/// choice, as on stdout, and the summary still goes to stdout, which is fine (the closed
+/// pipe was taken for stdout's: status 0, and no summary at all). A series that cannot be
+/// written for another reason (`/dev/full`) exits 1 naming the flag.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_series_reader_that_leaves_early_leaves_the_summary_alone() {
+    let dir = std::env::temp_dir().join(format!("stampede-series-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("series");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // The reader: the first 100 bytes (the header and a row or two), then gone.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut head = [0; 100];
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_exact(&mut head)
+                .unwrap();
+        })
+    };
+    // An hour's outage: some 37 MB of series, far more than a pipe holds.
+    let series = fifo.to_str().unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "simulate",
+            "--clients",
+            "100",
+            "--outage",
+            "1h",
+            "--json",
+            "--series",
+            series,
+        ])
+        .output()
+        .expect("the binary runs");
+    reader.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(err, "");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the summary");
+    assert_eq!(summary["requests"], 100);
+    let full = Command::new(BIN)
+        .args(["simulate", "--clients", "10", "--series", "/dev/full"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(full.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&full.stderr),
+        "stampede: cannot write output: --series \"/dev/full\": No space left on device (os error 28)\n"
+    );
+}
