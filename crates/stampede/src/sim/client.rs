@@ -68,7 +68,7 @@ impl Herd {
                         self.counts.successes += 1;
                         self.rec.success(now);
                         let started = ev.attempt.started_ms();
-                        self.rec.latencies.push((now - started) as f32);
+                        self.rec.latency(now - started);
                     }
                     StopReason::BudgetExhausted(_)
                     | StopReason::CircuitOpen(_)

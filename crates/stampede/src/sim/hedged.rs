@@ -209,7 +209,7 @@ impl Herd {
             StopReason::Succeeded(_) => {
                 self.counts.successes += 1;
                 self.rec.success(now);
-                self.rec.latencies.push((now - started) as f32);
+                self.rec.latency(now - started);
             }
             // A net's refusal, counted apart by net as an unhedged request's is (the breaker's
             // and throttling's were counted as given up).

@@ -223,7 +223,7 @@ impl Occ {
             // The winning write's answer reaches the client: it is done.
             self.events += 1;
             self.done += 1;
-            self.rec.latencies.push(t as f32);
+            self.rec.latency(t);
             if self.series {
                 self.rec.success(t);
             }
