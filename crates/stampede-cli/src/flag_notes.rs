@@ -5,6 +5,7 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
+use stampede::nets::{BudgetKind, GuardSettings};
 use stampede::sim::{LatencyDist, Scenario, SimSettings};
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
@@ -56,11 +57,12 @@ impl Common {
             // One attempt: no retry, so no backoff flag is read.
             None if self.attempts == Some(1) => {
                 let flags = [(strategy, Field::Strategy)].into_iter().chain(backoff);
-                notes.extend(flags.filter(|&(g, _)| g).map(|(_, f)| {
+                let backoff_flags = flags.filter(|&(g, _)| g).map(|(_, f)| flag_for(f));
+                let nets = self.nets_moot_without_retries();
+                notes.extend(backoff_flags.chain(nets).map(|flag| {
                     format!(
-                        "note: {} is not read with --attempts 1, which makes no retry: it \
-                         changes nothing",
-                        flag_for(f)
+                        "note: {flag} is not read with --attempts 1, which makes no retry: it \
+                         changes nothing"
                     )
                 }));
             }
@@ -196,6 +198,30 @@ impl Common {
                 rounded(run.latency_ms / 2.0 / 1.5f64.sqrt())
             )
         })
+    }
+
+    /// The safety nets' flags given that act only on retries (the core's
+    /// `GuardSettings::without_retries`), for a run that makes none.
+    fn nets_moot_without_retries(&self) -> Vec<&'static str> {
+        let Ok(nets) = self.nets.settings(self.budget.is_some()) else {
+            return Vec::new();
+        };
+        let bucket = self.budget.map(BudgetKind::Bucket);
+        let nets = GuardSettings {
+            budget: bucket.or(nets.budget),
+            ..nets
+        };
+        let acting = nets.without_retries();
+        let mut moot = Vec::new();
+        if self.budget.is_some() && acting.budget.is_none() {
+            moot.push("--budget");
+        }
+        moot.extend(self.nets.given().filter(|&flag| match flag {
+            "--retry-ratio" | "--grpc-throttle" | "--aws-quota" => acting.budget.is_none(),
+            "--breaker" | "--breaker-mode" => acting.breaker.is_none(),
+            _ => acting.throttle.is_none(),
+        }));
+        moot
     }
 
     fn outage_notes(&self, run: &SimSettings) -> Vec<String> {

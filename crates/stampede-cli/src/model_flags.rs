@@ -190,7 +190,17 @@ impl Model {
                 Field::OutageServers,
                 "--outage 0, with no outage to take servers down",
             ),
+            (
+                self.outage_servers == Some(0) && outage_ms.is_some_and(|ms| ms > 0.0),
+                Field::Outage,
+                "--outage-servers 0, which takes no server down",
+            ),
         ];
+        // A spike of no length, or that multiplies the rate by 1, changes nothing: its other
+        // flags are moot (the one that makes it so is the user's way of saying "no spike").
+        let flat = scenario == Scenario::Spike
+            && spike_start < duration_ms
+            && (self.spike_length == Some(0.0) || self.spike_factor == Some(1.0));
         let spike = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
             .into_iter()
             .filter(|&f| {
@@ -213,6 +223,32 @@ impl Model {
                 "note: --slowdown of length 0 or factor 1 slows nothing: it changes nothing"
                     .to_owned(),
             );
+        }
+        if flat {
+            let given: Vec<Field> = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
+                .into_iter()
+                .filter(|&f| self.given().any(|g| g == f))
+                .collect();
+            let (zero, one) = (
+                self.spike_length == Some(0.0),
+                self.spike_factor == Some(1.0),
+            );
+            for f in given {
+                // The flag that flattens the spike is named, not noted.
+                if (f == Field::SpikeLength && zero) || (f == Field::SpikeFactor && one && !zero) {
+                    continue;
+                }
+                let why = if zero {
+                    "--spike-length 0"
+                } else {
+                    "--spike-factor 1"
+                };
+                notes.push(format!(
+                    "note: {} is not read with {why}, a spike that changes no rate: it \
+                     changes nothing",
+                    flag_for(f)
+                ));
+            }
         }
         notes.extend(spike.map(|f| {
             format!(

@@ -56,7 +56,7 @@ pub struct Nets {
 
 impl Nets {
     /// The flags given, in the order `--help` lists them.
-    fn given(&self) -> impl Iterator<Item = &'static str> {
+    pub fn given(&self) -> impl Iterator<Item = &'static str> {
         [
             (self.retry_ratio.is_some(), "--retry-ratio"),
             (self.grpc_throttle.is_some(), "--grpc-throttle"),

@@ -11,6 +11,7 @@ mod classify;
 mod hedge;
 mod layers;
 mod model;
+mod moot;
 mod nets;
 mod notes;
 mod output;

@@ -5,7 +5,7 @@
 use crate::{stampede, stdout_of};
 
 /// The run's stdout and stderr, which must succeed.
-fn run(args: &[&str]) -> (String, String) {
+pub(crate) fn run(args: &[&str]) -> (String, String) {
     let out = stampede(args);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{args:?}: {err}");

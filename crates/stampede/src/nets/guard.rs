@@ -5,7 +5,7 @@ use core::fmt;
 use rand::Rng;
 
 use super::aws::{AwsQuota, AwsSettings};
-use super::breaker::{Breaker, BreakerSettings, CircuitOpen};
+use super::breaker::{Breaker, BreakerMode, BreakerSettings, CircuitOpen};
 use super::grpc::{GrpcSettings, GrpcThrottle};
 use super::ratio::{RatioBudget, RatioSettings};
 use super::throttle::{Throttle, ThrottleSettings, Throttled};
@@ -270,6 +270,23 @@ impl GuardSettings {
     /// Whether no net is set.
     pub const fn is_empty(&self) -> bool {
         self.budget.is_none() && self.breaker.is_none() && self.throttle.is_none()
+    }
+
+    /// The nets of these that act in a run whose requests never retry (one attempt each,
+    /// no hedging): adaptive throttling, and a breaker that gates first attempts (mode
+    /// `all`). Every budget spends only on retries (a bucket's circuit opens only once
+    /// retries have spent it, unless it cannot hold one), and a breaker in mode `retries`
+    /// gates only retries: with no retry they refuse nothing and change nothing.
+    pub fn without_retries(self) -> GuardSettings {
+        GuardSettings {
+            // A bucket that cannot hold one retry's cost is open from the start, and
+            // refuses every request.
+            budget: self
+                .budget
+                .filter(|k| matches!(k, BudgetKind::Bucket(b) if b.capacity < b.retry_cost)),
+            breaker: self.breaker.filter(|b| b.mode == BreakerMode::All),
+            throttle: self.throttle,
+        }
     }
 
     /// Validates every net set.
