@@ -2,7 +2,7 @@
 //! only on retries, beside `--attempts 1`; `--outage` beside `--outage-servers 0`; a spike of
 //! no length or of factor 1. Each changes nothing, to the byte, and a note says so.
 
-use crate::notes::run;
+use crate::notes::{moot_changes_nothing, run};
 
 #[test]
 fn a_net_or_spike_flag_another_makes_moot_gets_a_note_and_changes_nothing() {
@@ -67,17 +67,7 @@ fn a_net_or_spike_flag_another_makes_moot_gets_a_note_and_changes_nothing() {
         ),
     ];
     for (base, moot, note) in cases {
-        let args = [&["simulate", "--clients", "50", "--json"][..], base].concat();
-        let (plain, _) = run(&args);
-        let (with, said) = run(&[&args[..], moot].concat());
-        assert_eq!(with, plain, "{moot:?}");
-        assert!(
-            said.starts_with(&format!("stampede: note: {note}"))
-                && said.ends_with(": it changes nothing\n"),
-            "{moot:?}: {said}"
-        );
-        let flags = moot.iter().filter(|a| a.starts_with("--")).count();
-        assert_eq!(said.lines().count(), flags, "{said}");
+        moot_changes_nothing(base, moot, note);
     }
     // Where they act: no note (a breaker on every attempt, adaptive throttling, a budget
     // with retries to spend on, a spike that multiplies the rate).

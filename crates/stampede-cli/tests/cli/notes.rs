@@ -335,6 +335,22 @@ fn flags_their_help_says_are_not_read_get_a_note() {
 
 /// A flag another one makes moot changes nothing and says so, as the others do: the output
 /// is the same without it, and the same flag where it is read gets no note.
+/// `simulate --clients 50 --json` with `base` prints the same with `moot` added, and says
+/// so on stderr: `note`, one note a flag in `moot`.
+pub(crate) fn moot_changes_nothing(base: &[&str], moot: &[&str], note: &str) {
+    let args = [&["simulate", "--clients", "50", "--json"][..], base].concat();
+    let (plain, _) = run(&args);
+    let (with, said) = run(&[&args[..], moot].concat());
+    assert_eq!(with, plain, "{moot:?}");
+    assert!(
+        said.starts_with(&format!("stampede: note: {note}"))
+            && said.ends_with(": it changes nothing\n"),
+        "{moot:?}: {said}"
+    );
+    let flags = moot.iter().filter(|a| a.starts_with("--")).count();
+    assert_eq!(said.lines().count(), flags, "{said}");
+}
+
 #[test]
 fn a_flag_another_makes_moot_gets_a_note() {
     let cases: [(&[&str], &[&str], &str); 10] = [
@@ -391,18 +407,7 @@ fn a_flag_another_makes_moot_gets_a_note() {
         ),
     ];
     for (base, moot, note) in cases {
-        let args = [&["simulate", "--clients", "50", "--json"][..], base].concat();
-        let (plain, _) = run(&args);
-        let (with, said) = run(&[&args[..], moot].concat());
-        assert_eq!(with, plain, "{moot:?}");
-        assert!(
-            said.starts_with(&format!("stampede: note: {note}"))
-                && said.ends_with(": it changes nothing\n"),
-            "{moot:?}: {said}"
-        );
-        // One note a flag given.
-        let flags = moot.iter().filter(|a| a.starts_with("--")).count();
-        assert_eq!(said.lines().count(), flags, "{said}");
+        moot_changes_nothing(base, moot, note);
     }
     // Where they are read: no note.
     for args in [
