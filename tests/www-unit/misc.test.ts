@@ -207,23 +207,26 @@ test("live boxes: a value out of the package's range is flagged as typed, and th
 
 test("the texts under the figures follow the run: jitter or not, a capacity line or not, contention", async () => {
   const { whyKeys } = await import("../../www/src/logic/why.js");
-  assert.deepEqual(whyKeys("burst", "exponential", false), { herd: "herd.why", load: "load.why", goodput: "goodput.why" });
+  assert.deepEqual(whyKeys("burst", "exponential", false, true), { herd: "herd.why", load: "load.why", goodput: "goodput.why" });
   // Ongoing traffic fails over a stretch of time: no stripes without jitter, retries on top.
   for (const strategy of ["none", "constant", "exponential"] as const) {
-    for (const scenario of ["steady", "spike", "closed"] as const) assert.equal(whyKeys(scenario, strategy, false).herd, "herd.whyOngoing");
+    for (const scenario of ["steady", "spike", "closed"] as const) assert.equal(whyKeys(scenario, strategy, false, true).herd, "herd.whyOngoing");
   }
   for (const strategy of ["full", "equal", "decorrelated", "decorrelated-v2"] as const) {
     // Only a burst's first attempts leave together (its text says the first stripe is theirs).
-    assert.equal(whyKeys("burst", strategy, false).herd, "herd.whyJitterBurst");
-    for (const scenario of ["steady", "spike", "closed"] as const) assert.equal(whyKeys(scenario, strategy, false).herd, "herd.whyJitter");
+    assert.equal(whyKeys("burst", strategy, false, true).herd, "herd.whyJitterBurst");
+    for (const scenario of ["steady", "spike", "closed"] as const) assert.equal(whyKeys(scenario, strategy, false, true).herd, "herd.whyJitter");
   }
   // Unlimited workers: no capacity line, no queue.
-  assert.deepEqual(whyKeys("spike", "none", true), { herd: "herd.whyOngoing", load: "load.whyUnlimited", goodput: "goodput.whyUnlimited" });
+  assert.deepEqual(whyKeys("spike", "none", true, true), { herd: "herd.whyOngoing", load: "load.whyUnlimited", goodput: "goodput.whyUnlimited" });
   // The contention experiment has its own herd and load texts, whatever the strategy.
   for (const strategy of ["exponential", "full"] as const) {
-    const w = whyKeys("aws-occ", strategy, true);
+    const w = whyKeys("aws-occ", strategy, true, true);
     assert.deepEqual([w.herd, w.load], ["herd.whyOcc", "load.whyOcc"]);
   }
+  // Clients that never give up waste no answer: the text says so rather than speak of
+  // timeouts the run does not have, queue or not.
+  for (const unlimited of [false, true]) assert.equal(whyKeys("burst", "exponential", unlimited, false).goodput, "goodput.whyNoTimeout");
 });
 
 test("histograms: the time axis ends at the tick after the longest wait", () => {

@@ -5,7 +5,7 @@
 export const enBeyond = {
   "nets.heading": "Which safety net?",
   "nets.why":
-    "Every library and proxy answers **how much retrying is safe?** in its own way: a cap on attempts, a **token bucket**, a **ratio budget** (Finagle, tower, Linkerd), **gRPC's retry throttling**, the **AWS SDK's retry quota**, a **circuit breaker** (Polly), **adaptive throttling** (Google's SRE book). Here each meets the same failure: 100 clients send 10 requests a second for 10 s, every attempt fails with the same chance whatever the load, and each net allows 4 attempts and retries at once.",
+    "Every library and proxy answers **how much retrying is safe?** in its own way: a cap on attempts, a **token bucket**, a **ratio budget** (Finagle, tower, Linkerd), **gRPC's retry throttling**, the **AWS SDK's retry quota**, a **circuit breaker** (Polly), **adaptive throttling** (Google's SRE book). Here each meets the same failure: 100 clients send 10 requests a second for 10 s, every attempt fails with the same chance whatever the load, and each net allows 4 attempts (the first line, none of them, up to 100) and retries at once.",
   "nets.failure": "The failure",
   "nets.failure.rate": "A fail rate for the whole run",
   "nets.failure.outage": "Every server down from 3 s to 7 s",
@@ -19,14 +19,14 @@ export const enBeyond = {
   "nets.col.blocked": "Failed fast",
   "nets.net.none": "No limit (up to {n} attempts)",
   "nets.net.attempts": "Attempts only (4)",
-  "nets.net.bucket": "Token bucket",
+  "nets.net.bucket": "Token bucket (a tenth of the traffic)",
   "nets.net.ratio": "Ratio budget (0.1 per call, at most 5)",
   "nets.net.grpc": "gRPC retry throttling (10, 0.1)",
   "nets.net.aws": "AWS SDK retry quota (500 tokens)",
   "nets.net.breaker": "Circuit breaker on retries (10%)",
   "nets.net.throttle": "Adaptive throttling (K = 2)",
   "nets.figure":
-    "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. Without a net, 4 attempts cost 1 + p + p² + p³; a ratio budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold; the token bucket, which fails new calls fast too once it is empty, can fall below 1 (requests never sent).",
+    "Attempts per request against the fail rate, 0 to 50%, each net a line; every point is its own simulation, run on all of this machine's cores ({n} workers) while the page stays free. With the attempt limit alone, 4 attempts cost 1 + p + p² + p³ (with no limit, 1/(1 − p): 2 at 50%); a ratio budget holds the line near 1.1, a breaker on retries near 1 once failures pass its threshold; the token bucket, which fails new calls fast too once it is empty, can fall below 1 (requests never sent).",
   "nets.chart.x": "Fail rate",
   "nets.aria": "Attempts per request against the fail rate, one line per safety net",
   "sweep.running": "Simulating {done} of {n} runs on {w} workers…",
@@ -34,7 +34,7 @@ export const enBeyond = {
 
   "hedging.heading": "Hedging: a second request against the slow tail",
   "hedging.why":
-    "When no answer has come after the **hedging delay**, send the same request again and take the first answer (gRPC's `hedgingPolicy`, Polly). A short delay cuts the slowest answers at the price of extra requests; a delay near the usual answer time costs little. Service times here are lognormal with a long tail; each point below is one delay.",
+    "When no answer has come after the **hedging delay**, send the same request again and take the first answer (gRPC's `hedgingPolicy`, Polly). A delay near the usual answer time hedges nearly every request and nearly doubles the load; one past most answers (near the 95th percentile, as in “The Tail at Scale”) hedges only the slow few: it costs little and still cuts the tail. Service times here are lognormal with a long tail; each point below is one delay.",
   "hedging.delay": "Hedging delay",
   "hedging.off": "p99 without hedging",
   "hedging.on": "p99 with hedging",
@@ -73,7 +73,7 @@ export type BeyondKey = keyof typeof enBeyond;
 export const ruBeyond: Record<BeyondKey, string> = {
   "nets.heading": "Какая страховка?",
   "nets.why":
-    "Каждая библиотека и прокси по-своему отвечает на вопрос **сколько повторов безопасно?**: лимит попыток, **ведро токенов**, **бюджет-доля** (Finagle, tower, Linkerd), **ограничение повторов gRPC**, **квота повторов AWS SDK**, **автомат-предохранитель** (Polly), **адаптивное ограничение** (книга Google SRE). Здесь все встречают один и тот же сбой: 100 клиентов шлют по 10 запросов в секунду 10 с, каждая попытка падает с одной и той же вероятностью при любой нагрузке, каждая страховка разрешает 4 попытки и повторяет сразу.",
+    "Каждая библиотека и прокси по-своему отвечает на вопрос **сколько повторов безопасно?**: лимит попыток, **ведро токенов**, **бюджет-доля** (Finagle, tower, Linkerd), **ограничение повторов gRPC**, **квота повторов AWS SDK**, **автомат-предохранитель** (Polly), **адаптивное ограничение** (книга Google SRE). Здесь все встречают один и тот же сбой: 100 клиентов шлют по 10 запросов в секунду 10 с, каждая попытка падает с одной и той же вероятностью при любой нагрузке, каждая страховка разрешает 4 попытки (первая линия, без страховок, — до 100) и повторяет сразу.",
   "nets.failure": "Сбой",
   "nets.failure.rate": "Доля отказов на весь прогон",
   "nets.failure.outage": "Все серверы лежат с 3 по 7 с",
@@ -87,14 +87,14 @@ export const ruBeyond: Record<BeyondKey, string> = {
   "nets.col.blocked": "Отказано сразу",
   "nets.net.none": "Без предела (до {n} попыток)",
   "nets.net.attempts": "Только лимит попыток (4)",
-  "nets.net.bucket": "Ведро токенов",
+  "nets.net.bucket": "Ведро токенов (десятая доля трафика)",
   "nets.net.ratio": "Бюджет-доля (0,1 за вызов, не больше 5)",
   "nets.net.grpc": "Ограничение повторов gRPC (10; 0,1)",
   "nets.net.aws": "Квота повторов AWS SDK (500 токенов)",
   "nets.net.breaker": "Предохранитель на повторы (10%)",
   "nets.net.throttle": "Адаптивное ограничение (K = 2)",
   "nets.figure":
-    "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины ({n} воркеров), а страница остаётся отзывчивой. Без страховки 4 попытки стоят 1 + p + p² + p³; бюджет-доля держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога; линия ведра токенов, которое, опустев, быстро отказывает и новым вызовам, может опуститься ниже 1 (часть запросов так и не отправлена).",
+    "Попыток на запрос в зависимости от доли отказов, от 0 до 50%, по линии на страховку; каждая точка — отдельная симуляция, все идут на всех ядрах этой машины (воркеров: {n}), а страница остаётся отзывчивой. С одним лимитом попыток 4 попытки стоят 1 + p + p² + p³ (без лимита — 1/(1 − p): 2 при 50%); бюджет-доля держит около 1,1, предохранитель на повторах — около 1, как только отказов больше его порога; линия ведра токенов, которое, опустев, быстро отказывает и новым вызовам, может опуститься ниже 1 (часть запросов так и не отправлена).",
   "nets.chart.x": "Доля отказов",
   "nets.aria": "Попыток на запрос в зависимости от доли отказов, по линии на страховку",
   "sweep.running": "Считаем {done} из {n} прогонов на {w} воркерах…",
@@ -102,7 +102,7 @@ export const ruBeyond: Record<BeyondKey, string> = {
 
   "hedging.heading": "Хеджирование: второй запрос против медленного хвоста",
   "hedging.why":
-    "Если ответа нет дольше **задержки хеджирования**, отправьте тот же запрос ещё раз и возьмите первый ответ (`hedgingPolicy` в gRPC, Polly). Короткая задержка срезает самые медленные ответы ценой лишних запросов; задержка около обычного времени ответа стоит немного. Время обслуживания здесь логнормальное, с длинным хвостом; каждая точка ниже — одна задержка.",
+    "Если ответа нет дольше **задержки хеджирования**, отправьте тот же запрос ещё раз и возьмите первый ответ (`hedgingPolicy` в gRPC, Polly). Задержка около обычного времени ответа дублирует почти каждый запрос и почти удваивает нагрузку; задержка дольше большинства ответов (около 95-го процентиля, как в «The Tail at Scale») дублирует лишь редкие медленные: стоит немного и всё равно срезает хвост. Время обслуживания здесь логнормальное, с длинным хвостом; каждая точка ниже — одна задержка.",
   "hedging.delay": "Задержка хеджирования",
   "hedging.off": "p99 без хеджирования",
   "hedging.on": "p99 с хеджированием",

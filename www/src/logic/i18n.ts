@@ -235,7 +235,7 @@ export const en = {
 
   "load.heading": "Load on the server",
   "load.why":
-    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server down.",
+    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the excess waits in the queue, and once the queue is full the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server down.",
   "load.whyUnlimited":
     "Offered load is every attempt that reaches the servers, per 100 ms, as requests per second; served is what they finish. These servers take every request at once (unlimited workers), so there is no capacity line: the price of load is time, as every request in service slows the others (the service slope), and a burst long enough makes every answer late.",
   "load.whyOcc":
@@ -253,9 +253,11 @@ export const en = {
   "goodput.unit": "Requests per second, each point the mean of {bin} (the load chart's of {loadBin}: its peaks stand higher).",
   "goodput.unitSame": "Requests per second, each point the mean of {bin}, as in the load chart.",
   "goodput.why":
-    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. Once the queue is longer than the timeout, nearly every answer comes too late, the retries keep the queue long, and the system stays down after the trigger is gone. Under it: requests waiting in the queues.",
+    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. Once requests wait in the queue longer than the timeout, nearly every answer comes too late, the retries keep the queue long, and the system stays down after the trigger is gone. Under it: requests waiting in the queues.",
   "goodput.whyUnlimited":
     "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. These servers queue nothing (unlimited workers), but every request in service slows the others: once the work in hand takes longer than the timeout, nearly every answer comes too late, the retries keep the work high, and the system stays down after the trigger is gone. Under it, the queues stay empty: the load waits in service, not in line.",
+  "goodput.whyNoTimeout":
+    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. These clients never give an attempt up (no **Client timeout**), so every answer is wanted and the two lines are one. Give them a timeout, and a request that waits longer than it is answered for no one: the server's work turns into waste (the shaded gap), and the retries keep the queue long after the trigger is gone. Under it: requests waiting in the queues.",
   "goodput.aria": "Throughput, goodput and wasted work over time",
   "goodput.throughput": "throughput",
   "goodput.goodput": "goodput",
@@ -319,11 +321,11 @@ export const en = {
   "cmp.timeouts": "Timed out",
   "cmp.wasted": "Wasted work (served for clients gone)",
   "budget.why":
-    "**Why a budget beats attempt limits.** A limit of 6 attempts still lets every request multiply the load by 6 exactly when the server can least afford it. A retry budget is a token bucket per call site: each retry spends a token and tokens refill slowly, so retries can never be more than a small share of the traffic. In a short blip it changes nothing; in a long outage it stops the storm — requests fail fast instead of piling onto the recovering server.",
+    "**Why a budget beats attempt limits.** A limit on attempts still lets every request multiply the load by that limit exactly when the server can least afford it. A retry budget is a token bucket per call site: each retry spends a token and tokens refill at a fixed, slow rate, so retries can never outrun that rate, however many requests fail. In a short blip it changes nothing; in a long outage it stops the storm — requests fail fast instead of piling onto the recovering server.",
 
   "delays.heading": "Delay distributions",
   "delays.why":
-    "**Why jitter fixes it.** Full jitter draws each wait uniformly between 0 and the exponential bound, so the same crowd of retries arrives spread over the whole window instead of in one instant: their peak (**Peak after the outage**) falls by the width of the window — and that peak is what decides whether the recovering server survives. The first attempts still leave together, before any wait: the run's overall peak is theirs. Equal jitter keeps half of each wait fixed; decorrelated jitter grows from the previous wait. Below: the wait before each retry, {n} sampled clients.",
+    "**Why jitter fixes it.** Full jitter draws each wait uniformly between 0 and the exponential bound, so the same crowd of retries arrives spread over the whole window instead of in one instant: their peak (**Peak after the outage**) falls as the window widens (the same crowd spread over a window twice as wide peaks half as high) — and that peak is what decides whether the recovering server survives. The first attempts still leave together, before any wait: the run's overall peak is theirs. Equal jitter keeps half of each wait fixed; decorrelated jitter grows from the previous wait. Below: the wait before each retry, drawn {n} times from the policy (a sample of its own, apart from the run).",
   "delays.retry": "Retry {n}",
   "delays.median": "median {v}",
   "delays.none": "With one attempt there is nothing to retry.",
@@ -385,7 +387,7 @@ export const en = {
   "embed.copied": "Copied",
   "embed.comment.init": "loads stampede_bg.wasm from next to the module",
   "embed.comment.seed": "no seed: every client draws its own delays, or the herd is back",
-  "embed.comment.budget": "one bucket per call site: retries stay a small share of traffic",
+  "embed.comment.budget": "one bucket per call site: retries never outrun its refill rate",
   "embed.comment.demo": "this address is the page's simulated demo, answered inside the page: put your own API's URL here",
 
   "footer.text":

@@ -19,8 +19,10 @@ export interface Why {
 /** Strategies whose waits are drawn at random: their retries do not come back together. */
 const JITTERED: ReadonlySet<Strategy> = new Set(["full", "equal", "decorrelated", "decorrelated-v2"]);
 
-/** `unlimited`: the run's servers had unlimited workers (no queue, no capacity line). */
-export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boolean): Why {
+/** `unlimited`: the run's servers had unlimited workers (no queue, no capacity line);
+ *  `timeout`: its clients give attempts up (without, no answer is wasted: goodput is
+ *  throughput, and the text about timeouts says what one would do instead). */
+export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boolean, timeout: boolean): Why {
   if (scenario === "aws-occ") return { herd: "herd.whyOcc", load: "load.whyOcc", goodput: "goodput.why" };
   return {
     // In a burst the first attempts all leave at once, before any wait: its text says so.
@@ -34,6 +36,6 @@ export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boole
         ? "herd.why"
         : "herd.whyOngoing",
     load: unlimited ? "load.whyUnlimited" : "load.why",
-    goodput: unlimited ? "goodput.whyUnlimited" : "goodput.why",
+    goodput: !timeout ? "goodput.whyNoTimeout" : unlimited ? "goodput.whyUnlimited" : "goodput.why",
   };
 }

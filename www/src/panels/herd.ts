@@ -151,7 +151,7 @@ export class HerdPanel {
     // came only when the traffic stopped).
     const trafficLeftMs = outage !== null && isOngoing(s.scenario) ? s.durationMs - outage[1] : undefined;
     showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang, trafficLeftMs);
-    this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity));
+    this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity), s.timeoutMs > 0);
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);
     this.playback.load(this.tEndMs, restart);
@@ -159,9 +159,9 @@ export class HerdPanel {
 
   /** The texts under the figures follow the run on show (logic/why.ts); a language change
    *  renders the same keys again (ui/i18n-dom.ts). */
-  private explain(scenario: Scenario, strategy: Strategy, unlimited: boolean): void {
+  private explain(scenario: Scenario, strategy: Strategy, unlimited: boolean, timeout: boolean): void {
     const { t } = this.ctx.view();
-    for (const [figure, key] of Object.entries(whyKeys(scenario, strategy, unlimited))) {
+    for (const [figure, key] of Object.entries(whyKeys(scenario, strategy, unlimited, timeout))) {
       const el = document.querySelector<HTMLElement>(`[data-why="${figure}"]`);
       if (!el || el.dataset["i18nRich"] === key) continue;
       el.dataset["i18nRich"] = key;
