@@ -30,7 +30,7 @@ export const en = {
   "preset.jitter.title": "Add full jitter",
   "preset.jitter.blurb": "Same clients, same outage; each wait drawn at random up to the bound.",
   "preset.storm.title": "A 30 s outage without a budget",
-  "preset.storm.blurb": "Steady traffic: the retry storm keeps the recovered server down for well over a minute after a 30 s outage.",
+  "preset.storm.blurb": "Steady traffic: after a 30 s outage, the retry storm keeps the recovered server overloaded, turning attempts away, for well over a minute.",
   "preset.budget.title": "The same with a budget",
   "preset.budget.blurb": "A shared token bucket caps retries, and once it is empty fails new calls fast too; the server recovers the moment it comes back.",
   "preset.aws.title": "The AWS contention experiment",
@@ -193,7 +193,7 @@ export const en = {
 
   "herd.heading": "The herd",
   "herd.why":
-    "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe in the figure is the whole fleet retrying in the same millisecond.",
+    "**Why the herd forms.** A failure reaches every client at the same moment, and clients running the same code wait the same time. Backoff without jitter moves the crowd but does not thin it: the requests that failed together at T come back together at T + base, then T + 3·base… Each wave is bigger than what a server that has just come back can take, so it fails again. Every vertical stripe in the figure is the whole fleet retrying at once, within the few milliseconds the network's jitter spreads them over.",
   "herd.whyOngoing":
     "**Why retries add up.** Here requests keep arriving, so a failure does not reach every client at the same moment and the retries do not come back in one stripe. Each failed request comes back on top of the new ones: while the servers are down or overloaded, what they receive is the new requests plus every retry that falls due, and retries with no wait (or no budget) multiply it. A retry that lands after the servers have recovered is served; one that lands while they are still overloaded keeps them overloaded.",
   "herd.whyJitter":
@@ -235,7 +235,7 @@ export const en = {
 
   "load.heading": "Load on the server",
   "load.why":
-    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the excess waits in the queue, and once the queue is full the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server down.",
+    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the excess waits in the queue, and once the queue is full the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server overloaded.",
   "load.whyUnlimited":
     "Offered load is every attempt that reaches the servers, per 100 ms, as requests per second; served is what they finish. These servers take every request at once (unlimited workers), so there is no capacity line: the price of load is time, as every request in service slows the others (the service slope), and a burst long enough makes every answer late.",
   "load.whyOcc":

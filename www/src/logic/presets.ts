@@ -36,7 +36,7 @@ function make(edit: (s: State) => void): State {
   return s;
 }
 
-/** A 30 s outage in steady traffic: the retry storm keeps the recovered server down. */
+/** A 30 s outage in steady traffic: the retry storm keeps the recovered server overloaded. */
 function storm(s: State): void {
   s.scenario = "steady";
   s.clients = 1000;

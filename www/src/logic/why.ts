@@ -1,10 +1,10 @@
 // Which explanation goes under each figure: the texts say what the picture shows, so they
-// follow the run on show. "Every vertical stripe is the whole fleet retrying in the same
-// millisecond" is true of backoff without jitter, not of full jitter's picture; "the dashed
-// line is what the server can serve" needs a capacity line, which unlimited workers and the
-// contention experiment do not have; "once the queue is longer than the timeout" needs a
+// follow the run on show. "Every vertical stripe is the whole fleet retrying at once" is
+// true of backoff without jitter, not of full jitter's picture; "the dashed line is what the
+// server can serve" needs a capacity line, which unlimited workers and the contention
+// experiment do not have; "once requests wait in the queue longer than the timeout" needs a
 // queue, which unlimited workers do not keep (their price of load is every request slowing
-// the others).
+// the others), and a timeout, which clients without one do not have.
 
 import type { Key } from "./i18n.js";
 import type { Scenario, Strategy } from "./state.js";
