@@ -569,6 +569,29 @@ describe("the playground", () => {
     await page.close();
   });
 
+  test("the compare table ticks no goodput or latency won by serving fewer", T, async () => {
+    const { page, problems } = await open();
+    // The budget preset: A's budget fails requests fast, so its run ends sooner and its
+    // goodput, averaged over its own length, came out higher though it served fewer (754
+    // against 683.8 requests/s: 90,499 served against 91,563), and it was ticked.
+    await clickPreset(page, "budget");
+    await page.locator("#compare-table").scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => !["…", ""].includes(document.querySelector('[data-cmp="b:cmp.successes"]')?.textContent ?? ""), null, { timeout: 60_000 });
+    const cell = (side, key) =>
+      page.evaluate(([s, k]) => {
+        const el = document.querySelector(`[data-cmp="${s}:${k}"]`);
+        return { text: el.textContent, ticked: el.classList.contains("better") };
+      }, [side, key]);
+    const served = async (side) => Number((await cell(side, "cmp.successes")).text.replace(/[^\d]/g, ""));
+    const [a, b] = [await served("a"), await served("b")];
+    assert.ok(a < b, `the budget served ${a}, the storm ${b}`);
+    assert.equal((await cell("a", "cmp.goodput")).ticked, false, "the budget's goodput is ticked");
+    for (const key of ["cmp.goodput", "cmp.p50", "cmp.p99"]) assert.equal((await cell("a", key)).ticked, false, key);
+    assert.equal((await cell("b", "cmp.successes")).ticked, false, "a difference under 5% is no win");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("an amplification below 1 says the blocked requests sent nothing", T, async () => {
     const { page, problems } = await open();
     const aside = () => page.textContent('[data-aside="amplification"]');

@@ -33,3 +33,11 @@ test("a recovery into the traffic's last 100 ms never came while it lasted", () 
   assert.equal(unrecovered(5_000, 0), false);
   assert.equal(unrecovered(5_000, 100), false);
 });
+
+test("a figure measured over the successes is a win only for a run that served as many", async () => {
+  const { fairOnSuccesses } = await import("../../www/src/logic/better.js");
+  // The budget preset: 90,499 served against the storm's 91,563.
+  assert.equal(fairOnSuccesses(90_499, 91_563), false);
+  assert.equal(fairOnSuccesses(91_563, 90_499), true);
+  assert.equal(fairOnSuccesses(0, 0), true);
+});

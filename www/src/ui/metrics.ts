@@ -1,7 +1,7 @@
 // Metrics on screen: the strip under the herd (stable hooks: `[data-metric=…]` holding the
 // plain number, units and human forms beside it) and the compare table (A against B).
 
-import { isBetter, unrecovered } from "../logic/better.js";
+import { fairOnSuccesses, isBetter, unrecovered } from "../logic/better.js";
 import { formatDuration, formatMultiple, formatNumber, metricText, type MetricName } from "../logic/format.js";
 import type { Key } from "../logic/i18n.js";
 import type { Lang, Scenario } from "../logic/state.js";
@@ -122,6 +122,9 @@ interface Row {
   /** Ticked only in a run where some request succeeded (the completion of a run whose every
    *  request gave up came soonest, and read as the better one). */
   needsSuccess?: true;
+  /** Measured over the successes: ticked only in a run that served at least as many
+   *  (logic/better.ts, fairOnSuccesses). */
+  overSuccesses?: true;
 }
 
 const count = (v: number | null, lang: Lang) => (v === null ? "—" : formatNumber(v, lang));
@@ -133,14 +136,14 @@ const ofCapacity = (v: number, cap: number) => (Number.isFinite(cap) && cap > 0 
 const ROWS: Row[] = [
   { key: "cmp.peakRecovery", value: (m, c) => ofCapacity(m.peakRecoveryRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC, afterOutage: true },
   { key: "cmp.peak", value: (m, c) => ofCapacity(m.peakRps, c), text: (v, l) => (v === null ? "—" : formatMultiple(v, l)), better: "lower", scenarios: NOT_OCC },
-  { key: "cmp.goodput", value: (m) => m.goodputRps, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 1)), better: "higher", scenarios: NOT_OCC },
+  { key: "cmp.goodput", value: (m) => m.goodputRps, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 1)), better: "higher", scenarios: NOT_OCC, overSuccesses: true },
   { key: "cmp.totalAttempts", value: (m) => m.totalAttempts, text: count, better: "lower", scenarios: NOT_OCC },
   { key: "cmp.calls", value: (m) => m.calls, text: count, better: "lower", scenarios: ["aws-occ"] },
   { key: "cmp.amplification", value: (m) => m.amplification, text: (v, l) => (v === null ? "—" : formatNumber(v, l, 2)), better: "lower" },
   { key: "cmp.recovery", value: (m) => m.recoveryMs, text: duration, better: "lower", scenarios: NOT_OCC, afterOutage: true },
   { key: "cmp.completion", value: (m) => m.completionMs, text: duration, better: "lower", needsSuccess: true },
-  { key: "cmp.p50", value: (m) => m.p50Ms, text: duration, better: "lower" },
-  { key: "cmp.p99", value: (m) => m.p99Ms, text: duration, better: "lower" },
+  { key: "cmp.p50", value: (m) => m.p50Ms, text: duration, better: "lower", overSuccesses: true },
+  { key: "cmp.p99", value: (m) => m.p99Ms, text: duration, better: "lower", overSuccesses: true },
   { key: "cmp.successes", value: (m) => m.successes, text: count, better: "higher" },
   { key: "cmp.gaveUp", value: (m) => m.gaveUp, text: count, better: "lower" },
   { key: "cmp.blocked", value: (m) => m.budgetRejected, text: count, better: "lower", scenarios: NOT_OCC },
@@ -196,9 +199,10 @@ export class CompareTable {
       c.a.textContent = never(a) ? ta : unbroken(ta);
       c.b.textContent = never(b) ? tb : unbroken(tb);
       // Done sooner because every request gave up is no better: no tick for that.
-      const tickable = (m: Metrics | null) => !r.needsSuccess || (m !== null && m.successes > 0);
-      c.a.classList.toggle("better", tickable(a) && isBetter(va, vb, r.better, ta, tb));
-      c.b.classList.toggle("better", tickable(b) && isBetter(vb, va, r.better, tb, ta));
+      const tickable = (m: Metrics | null, other: Metrics | null) =>
+        (!r.needsSuccess || (m !== null && m.successes > 0)) && (!r.overSuccesses || (m !== null && other !== null && fairOnSuccesses(m.successes, other.successes)));
+      c.a.classList.toggle("better", tickable(a, b) && isBetter(va, vb, r.better, ta, tb));
+      c.b.classList.toggle("better", tickable(b, a) && isBetter(vb, va, r.better, tb, ta));
     });
   }
 }
