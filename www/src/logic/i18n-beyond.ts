@@ -34,7 +34,7 @@ export const enBeyond = {
 
   "hedging.heading": "Hedging: a second request against the slow tail",
   "hedging.why":
-    "When no answer has come after the **hedging delay**, send the same request again and take the first answer (gRPC's `hedgingPolicy`, Polly). A delay near the usual answer time hedges nearly every request and nearly doubles the load; one past most answers (near the 95th percentile, as in “The Tail at Scale”) hedges only the slow few: it costs little and still cuts the tail. Service times here are lognormal with a long tail; each point below is one delay.",
+    "When no answer has come after the **hedging delay**, send the same request again and take the first answer (gRPC's `hedgingPolicy`, Polly). A short delay, at or below the usual answer time, hedges half the requests or more, up to twice the load; one past most answers (near the 95th percentile, as in “The Tail at Scale”) hedges only the slow few: it costs little and still cuts the tail. Service times here are lognormal with a long tail; each point below is one delay.",
   "hedging.delay": "Hedging delay",
   "hedging.off": "p99 without hedging",
   "hedging.on": "p99 with hedging",
@@ -102,7 +102,7 @@ export const ruBeyond: Record<BeyondKey, string> = {
 
   "hedging.heading": "Хеджирование: второй запрос против медленного хвоста",
   "hedging.why":
-    "Если ответа нет дольше **задержки хеджирования**, отправьте тот же запрос ещё раз и возьмите первый ответ (`hedgingPolicy` в gRPC, Polly). Задержка около обычного времени ответа дублирует почти каждый запрос и почти удваивает нагрузку; задержка дольше большинства ответов (около 95-го процентиля, как в «The Tail at Scale») дублирует лишь редкие медленные: стоит немного и всё равно срезает хвост. Время обслуживания здесь логнормальное, с длинным хвостом; каждая точка ниже — одна задержка.",
+    "Если ответа нет дольше **задержки хеджирования**, отправьте тот же запрос ещё раз и возьмите первый ответ (`hedgingPolicy` в gRPC, Polly). Короткая задержка, не дольше обычного времени ответа, дублирует половину запросов и больше, до двойной нагрузки; задержка дольше большинства ответов (около 95-го процентиля, как в «The Tail at Scale») дублирует лишь редкие медленные: стоит немного и всё равно срезает хвост. Время обслуживания здесь логнормальное, с длинным хвостом; каждая точка ниже — одна задержка.",
   "hedging.delay": "Задержка хеджирования",
   "hedging.off": "p99 без хеджирования",
   "hedging.on": "p99 с хеджированием",

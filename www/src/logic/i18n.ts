@@ -235,7 +235,7 @@ export const en = {
 
   "load.heading": "Load on the server",
   "load.why":
-    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the excess waits in the queue, and once the queue is full the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server overloaded.",
+    "Offered load is every attempt that reaches the server, per 100 ms, as requests per second; the dashed line is what the server can serve. Above it, the excess waits in the queue (if the servers keep one) and, once that is full, the server rejects the rest — and rejecting costs it work too, so a big enough wave keeps a recovered server overloaded.",
   "load.whyUnlimited":
     "Offered load is every attempt that reaches the servers, per 100 ms, as requests per second; served is what they finish. These servers take every request at once (unlimited workers), so there is no capacity line: the price of load is time, as every request in service slows the others (the service slope), and a burst long enough makes every answer late.",
   "load.whyOcc":
@@ -257,7 +257,9 @@ export const en = {
   "goodput.whyUnlimited":
     "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. A client that times out sends the request again, but the server still works on the first copy: the shaded gap is that wasted work. These servers queue nothing (unlimited workers), but every request in service slows the others: once the work in hand takes longer than the timeout, nearly every answer comes too late, the retries keep the work high, and the system stays down after the trigger is gone. Under it, the queues stay empty: the load waits in service, not in line.",
   "goodput.whyNoTimeout":
-    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. These clients never give an attempt up (no **Client timeout**), so every answer is wanted and the two lines are one. Give them a timeout, and a request that waits longer than it is answered for no one: the server's work turns into waste (the shaded gap), and the retries keep the queue long after the trigger is gone. Under it: requests waiting in the queues.",
+    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. These clients never give an attempt up (no **Client timeout**), so every answer is wanted and the two lines are one. Give them a timeout, and a request that waits longer than that is answered for no one: the server's work turns into waste (the shaded gap), and the retries keep the queue long after the trigger is gone. Under it: requests waiting in the queues.",
+  "goodput.whyUnlimitedNoTimeout":
+    "**Why a server at full speed can serve no one.** Throughput is what the servers finish; goodput is what reaches a client that is still waiting. These clients never give an attempt up (no **Client timeout**), so every answer is wanted and the two lines are one. Give them a timeout, and a request that takes longer than that is answered for no one: every request in service slows the others, the server's work turns into waste (the shaded gap), and the retries keep the work high long after the trigger is gone. Under it, the queues stay empty: these servers take every request at once (unlimited workers).",
   "goodput.aria": "Throughput, goodput and wasted work over time",
   "goodput.throughput": "throughput",
   "goodput.goodput": "goodput",

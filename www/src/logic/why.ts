@@ -36,6 +36,6 @@ export function whyKeys(scenario: Scenario, strategy: Strategy, unlimited: boole
         ? "herd.why"
         : "herd.whyOngoing",
     load: unlimited ? "load.whyUnlimited" : "load.why",
-    goodput: !timeout ? "goodput.whyNoTimeout" : unlimited ? "goodput.whyUnlimited" : "goodput.why",
+    goodput: unlimited ? (timeout ? "goodput.whyUnlimited" : "goodput.whyUnlimitedNoTimeout") : timeout ? "goodput.why" : "goodput.whyNoTimeout",
   };
 }

@@ -145,8 +145,25 @@ fn a_series_reader_that_leaves_early_leaves_the_summary_alone() {
         ])
         .output()
         .expect("the binary runs");
-    reader.join().unwrap();
+    // A binary that never opened the FIFO (refused before writing) leaves the reader blocked
+    // in its open: a writer that opens and leaves at once releases it (to an end of file,
+    // and the reader fails), rather than hang the test. When the reader has gone, this open
+    // fails (no reader), and nothing happens.
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        const O_NONBLOCK: i32 = 0o4000; // Linux
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(O_NONBLOCK)
+            .open(&fifo);
+    }
+    let read = reader.join();
     let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        read.is_ok(),
+        "the reader got no series: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(err, "");

@@ -276,7 +276,8 @@ impl GuardSettings {
     /// no hedging): adaptive throttling, and a breaker that gates first attempts (mode
     /// `all`). Every budget spends only on retries (a bucket's circuit opens only once
     /// retries have spent it, unless it cannot hold one), and a breaker in mode `retries`
-    /// gates only retries: with no retry they refuse nothing and change nothing.
+    /// gates only retries: with no retry they refuse nothing and change nothing. The simulator
+    /// makes only these when its requests cannot retry.
     pub fn without_retries(self) -> GuardSettings {
         GuardSettings {
             // A bucket that cannot hold one retry's cost is open from the start, and

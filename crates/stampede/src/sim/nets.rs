@@ -340,6 +340,52 @@ mod tests {
         );
     }
 
+    /// Without retries (one attempt, no hedging) the nets that act only on retries are not
+    /// made: a million clients with a per-client ratio budget are accepted with one attempt,
+    /// and refused at the nets' memory bound with two; a breaker on every attempt still is.
+    #[test]
+    fn nets_that_act_only_on_retries_are_not_made_without_retries() {
+        use crate::backoff::{BackoffSettings, Strategy};
+        use crate::error::Expected;
+        use crate::nets::BreakerMode;
+        use crate::policy::PolicySettings;
+        use crate::work_bound::WorkBound;
+        let million = |attempts: u32, nets: GuardSettings| SimSettings {
+            clients: 1_000_000,
+            policy: PolicySettings::new(
+                BackoffSettings::new(Strategy::Full, 100.0, 1000.0),
+                attempts,
+            ),
+            nets,
+            ..SimSettings::default()
+        };
+        let ratio = GuardSettings {
+            budget: Some(BudgetKind::Ratio(RatioSettings::default())),
+            ..GuardSettings::default()
+        };
+        assert!(million(1, ratio).validate().is_ok());
+        let e = million(2, ratio).validate().unwrap_err();
+        assert!(
+            matches!(
+                e.expected,
+                Expected::Work {
+                    bound: WorkBound::NetsClients,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let breaker = |mode| GuardSettings {
+            breaker: Some(BreakerSettings {
+                mode,
+                ..BreakerSettings::default()
+            }),
+            ..GuardSettings::default()
+        };
+        assert!(million(1, breaker(BreakerMode::Retries)).validate().is_ok());
+        assert!(million(1, breaker(BreakerMode::All)).validate().is_err());
+    }
+
     /// Every net at once, in a storm: every request ends once, each refusal counted by its
     /// net, in either scope; and the same seed gives the same run.
     #[test]

@@ -321,6 +321,15 @@ impl SimSettings {
         Field::Slot.check(s.slot_ms)?;
         Field::Layers.check(f64::from(s.layers))?;
         let nets = s.nets.with_bucket(s.budget)?.validate()?;
+        // With one attempt a request and no hedging nothing retries: the nets that act only
+        // on retries change nothing, so they are not made (nor counted against the bounds on
+        // a run's memory and work, which refused a million clients for a ratio budget that
+        // could never refuse a request).
+        let nets = if s.policy.max_attempts <= 1 && s.hedging.is_none() {
+            nets.without_retries()
+        } else {
+            nets
+        };
         let nets = (!nets.is_empty()).then_some(nets);
         super::nets::check_clients(s, nets.as_ref())?;
         if let Some(t) = s.timeout_ms {
