@@ -530,9 +530,12 @@ describe("the playground", () => {
     assert.doesNotMatch(await why("load"), /dashed line/);
     assert.match(await why("goodput"), /queue nothing/);
     assert.equal(await swatch(), false, "no outage: no outage swatch");
-    // The contention experiment.
+    const peakUnit = () => page.textContent('[data-metric="peakRps"] ~ .unit');
+    assert.equal(await peakUnit(), "req/s");
+    // The contention experiment: its load is writes to one row, its peak in writes/s.
     await clickPreset(page, "aws");
     assert.match(await why("herd"), /^Why contention grows/);
+    assert.equal(await peakUnit(), "writes/s");
     assert.match(await why("load"), /^Write attempts/);
     // In Russian, the same choice.
     await page.click('[data-lang="ru"]');

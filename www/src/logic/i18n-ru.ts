@@ -130,6 +130,7 @@ export const ru: Record<Key, string> = {
   "fleet.unlimited": "{servers} × без ограничения обработчиков по {service}: ничто не ждёт в очереди и не отклоняется.",
   "unit.ms": "мс",
   "unit.rps": "зап/с",
+  "unit.wps": "записей/с",
   "unit.count": "",
   "unit.clients": "",
   "unit.tokens": "токенов",

@@ -136,6 +136,7 @@ export const en = {
   "fleet.unlimited": "{servers} × unlimited workers of {service}: nothing queues, nothing is rejected.",
   "unit.ms": "ms",
   "unit.rps": "req/s",
+  "unit.wps": "writes/s",
   "unit.count": "",
   "unit.clients": "",
   "unit.tokens": "tokens",

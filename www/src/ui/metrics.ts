@@ -54,6 +54,15 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
       return el ? [el] : [];
     });
   }
+  // The contention experiment's load is writes to one row: its peak is in writes per second,
+  // as its chart says (the card said req/s). The key stays on the span, so a language switch
+  // renders the same unit (ui/i18n-dom.ts).
+  const peakUnit = stripEls.find((e) => e.name === "peakRps")?.value?.parentElement?.querySelector<HTMLElement>(".unit");
+  const unitKey = scenario === "aws-occ" ? "unit.wps" : "unit.rps";
+  if (peakUnit && peakUnit.dataset["i18n"] !== unitKey) {
+    peakUnit.dataset["i18n"] = unitKey;
+    setText(peakUnit, t(unitKey));
+  }
   for (const { name, value, aside } of stripEls) {
     const text = metricText(name, m[name as keyof Metrics]);
     setText(value, text);
