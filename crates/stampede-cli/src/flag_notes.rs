@@ -124,16 +124,33 @@ impl Common {
                 stampede_cli::json::num(b.retry_cost)
             ));
         }
-        if self.budget_scope.is_some()
-            && self.budget.is_none()
-            && self.nets.first_given().is_none()
-            && self.scenario.reads(Field::BudgetScope)
-        {
-            notes.push(
-                "note: --budget-scope shares a budget or a safety net, and none is given: it \
-                 changes nothing"
-                    .to_owned(),
-            );
+        if self.budget_scope.is_some() && self.scenario.reads(Field::BudgetScope) {
+            let given = self.budget.is_some() || self.nets.first_given().is_some();
+            // With no retry, the nets that act only on retries are not made: a scope for
+            // them alone shares nothing either.
+            let no_retry = self.attempts == Some(1) && self.hedge.given().is_none();
+            let acting = {
+                let moot = if no_retry {
+                    self.nets_moot_without_retries()
+                } else {
+                    Vec::new()
+                };
+                (self.budget.is_some() && !moot.contains(&"--budget"))
+                    || self.nets.given().any(|f| !moot.contains(&f))
+            };
+            if !given {
+                notes.push(
+                    "note: --budget-scope shares a budget or a safety net, and none is given: \
+                     it changes nothing"
+                        .to_owned(),
+                );
+            } else if !acting {
+                notes.push(
+                    "note: --budget-scope is not read with --attempts 1, which makes no retry \
+                     for its nets to act on: it changes nothing"
+                        .to_owned(),
+                );
+            }
         }
         notes
     }

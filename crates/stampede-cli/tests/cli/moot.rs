@@ -24,7 +24,7 @@ fn a_net_or_spike_flag_another_makes_moot_gets_a_note_and_changes_nothing() {
         "--spike-factor",
         "1",
     ][..];
-    let cases: [(&[&str], &[&str], &str); 8] = [
+    let cases: [(&[&str], &[&str], &str); 9] = [
         (
             one,
             &["--retry-ratio", "0.1"],
@@ -54,6 +54,12 @@ fn a_net_or_spike_flag_another_makes_moot_gets_a_note_and_changes_nothing() {
             &["--servers", "3", "--outage-servers", "0"],
             &["--outage", "5s"],
             "--outage is not read with --outage-servers 0",
+        ),
+        (
+            // Two notes, one a flag: the scope's is the second.
+            &["--attempts", "1"],
+            &["--retry-ratio", "0.1", "--budget-scope", "shared"],
+            "--retry-ratio is not read with --attempts 1",
         ),
         (
             flat,
