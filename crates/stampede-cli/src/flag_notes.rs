@@ -5,7 +5,6 @@
 
 use stampede::Field;
 use stampede::backoff::Strategy;
-use stampede::nets::{BudgetKind, GuardSettings};
 use stampede::sim::{LatencyDist, Scenario, SimSettings};
 use stampede_cli::args::{flag_for, unread_backoff, unread_note};
 
@@ -90,10 +89,7 @@ impl Common {
         let run = self.settings(1, Strategy::Full);
         notes.extend(self.service_note(&run));
         // Flags another one makes moot, as given.
-        notes.extend(
-            self.model
-                .moot_notes(self.scenario, self.outage, run.duration_ms),
-        );
+        notes.extend(self.model.moot_notes(&run, self.outage));
         notes.extend(self.outage_notes(&run));
         notes.extend(self.latency_note(&run));
         notes.extend(self.layers.moot_note());
@@ -125,26 +121,22 @@ impl Common {
             ));
         }
         if self.budget_scope.is_some() && self.scenario.reads(Field::BudgetScope) {
-            let given = self.budget.is_some() || self.nets.first_given().is_some();
+            let given = self.nets_given().count();
             // With no retry, the nets that act only on retries are not made: a scope for
             // them alone shares nothing either.
             let no_retry = self.attempts == Some(1) && self.hedge.given().is_none();
-            let acting = {
-                let moot = if no_retry {
-                    self.nets_moot_without_retries()
-                } else {
-                    Vec::new()
-                };
-                (self.budget.is_some() && !moot.contains(&"--budget"))
-                    || self.nets.given().any(|f| !moot.contains(&f))
+            let moot = if no_retry {
+                self.nets_moot_without_retries().len()
+            } else {
+                0
             };
-            if !given {
+            if given == 0 {
                 notes.push(
                     "note: --budget-scope shares a budget or a safety net, and none is given: \
                      it changes nothing"
                         .to_owned(),
                 );
-            } else if !acting {
+            } else if moot == given {
                 notes.push(
                     "note: --budget-scope is not read with --attempts 1, which makes no retry \
                      for its nets to act on: it changes nothing"
@@ -217,28 +209,32 @@ impl Common {
         })
     }
 
+    /// The safety nets' flags given, `--budget` first, in the order `--help` lists them.
+    fn nets_given(&self) -> impl Iterator<Item = &'static str> {
+        self.budget
+            .is_some()
+            .then_some("--budget")
+            .into_iter()
+            .chain(self.nets.given())
+    }
+
     /// The safety nets' flags given that act only on retries (the core's
     /// `GuardSettings::without_retries`), for a run that makes none.
     fn nets_moot_without_retries(&self) -> Vec<&'static str> {
-        let Ok(nets) = self.nets.settings(self.budget.is_some()) else {
+        let nets = self.nets.settings(self.budget.is_some()).ok();
+        let Some(nets) = nets.and_then(|n| n.with_bucket(self.budget).ok()) else {
             return Vec::new();
         };
-        let bucket = self.budget.map(BudgetKind::Bucket);
-        let nets = GuardSettings {
-            budget: bucket.or(nets.budget),
-            ..nets
-        };
         let acting = nets.without_retries();
-        let mut moot = Vec::new();
-        if self.budget.is_some() && acting.budget.is_none() {
-            moot.push("--budget");
-        }
-        moot.extend(self.nets.given().filter(|&flag| match flag {
-            "--retry-ratio" | "--grpc-throttle" | "--aws-quota" => acting.budget.is_none(),
-            "--breaker" | "--breaker-mode" => acting.breaker.is_none(),
-            _ => acting.throttle.is_none(),
-        }));
-        moot
+        self.nets_given()
+            .filter(|&flag| match flag {
+                "--budget" | "--retry-ratio" | "--grpc-throttle" | "--aws-quota" => {
+                    acting.budget.is_none()
+                }
+                "--breaker" | "--breaker-mode" => acting.breaker.is_none(),
+                _ => acting.throttle.is_none(),
+            })
+            .collect()
     }
 
     fn outage_notes(&self, run: &SimSettings) -> Vec<String> {

@@ -152,21 +152,16 @@ impl Model {
 
     /// A note for each flag given whose setting another makes moot (it changes nothing): a
     /// queue's with `--workers 0` (unlimited workers keep no queue), `--balance` with one
-    /// server, `--outage-servers` with no outage (`outage_ms`: `--outage` as given), a
-    /// `--slowdown` that slows nothing, a `spike` that starts once new requests have
-    /// stopped (`duration_ms`: the run's; only for `scenario` spike, the others noting that
+    /// server, `--outage-servers` with no outage and `--outage` with no server down
+    /// (`outage_ms`: `--outage` as given), a `--slowdown` that slows nothing, a spike's with
+    /// a flat spike (`SimSettings::has_spike`) or one that starts once new requests have
+    /// stopped (`run`: the run's settings; only for `scenario` spike, the others noting that
     /// they read no spike flag at all).
-    pub fn moot_notes(
-        &self,
-        scenario: Scenario,
-        outage_ms: Option<f64>,
-        duration_ms: f64,
-    ) -> Vec<String> {
+    pub fn moot_notes(&self, run: &SimSettings, outage_ms: Option<f64>) -> Vec<String> {
         let unlimited = self.workers == Some(0);
         let idle = self
             .slowdown
             .is_some_and(|s| s.length_ms == 0.0 || s.factor == 1.0);
-        let spike_start = self.spike_start.unwrap_or(defaults().spike_start_ms);
         let queueless = "--workers 0, whose servers keep no queue";
         let moot = [
             (unlimited && self.queue.is_some(), Field::Queue, queueless),
@@ -196,18 +191,6 @@ impl Model {
                 "--outage-servers 0, which takes no server down",
             ),
         ];
-        // A spike of no length, or that multiplies the rate by 1, changes nothing: its other
-        // flags are moot (the one that makes it so is the user's way of saying "no spike").
-        let flat = scenario == Scenario::Spike
-            && spike_start < duration_ms
-            && (self.spike_length == Some(0.0) || self.spike_factor == Some(1.0));
-        let spike = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
-            .into_iter()
-            .filter(|&f| {
-                scenario == Scenario::Spike
-                    && spike_start >= duration_ms
-                    && self.given().any(|g| g == f)
-            });
         let mut notes: Vec<String> = moot
             .into_iter()
             .filter(|&(given, ..)| given)
@@ -224,40 +207,49 @@ impl Model {
                     .to_owned(),
             );
         }
-        if flat {
-            let given: Vec<Field> = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
-                .into_iter()
-                .filter(|&f| self.given().any(|g| g == f))
+        if run.scenario == Scenario::Spike {
+            notes.extend(self.spike_notes(run));
+        }
+        notes
+    }
+
+    /// The notes for a spike's flags given that change nothing: all of them when the spike
+    /// starts once new requests have stopped; the others when the spike is flat (no length,
+    /// or a factor of 1: the flag that flattens it is the user's way of saying "no spike").
+    fn spike_notes(&self, run: &SimSettings) -> Vec<String> {
+        let given = [Field::SpikeStart, Field::SpikeLength, Field::SpikeFactor]
+            .into_iter()
+            .filter(|&f| self.given().any(|g| g == f));
+        let (start, duration) = (run.spike_start_ms, run.duration_ms);
+        if start >= duration {
+            return given
+                .map(|f| {
+                    format!(
+                        "note: {} is not read when the spike starts ({start} ms) after new \
+                         requests stop (--duration {duration} ms): it changes nothing",
+                        flag_for(f)
+                    )
+                })
                 .collect();
-            let (zero, one) = (
-                self.spike_length == Some(0.0),
-                self.spike_factor == Some(1.0),
-            );
-            for f in given {
-                // The flag that flattens the spike is named, not noted.
-                if (f == Field::SpikeLength && zero) || (f == Field::SpikeFactor && one && !zero) {
-                    continue;
-                }
-                let why = if zero {
-                    "--spike-length 0"
-                } else {
-                    "--spike-factor 1"
-                };
-                notes.push(format!(
+        }
+        if run.has_spike() {
+            return Vec::new();
+        }
+        let (cause, why) = if run.spike_length_ms == 0.0 {
+            (Field::SpikeLength, "--spike-length 0")
+        } else {
+            (Field::SpikeFactor, "--spike-factor 1")
+        };
+        given
+            .filter(|&f| f != cause)
+            .map(|f| {
+                format!(
                     "note: {} is not read with {why}, a spike that changes no rate: it \
                      changes nothing",
                     flag_for(f)
-                ));
-            }
-        }
-        notes.extend(spike.map(|f| {
-            format!(
-                "note: {} is not read when the spike starts ({spike_start} ms) after new \
-                 requests stop (--duration {duration_ms} ms): it changes nothing",
-                flag_for(f)
-            )
-        }));
-        notes
+                )
+            })
+            .collect()
     }
 
     /// The settings whose flags were given, in the order `--help` lists them.

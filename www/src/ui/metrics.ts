@@ -27,6 +27,8 @@ const STRIP: MetricName[] = [
 
 let stripEls: { name: MetricName; value: HTMLElement | null; aside: HTMLElement | null }[] | null = null;
 let hideEls: HTMLElement[] = [];
+/** The unit beside the peak's card: writes/s for the contention experiment, req/s else. */
+let peakUnit: HTMLElement | null = null;
 
 function setText(el: HTMLElement | null, text: string): void {
   if (el && el.textContent !== text) el.textContent = text;
@@ -49,6 +51,7 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
       aside: document.querySelector<HTMLElement>(`[data-aside="${name}"]`),
     }));
     hideEls = [...document.querySelectorAll<HTMLElement>("[data-hide-for]")];
+    peakUnit = document.querySelector<HTMLElement>('[data-metric="peakRps"] ~ .unit');
     afterOutageEls = stripEls.flatMap(({ name, value }) => {
       const el = AFTER_OUTAGE.has(name) ? value?.closest<HTMLElement>(".metric") : null;
       return el ? [el] : [];
@@ -57,7 +60,6 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
   // The contention experiment's load is writes to one row: its peak is in writes per second,
   // as its chart says (the card said req/s). The key stays on the span, so a language switch
   // renders the same unit (ui/i18n-dom.ts).
-  const peakUnit = stripEls.find((e) => e.name === "peakRps")?.value?.parentElement?.querySelector<HTMLElement>(".unit");
   const unitKey = scenario === "aws-occ" ? "unit.wps" : "unit.rps";
   if (peakUnit && peakUnit.dataset["i18n"] !== unitKey) {
     peakUnit.dataset["i18n"] = unitKey;

@@ -69,17 +69,7 @@ async fn cache_and_fallback(
 /// add (their open's ENAMETOOLONG was a 500 too), or, joined to `dir`, a path past its 4,096
 /// bytes. An encoded slash (`%2F`) separates segments, as the file service reads it.
 fn too_long_for_a_file(dir: &Path, path: &str) -> bool {
-    let decoded = |text: &str| {
-        let b = text.as_bytes();
-        let escapes = (0..b.len())
-            .filter(|&i| {
-                b[i] == b'%'
-                    && b.get(i + 1..i + 3)
-                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
-            })
-            .count();
-        b.len() - 2 * escapes
-    };
+    let decoded = |text: &str| percent_encoding::percent_decode_str(text).count();
     let whole = dir.as_os_str().len() + decoded(path) + ".br".len();
     whole >= 4096
         || path

@@ -72,12 +72,7 @@ impl Load {
         let s = &c.s;
         let shape = match s.scenario {
             Scenario::Steady | Scenario::Spike => {
-                // A spike of no length, or of factor 1, is none: its start would still
-                // redraw the gap that crosses it (the same process, another sample), so
-                // `--spike-start` changed the run it could not change.
-                let spike = s.scenario == Scenario::Spike
-                    && s.spike_length_ms > 0.0
-                    && s.spike_factor != 1.0;
+                let spike = s.has_spike();
                 Shape::Open {
                     rate: f64::from(s.clients) * s.rate_per_client / 1000.0,
                     factor: if spike { s.spike_factor } else { 1.0 },

@@ -245,6 +245,14 @@ impl SimSettings {
         self.outage_ms > 0.0 && self.outage_servers != Some(0)
     }
 
+    /// Whether the run's rate changes for a spike: a `spike` run whose spike lasts and
+    /// multiplies the rate by other than 1. A flat one is no spike: its start would still
+    /// redraw the arrival gap that crosses it (the same process, another sample), so
+    /// `--spike-start` changed a run it could not change.
+    pub fn has_spike(&self) -> bool {
+        self.scenario == Scenario::Spike && self.spike_length_ms > 0.0 && self.spike_factor != 1.0
+    }
+
     /// When the outage's `Retry-After` (as its servers send it: whole seconds, rounded up) is
     /// longer than the clients' rules honour, what it asks and the most they honour (ms):
     /// each client then gives its request up at the outage's first answer.
