@@ -76,6 +76,7 @@ test-js: wasm
 test-types: wasm
 	tsc --noEmit -p tests/types
 	tsc --noEmit -p tests/types/tsconfig.node.json
+	tsc --noEmit -p tests/types/tsconfig.dispose.json
 
 ## The --target bundler build, bundled by Vite and run in headless Chromium.
 test-bundler: setup

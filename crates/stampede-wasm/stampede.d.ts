@@ -13,6 +13,15 @@ export default function init(
 /** Synchronous variant for bytes or a compiled module. */
 export function initSync(module: { module: WasmBytes | WasmModule } | WasmBytes | WasmModule): unknown;
 
+/** `Symbol.dispose`, declared as `@types/node` declares it, so that these types check with any
+ *  `lib` (ES2020 as well as ESNext): the classes below are disposable with `using` where the
+ *  runtime has the symbol (Node 20, Deno, current browsers; elsewhere call free()). */
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** The wasm's bytes (the DOM's `BufferSource`, spelled out so that these types need no DOM
  *  lib: a Node project with `@types/node` and `lib: ["ES2022"]` checks them as they are). */
 export type WasmBytes = ArrayBuffer | ArrayBufferView;
@@ -63,6 +72,8 @@ export class RetryPolicy {
   /** Frees its wasm memory. A second free() does nothing; any other use after it throws a
    *  TypeError ("RetryPolicy used after free()"). */
   free(): void;
+  /** free(), for `using x = new RetryPolicy(…)`: freed when the block ends. */
+  [Symbol.dispose](): void;
 }
 
 /** What `classify` reads: a `status` (100 to 599, with the response's headers) or a transport
@@ -277,6 +288,8 @@ export class Budget {
   /** Frees the handle (the call site stays in the registry). A second free() does nothing;
    *  any other use after it throws a TypeError ("Budget used after free()"). */
   free(): void;
+  /** free(), for `using b = Budget.forCallSite(…)`: freed when the block ends. */
+  [Symbol.dispose](): void;
 }
 
 export type Scenario = "burst" | "steady" | "aws-occ" | "spike" | "closed";
@@ -498,6 +511,8 @@ export class Simulation {
   /** Frees its wasm memory. A second free() does nothing; any other use after it throws a
    *  TypeError ("Simulation used after free()"). */
   free(): void;
+  /** free(), for `using x = new Simulation(…)`: freed when the block ends. */
+  [Symbol.dispose](): void;
 }
 
 export interface AttemptInfo {
