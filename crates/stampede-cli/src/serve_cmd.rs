@@ -30,8 +30,9 @@ pub struct Args {
     /// after it opened, or after its previous answer (idle keep-alive).
     #[arg(long, value_name = "DURATION", default_value_t = Timeout(HEADER_TIMEOUT), value_parser = header_timeout, allow_hyphen_values = true)]
     header_timeout: Timeout,
-    /// Serve at most this many connections at once; one more gets a 503 with
-    /// Retry-After: 1 and is closed.
+    /// Serve at most this many connections at once; past it, up to 64 more at a
+    /// time get a 503 with Retry-After: 1 and are closed, and the rest are closed
+    /// at once, unanswered (a client sees a reset connection).
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS, value_parser = max_connections, allow_hyphen_values = true)]
     max_connections: usize,
 }
@@ -181,6 +182,21 @@ mod tests {
             );
         }
         assert_eq!(Timeout(HEADER_TIMEOUT).to_string(), "5s");
+    }
+
+    /// The flag's help states the refusals' bound as a number (a doc comment cannot
+    /// name the constant): it must be the server's.
+    #[test]
+    fn the_connection_caps_help_states_the_refusals_bound() {
+        use clap::Args as _;
+        let command = Args::augment_args(clap::Command::new("serve"));
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_id() == "max_connections")
+            .expect("--max-connections");
+        let help = arg.get_help().expect("a help text").to_string();
+        let bound = format!("up to {} more", stampede_cli::serve::MAX_REFUSING);
+        assert!(help.contains(&bound), "{help}");
     }
 
     #[test]
