@@ -430,7 +430,7 @@ export interface Metrics {
   calls: number;
   /** Attempts the client gave up on at its timeout. */
   timeouts: number;
-  /** Requests the servers finished after their client had given them up: work nobody waited for. */
+  /** Requests the servers served whose answer reached their client after it had given the attempt up (finished after its timeout, or on the way back when it fired): work nobody used. */
   wasted: number;
   /** Successful requests per second of the run's simulated time (to the last answer, or to
    *  the servers' last finish if they worked on for clients that had left). */

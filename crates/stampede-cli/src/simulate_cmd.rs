@@ -69,9 +69,9 @@ pub struct Common {
                                + &format!(" [default: {}]", defaults().capacity_rps),
           value_parser = number(Field::CapacityRps), allow_hyphen_values = true)]
     capacity: Option<f64>,
-    #[arg(long, help = with_default(ranged("What a rejection costs, as a fraction of serving a request", Field::RejectCost), defaults().reject_cost), value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
+    #[arg(long, help = with_default(ranged("What a rejection costs, as a fraction of serving a request, paid by the next request the server starts; at most a service time per worker is owed at once, so rejections alone slow a server to capacity/(workers+1), no further", Field::RejectCost), defaults().reject_cost), value_parser = number(Field::RejectCost), allow_hyphen_values = true)]
     reject_cost: Option<f64>,
-    #[arg(long, help = ranged("Mean round trip (aws-occ: each message's mean delay)", Field::Latency), default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
+    #[arg(long, help = ranged("Mean round trip (aws-occ: each message's mean delay); with a --latency-sd near or past half of it, legs cut at 0 make the mean longer (100ms with sd 100ms: 121 ms)", Field::Latency), default_value = duration_text(defaults().latency_ms), value_parser = duration(Field::Latency), value_name = "DURATION", allow_hyphen_values = true)]
     latency: f64,
     #[arg(long, help = format!("{} [default: latency/5]: of a round trip, or for aws-occ of each message (not with --latency-dist exponential)",
                                ranged("The latency's standard deviation", Field::LatencySd)),

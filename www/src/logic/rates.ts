@@ -93,8 +93,8 @@ export function newGoodputBuffers(): GoodputBuffers {
 
 /**
  * Rebins a run for the goodput figure, `bins` bins of `binMs`: throughput (what servers
- * finished), goodput (answers that reached their client in time) and wasted work (finished
- * for a client that had given up) as requests per second; the queue as its highest length
+ * finished), goodput (answers that reached their client in time) and wasted work (served,
+ * its answer reaching a client that had given up) as requests per second; the queue as its highest length
  * in each bin.
  */
 export function rebinGoodput(r: GoodputSeries, buf: GoodputBuffers, binMs: number, bins: number): GoodputBuffers {

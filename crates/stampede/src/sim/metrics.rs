@@ -36,8 +36,9 @@ pub struct Metrics {
     pub calls: f64,
     /// Attempts the client gave up on at its timeout.
     pub timeouts: f64,
-    /// Requests the servers finished serving after their client had given that attempt up:
-    /// work nobody waited for.
+    /// Requests the servers served whose answer reached their client after it had given
+    /// that attempt up (finished after its timeout, or still on the way back when it
+    /// fired): work nobody used.
     pub wasted: f64,
     /// Successful requests per second of the run's simulated time: to `completion_ms`, or
     /// to the servers' last finish when they worked on for clients that had left (the span

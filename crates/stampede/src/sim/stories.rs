@@ -24,7 +24,8 @@ fn immediate(attempts: u32) -> PolicySettings {
 /// unlimited workers whose service takes 1 s + 10 ms per request already in service;
 /// network legs exponential with mean 100 ms; a 3 s timeout; 3 attempts, retried at once;
 /// an 80 s run. After the spike, goodput stays near zero while the server is busy with
-/// abandoned work.
+/// abandoned work: in this seed, and in 145 of seeds 1 to 200 (the other 55 recover: the
+/// system is bistable, and a storm is likely, not certain).
 pub fn collapse() -> SimSettings {
     SimSettings {
         scenario: Scenario::Spike,
