@@ -10,9 +10,9 @@ import { applyPanelParams } from "./app/panel-link.js";
 import { errorMessage } from "./logic/errors.js";
 import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
-import { DEFAULT_STATE, type Lang } from "./logic/state.js";
+import { DEFAULT_STATE, cloneState, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
-import { PRESETS, linkedStory } from "./logic/presets.js";
+import { PRESETS, linkedStory, presetById } from "./logic/presets.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
 import { watchDock } from "./ui/dock.js";
@@ -47,8 +47,13 @@ async function boot(): Promise<void> {
   const named = params.get("story");
   const unknownStory = named !== null && named !== "" && !PRESETS.some((p) => p.id === named) ? named : undefined;
   const bare = location.search === "" || (unknownStory !== undefined && [...params.keys()].every((k) => k === "story"));
-  const story = bare ? "herd" : linkedStory(location.search, decoded.state);
-  const app = new App(decoded.state, lang, story, { ...decoded, panels, ...(unknownStory === undefined ? {} : { unknownStory }) });
+  // A link that names a story and nothing else (`?story=storm`, as a teacher writes one by
+  // hand; the page's own links carry the story's settings too) opens that story.
+  const alone = named === null ? undefined : presetById(named);
+  const onlyStory = alone !== undefined && [...params.keys()].every((k) => k === "story" || k === "lang");
+  const story = bare ? "herd" : onlyStory ? alone.id : linkedStory(location.search, decoded.state);
+  const initial = onlyStory ? { ...cloneState(alone.state), rows: decoded.state.rows, speed: decoded.state.speed } : decoded.state;
+  const app = new App(initial, lang, story, { ...decoded, panels, ...(unknownStory === undefined ? {} : { unknownStory }) });
   performance.mark("stampede:built");
   try {
     await loading;

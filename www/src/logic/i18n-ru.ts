@@ -15,6 +15,10 @@ export const ru: Record<Key, string> = {
   "share.failed": "Скопируйте адресную строку: буфер обмена недоступен",
   "status.loading": "Загружаем симулятор…",
   "status.simulating": "Считаем в фоне…",
+  "status.held": "На картине — последние правильные настройки; не принято:",
+  "status.heldWhy": "почему",
+  "compare.tableAria": "Политики A и B рядом (на узком экране таблица прокручивается вбок)",
+  "nets.tableAria": "Страховки рядом (на узком экране таблица прокручивается вбок)",
   "status.loadFailed": "Симулятор не загрузился: {message}",
   "status.noSimd": "Симулятору нужен WebAssembly SIMD, а в этом браузере его нет: он есть в Chrome и Edge 91, Firefox 89, Safari 16.4 и новее.",
 
@@ -369,7 +373,7 @@ export const ru: Record<Key, string> = {
   "live.endpointNote.server": "Настоящий демо-сервер, который отдаёт эту страницу: два ответа 503 с Retry-After: 1, затем 200.",
   "live.endpointNote.demo":
     "Имитация в вашем браузере: Service Worker этой страницы отвечает как /api/flaky, /api/status, /api/outage и /api/slow у stampede serve (с теми же параметрами). Ничего не уходит с вашего компьютера.",
-  "live.endpointNote.custom": "Любой URL, разрешающий запросы с других источников (CORS); бюджет и повторы те же.",
+  "live.endpointNote.custom": "Любой URL, разрешающий запросы с других источников (CORS); бюджет и повторы те же. Его Retry-After виден, только если он шлёт и Access-Control-Expose-Headers: Retry-After (иначе браузер его скрывает, и паузу выбирает стратегия задержек).",
   "live.demoUnavailable": "Адрес в браузере недоступен: {reason}. Введите URL с CORS.",
   "live.demoWhy.unsupported": "браузер не даёт здесь Service Worker (нужен HTTPS или localhost)",
   "live.demoWhy.refused": "браузер отказался запускать Service Worker страницы (sw.js)",

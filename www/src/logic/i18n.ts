@@ -21,6 +21,10 @@ export const en = {
   "share.failed": "Copy the address bar: the clipboard is not available",
   "status.loading": "Loading the simulator…",
   "status.simulating": "Simulating in the background…",
+  "status.held": "The picture shows the last valid settings; refused:",
+  "status.heldWhy": "why",
+  "compare.tableAria": "Policies A and B compared (on a narrow screen the table scrolls sideways)",
+  "nets.tableAria": "The safety nets compared (on a narrow screen the table scrolls sideways)",
   "status.loadFailed": "The simulator could not load: {message}",
   "status.noSimd": "The simulator needs WebAssembly SIMD, which this browser lacks: Chrome or Edge 91, Firefox 89, Safari 16.4 or later have it.",
 
@@ -378,7 +382,7 @@ export const en = {
   "live.endpointNote.server": "The real demo server that serves this page: two 503s with Retry-After: 1, then 200.",
   "live.endpointNote.demo":
     "Simulated in your browser: this page's Service Worker answers like stampede serve's /api/flaky, /api/status, /api/outage and /api/slow (the same parameters). Nothing leaves your machine.",
-  "live.endpointNote.custom": "Any URL that allows cross-origin requests (CORS); the budget and retries are the same.",
+  "live.endpointNote.custom": "Any URL that allows cross-origin requests (CORS); the budget and retries are the same. Its Retry-After is read only if it also sends Access-Control-Expose-Headers: Retry-After (the browser hides it otherwise, and the backoff decides the wait).",
   "live.demoUnavailable": "The in-browser endpoint is unavailable: {reason}. Type a CORS-enabled URL instead.",
   "live.demoWhy.unsupported": "this browser offers no Service Worker here (it needs HTTPS or localhost)",
   "live.demoWhy.refused": "the browser refused the page's Service Worker (sw.js)",

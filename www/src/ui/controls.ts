@@ -575,6 +575,20 @@ export class Controls {
     return this.problems.size > 0;
   }
 
+  /** The controls whose value is refused (by the form, or by the package: `pkg`'s controls),
+   *  in the form's order, each with its label: for the note by the figure that says why the
+   *  picture stays as it was, wherever the control itself is. */
+  refused(pkg: readonly PackageError[]): { id: string; label: string }[] {
+    const theirs = new Set(pkg.map((e) => e.control));
+    const out: { id: string; label: string }[] = [];
+    for (const id of this.errors.keys()) {
+      if (!this.problems.has(id) && !(theirs.has(id) && this.isVisible(id))) continue;
+      const label = document.querySelector(`label[for="${id}"]`)?.textContent?.trim();
+      out.push({ id, label: label || id });
+    }
+    return out;
+  }
+
   // --- Language ----------------------------------------------------------------------------------
 
   /** The budget's settings with no budget ticked change nothing: dimmed (still usable, to set

@@ -18,4 +18,14 @@ export function watchDock(figure: HTMLElement): void {
     const bottom = e.rootBounds?.bottom ?? window.innerHeight;
     figure.classList.toggle("docked", !e.isIntersecting && e.boundingClientRect.top >= bottom);
   }).observe(mark);
+  // Focus and scrolling into view keep a control above the docked figure: the page's
+  // scroll padding is the figure's height as it is (its legend, its menu, a note that a
+  // setting was refused), not a guess at it (narrow.css fell 43 px short at 390 px, and a
+  // focused control sat behind the figure).
+  if (!("ResizeObserver" in window)) return;
+  const root = document.documentElement;
+  new ResizeObserver(() => {
+    const px = `${Math.ceil(figure.getBoundingClientRect().height)}px`;
+    if (root.style.getPropertyValue("--dock-space") !== px) root.style.setProperty("--dock-space", px);
+  }).observe(figure);
 }

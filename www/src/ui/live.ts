@@ -342,12 +342,11 @@ export class LivePanel {
       return;
     }
     this.checkTimeout();
-    if (this.timeoutProblem) {
-      this.timeout.focus();
-      return;
-    }
-    if (this.hedgeProblem) {
-      this.hedgeDelay.focus();
+    if (this.timeoutProblem || this.hedgeProblem) {
+      // The field says what is wrong; a status from an earlier refusal ("Line 1 is not
+      // 'Name: value'") would read as this one's.
+      this.say(() => "");
+      (this.timeoutProblem ? this.timeout : this.hedgeDelay).focus();
       return;
     }
     // The last call spent the flaky endpoint's key: this one starts over with a fresh one.

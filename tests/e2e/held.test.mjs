@@ -1,0 +1,88 @@
+// The page on a phone (Chromium at 390 × 844 with a touch screen), as a teacher found it:
+// a typed value that is refused says so where the picture is (the docked figure), not only
+// beside its field a screen or more away, and leads back to the field; a control reached by
+// Tab is never behind the docked figure; a link that names a story and nothing else opens
+// that story; the Russian safety-net table shows its every column.
+// Run: node --test tests/e2e/held.test.mjs   (needs `make dist` and target/release/stampede)
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PHONE, usePlayground } from "./harness.mjs";
+
+const T = { timeout: 90_000 };
+const { width, height } = PHONE.viewport;
+
+describe("at 390 px wide", () => {
+  const pg = usePlayground(PHONE);
+  const { open } = pg;
+
+  test("a refused value names itself on the figure, leads to its field, and goes when fixed", T, async () => {
+    const { page, problems } = await open("");
+    const runs = () => page.evaluate(() => Number(document.documentElement.dataset["runs"] ?? 0));
+    await page.locator("#cap").scrollIntoViewIfNeeded();
+    await page.fill("#cap", "10");
+    await page.press("#cap", "Enter");
+    const note = page.locator("#held-note");
+    await note.waitFor({ state: "visible" });
+    const before = await runs();
+    // Scrolled to another control, with the figure docked, the note is still on screen.
+    await page.locator("#clients").evaluate((e) => e.scrollIntoView({ block: "center" }));
+    await page.waitForFunction(() => document.getElementById("herd-figure")?.classList.contains("docked"));
+    const box = await note.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width + 0.5, `the note is in view: ${JSON.stringify(box)}`);
+    const capLabel = (await page.textContent('label[for="cap"]'))?.trim() ?? "";
+    assert.match((await note.textContent()) ?? "", new RegExp(`last valid settings; refused: ${capLabel}$`));
+    // Its button takes the reader to the field, focused.
+    await note.locator("button").click();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "cap");
+    assert.ok(await page.locator("#cap-error").isVisible(), "the field's own message is shown");
+    assert.equal(await runs(), before, "no run while the value is refused");
+    await page.fill("#cap", "30000");
+    await page.press("#cap", "Enter");
+    await note.waitFor({ state: "hidden" });
+    await page.waitForFunction((n) => Number(document.documentElement.dataset["runs"] ?? 0) > n, before);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("Tab never leaves the focused control behind the docked figure", T, async () => {
+    const { page, problems } = await open("");
+    const covered = [];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      const r = await page.evaluate(() => {
+        const a = document.activeElement;
+        const fig = document.getElementById("herd-figure");
+        if (!a || !fig || !fig.classList.contains("docked") || fig.contains(a) || a.closest("#controls") === null) return null;
+        const b = a.getBoundingClientRect();
+        return { id: a.id, bottom: b.bottom, dock: fig.getBoundingClientRect().top };
+      });
+      if (r && r.bottom > r.dock + 0.5) covered.push(r);
+    }
+    assert.deepEqual(covered, [], "every focused control ends above the docked figure");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a link that names a story alone opens that story", T, async () => {
+    const { page, problems } = await open("?story=storm");
+    assert.equal(await page.getAttribute('[data-preset="storm"]', "aria-pressed"), "true");
+    assert.equal(await page.inputValue("#scenario"), "steady", "the storm's own settings");
+    assert.match(page.url(), /story=storm/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the Russian safety-net table fits the screen, its headings broken where they must be", T, async () => {
+    const { page, problems } = await open("?lang=ru");
+    const box = page.locator("#nets-table").locator("xpath=..");
+    await box.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelectorAll("#nets-table tbody tr").length ?? 0) > 0, null, { timeout: 60_000 });
+    const fit = await box.evaluate((b) => ({ scroll: b.scrollWidth, client: b.clientWidth, label: b.getAttribute("aria-label"), role: b.getAttribute("role") }));
+    assert.ok(fit.scroll <= fit.client, `no sideways scroll needed: ${JSON.stringify(fit)}`);
+    assert.equal(fit.role, "region");
+    assert.match(fit.label ?? "", /Страховки/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
