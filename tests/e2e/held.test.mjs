@@ -1,8 +1,9 @@
 // The page on a phone (Chromium at 390 × 844 with a touch screen), as a teacher found it:
 // a typed value that is refused says so where the picture is (the docked figure), not only
 // beside its field a screen or more away, and leads back to the field; a control reached by
-// Tab is never behind the docked figure; a link that names a story and nothing else opens
-// that story; the Russian safety-net table shows its every column.
+// Tab is never behind the docked figure; a link's values noted beside fields far down are
+// named at the top; a link that names a story and nothing else opens that story; the
+// Russian safety-net table shows its every column.
 // Run: node --test tests/e2e/held.test.mjs   (needs `make dist` and target/release/stampede)
 
 import { describe, test } from "node:test";
@@ -60,6 +61,22 @@ describe("at 390 px wide", () => {
       if (r && r.bottom > r.dock + 0.5) covered.push(r);
     }
     assert.deepEqual(covered, [], "every focused control ends above the docked figure");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a link's values noted beside their fields are named at the top too", T, async () => {
+    const { page, problems } = await open("?base=30000&cap=10&budget-refill=-3");
+    // The cap below the base is refused by the package, then repaired: wait for its note.
+    await page.waitForFunction(() => document.querySelectorAll(".field-error.is-note:not([hidden])").length >= 2);
+    const noted = await page.evaluate(() =>
+      [...document.querySelectorAll(".field-error.is-note:not([hidden])")].map((e) => document.querySelector(`label[for="${e.dataset["errorFor"]}"]`)?.textContent?.trim()),
+    );
+    const top = page.locator("#link-note");
+    const text = (await top.textContent()) ?? "";
+    for (const label of noted) assert.ok(label && text.includes(label), `${label} named in ${JSON.stringify(text)}`);
+    const box = await top.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the note is in the first screen: ${JSON.stringify(box)}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

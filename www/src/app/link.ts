@@ -57,6 +57,9 @@ export class LinkRepair {
   private readonly given = new Map<string, string>();
   /** Notes about the link that belong to no single field, re-worded on a language switch. */
   private notes: ((t: T, lang: Lang) => string)[] = [];
+  /** The fields with a note beside them about the link's value: named in the note at the
+   *  top too, since a field may be screens away (a phone's controls run 3,000 px). */
+  private readonly beside = new Set<string>();
 
   constructor(
     private readonly form: NoticeBoard,
@@ -78,6 +81,7 @@ export class LinkRepair {
       // on a run's requests (url.ts): say that, not "cannot be used".
       const traffic = parsed?.ok === true && TRAFFIC.has(key);
       if (span && !span.closest<HTMLElement>(".field")?.hidden) {
+        this.beside.add(key);
         this.form.setNotice(key, (t, lang) =>
           range
             ? t("link.fieldRange", { value, min: formatNumber(range.min, lang, 6), max: formatNumber(range.max, lang, 6) })
@@ -102,7 +106,9 @@ export class LinkRepair {
   /** Words the notes in the current language. */
   render(): void {
     const { t, lang } = this.view();
-    const text = this.notes.map((n) => n(t, lang)).join(" ");
+    const labels = [...this.beside].map((id) => document.querySelector(`label[for="${id}"]`)?.textContent?.trim() || id);
+    const top = labels.length > 0 ? [t("link.beside", { list: labels.join(", ") })] : [];
+    const text = [...top, ...this.notes.map((n) => n(t, lang))].join(" ");
     if (this.el.textContent !== text) this.el.textContent = text;
     this.el.hidden = text === "";
   }
@@ -128,6 +134,7 @@ export class LinkRepair {
       f.set(fixed, bound);
       const given = this.given.get(f.id) ?? (f.get(state) !== f.get(DEFAULT_STATE) ? String(f.get(state)) : undefined);
       const message = (lang: Lang) => localizeError(err, lang);
+      this.beside.add(f.id);
       this.form.setNotice(f.id, (t, lang) =>
         given === undefined ? t("link.bounded", { message: message(lang) }) : t("link.boundedValue", { value: quoted(given), message: message(lang) }),
       );
@@ -136,7 +143,9 @@ export class LinkRepair {
       f.set(fixed, f.get(DEFAULT_STATE));
       const value = quoted(String(f.get(state)));
       this.given.set(f.id, String(f.get(state)));
+      this.beside.add(f.id);
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
+      this.render();
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
@@ -154,8 +163,9 @@ export class LinkRepair {
   /** The reader chose a preset: the link is done with, notes and all. */
   forget(): void {
     this.active = false;
-    if (this.notes.length > 0) {
+    if (this.notes.length > 0 || this.beside.size > 0) {
       this.notes = [];
+      this.beside.clear();
       this.render();
     }
   }
