@@ -2,7 +2,7 @@
 // a typed value that is refused says so where the picture is (the docked figure), not only
 // beside its field a screen or more away, and leads back to the field; a control reached by
 // Tab is never behind the docked figure; a link's values noted beside fields far down are
-// named at the top; a link that names a story and nothing else opens that story; the
+// named at the top; a change is said in words to a screen reader; a link that names a story and nothing else opens that story; the
 // Russian safety-net table shows its every column.
 // Run: node --test tests/e2e/held.test.mjs   (needs `make dist` and target/release/stampede)
 
@@ -77,6 +77,30 @@ describe("at 390 px wide", () => {
     for (const label of noted) assert.ok(label && text.includes(label), `${label} named in ${JSON.stringify(text)}`);
     const box = await top.boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the note is in the first screen: ${JSON.stringify(box)}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a slider moved by keys is said in words once, when the runs come to rest", T, async () => {
+    const { page, problems } = await open("");
+    await page.waitForFunction(() => (document.getElementById("sr-summary")?.textContent ?? "") !== "");
+    await page.evaluate(() => {
+      window.__said = [];
+      new MutationObserver(() => window.__said.push(document.getElementById("sr-summary")?.textContent)).observe(document.getElementById("sr-summary"), { childList: true, characterData: true, subtree: true });
+    });
+    const runs = await page.evaluate(() => Number(document.documentElement.dataset["runs"]));
+    await page.focus("#clients-range");
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction((n) => Number(document.documentElement.dataset["runs"]) > n, runs + i);
+    }
+    await page.waitForFunction(() => window.__said.length > 0, null, { timeout: 5000 });
+    await page.waitForTimeout(1500);
+    const said = await page.evaluate(() => window.__said);
+    assert.equal(said.length, 1, `one announcement for four runs: ${JSON.stringify(said)}`);
+    const card = await page.textContent('[data-metric="successes"]');
+    assert.match(said[0], new RegExp(`^Result: ${card} of [\\d,]+ requests succeeded; the peak was [\\d,]+ attempts a second`));
+    assert.equal(await page.getAttribute("#sr-summary", "aria-live"), "polite");
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -279,6 +279,8 @@ export const ru: Record<Key, string> = {
   "metric.perRequest": "попыток на запрос",
   "metric.perRequestBlocked": "попыток на запрос; заблокированные не отправили ни одной",
   "metric.ofRequests": "из {n}",
+  "sr.summary": "Итог: успешных запросов — {successes} из {requests}; пик попыток в секунду — {peak}; попыток на запрос — {amplification}.",
+  "sr.summaryOcc": "Итог: прошедших записей — {successes} из {requests}; пик записей в секунду — {peak}; вызовов на запись — {amplification}.",
   "metric.goodputRps": "Полезная пропускная способность",
   "metric.timeouts": "Тайм-аутов",
   "metric.wasted": "Работы впустую",

@@ -288,6 +288,8 @@ export const en = {
   "metric.perRequest": "attempts per request",
   "metric.perRequestBlocked": "attempts per request; the blocked ones sent none",
   "metric.ofRequests": "of {n}",
+  "sr.summary": "Result: {successes} of {requests} requests succeeded; the peak was {peak} attempts a second, {amplification} attempts per request.",
+  "sr.summaryOcc": "Result: {successes} of {requests} writes won; the peak was {peak} writes a second, {amplification} calls per write.",
   "metric.goodputRps": "Goodput",
   "metric.timeouts": "Timed out",
   "metric.wasted": "Wasted work",

@@ -17,7 +17,7 @@ import { whyKeys } from "../logic/why.js";
 import { measure } from "../timing.js";
 import { setText } from "../ui/dom.js";
 import { renderRich } from "../ui/rich.js";
-import { showMetrics } from "../ui/metrics.js";
+import { announce, showMetrics } from "../ui/metrics.js";
 import type { SimResult } from "../wasm/bridge.js";
 import { byId, oncePerFrame, type PanelContext } from "./panel.js";
 
@@ -151,6 +151,7 @@ export class HerdPanel {
     // came only when the traffic stopped).
     const trafficLeftMs = outage !== null && isOngoing(s.scenario) ? s.durationMs - outage[1] : undefined;
     showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang, trafficLeftMs);
+    announce(r.metrics, s.scenario, t, lang);
     this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity), s.timeoutMs > 0);
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);

@@ -82,6 +82,31 @@ export function showMetrics(m: Metrics, capacityRps: number, scenario: Scenario,
   }
 }
 
+/** How long the results stay unchanged before a screen reader hears them: a drag or a run
+ *  of arrow presses is one announcement, at rest, not one a run. */
+const ANNOUNCE_AFTER_MS = 1000;
+let announceTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Says the run's outcome in one sentence in a polite live region (`#sr-summary`, visually
+ *  hidden): a screen reader heard nothing back from a slider, the figure being a picture
+ *  and the cards numbers that change in place. */
+export function announce(m: Metrics, scenario: Scenario, t: T, lang: Lang): void {
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    const el = document.getElementById("sr-summary");
+    if (!el) return;
+    setText(
+      el,
+      t(scenario === "aws-occ" ? "sr.summaryOcc" : "sr.summary", {
+        successes: formatNumber(m.successes, lang),
+        requests: formatNumber(m.requests, lang),
+        peak: formatNumber(m.peakRps, lang),
+        amplification: formatNumber(m.amplification, lang, 2),
+      }),
+    );
+  }, ANNOUNCE_AFTER_MS);
+}
+
 function asideText(name: MetricName, m: Metrics, cap: number, scenario: Scenario, t: T, lang: Lang, trafficLeftMs?: number): string {
   switch (name) {
     case "peakRps":
