@@ -231,6 +231,8 @@ describe("at 390 px wide", () => {
     await page.waitForFunction(() => (document.querySelector("#clients-error")?.textContent ?? "") !== "");
     const notes = await page.evaluate(() =>
       ["#clients-error", "#base-error", "#link-note"].map((s) => document.querySelector(s)?.textContent ?? ""));
+    // (The link's note holds two sentences: the fields noted below, named, and the key
+    // with no field, its value quoted short.)
     for (const n of notes) assert.ok(n.length > 0 && n.length < 200, n);
     const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
     assert.ok(width <= VIEWPORT.width, `page width ${width}`);

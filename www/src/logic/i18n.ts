@@ -195,7 +195,7 @@ export const en = {
   "link.boundedValue": "The link had “{value}” here, which the simulator refused ({message}): the value that fits is shown.",
   "link.story": "The link names a story the page does not have (“{value}”): it is not shown.",
   "link.general": "The link had values the page cannot use ({list}): the defaults are shown.",
-  "link.beside": "The link's values for {list} could not be used: the note beside each says why and what is shown instead.",
+  "link.beside": "From the link, not used: {list} (why: beside each).",
 
   "herd.heading": "The herd",
   "herd.why":
