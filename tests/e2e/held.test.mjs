@@ -105,6 +105,15 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
+  test("a link's fraction where a whole number goes is said to be one", T, async () => {
+    const { page, problems } = await open("?clients=1000.5");
+    await page.waitForFunction(() => (document.querySelector("#clients-error")?.textContent ?? "") !== "");
+    assert.match((await page.textContent("#clients-error")) ?? "", /“1000\.5” here, not a whole number: the default is shown/);
+    assert.equal(await page.inputValue("#clients"), "1000");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link that names a story alone opens that story", T, async () => {
     const { page, problems } = await open("?story=storm");
     assert.equal(await page.getAttribute('[data-preset="storm"]', "aria-pressed"), "true");

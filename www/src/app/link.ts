@@ -77,6 +77,7 @@ export class LinkRepair {
       const field = fieldById(key);
       const parsed = field ? parseField(field, raw, false, scenario) : null;
       const range = parsed && !parsed.ok && parsed.problem.kind === "range" ? parsed.problem : null;
+      const fraction = parsed !== null && !parsed.ok && parsed.problem.kind === "integer";
       // A traffic value within its range was refused with the others, for the page's bound
       // on a run's requests (url.ts): say that, not "cannot be used".
       const traffic = parsed?.ok === true && TRAFFIC.has(key);
@@ -87,7 +88,9 @@ export class LinkRepair {
             ? t("link.fieldRange", { value, min: formatNumber(range.min, lang, 6), max: formatNumber(range.max, lang, 6) })
             : traffic
               ? t("link.steady", { value, max: formatNumber(MAX_STEADY_REQUESTS, lang) })
-              : t("link.field", { value }),
+              : fraction
+                ? t("link.fieldInteger", { value })
+                : t("link.field", { value }),
         );
       } else {
         general.push(`${key}=${value}`);

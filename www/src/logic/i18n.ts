@@ -187,6 +187,7 @@ export const en = {
   "set.workAtLeast": "{label}: this run would be too big to simulate (at least {min}).",
   "set.got": "Given: {got}.",
   "link.field": "The link had “{value}” here, which cannot be used: the default is shown.",
+  "link.fieldInteger": "The link had “{value}” here, not a whole number: the default is shown.",
   "link.steady": "The link had “{value}” here, which with its other traffic settings makes more than {max} requests, the most the page runs: the default is shown.",
   "link.fieldRange": "The link had “{value}” here, outside {min} to {max}: the default is shown.",
   "link.refused": "The link had “{value}” here, which the simulator refused ({message}): the default is shown.",
