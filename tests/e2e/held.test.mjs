@@ -99,7 +99,7 @@ describe("at 390 px wide", () => {
     const said = await page.evaluate(() => window.__said);
     assert.equal(said.length, 1, `one announcement for four runs: ${JSON.stringify(said)}`);
     const card = await page.textContent('[data-metric="successes"]');
-    assert.match(said[0], new RegExp(`^Result: ${card} of [\\d,]+ requests succeeded; the peak was [\\d,]+ attempts a second`));
+    assert.match(said[0], new RegExp(`^Result: ${card} of [\\d,]+ succeeded; peak [\\d,]+ a second; [\\d.]+ attempts each\\.$`));
     assert.equal(await page.getAttribute("#sr-summary", "aria-live"), "polite");
     assert.deepEqual(problems, []);
     await page.close();

@@ -151,7 +151,7 @@ export class HerdPanel {
     // came only when the traffic stopped).
     const trafficLeftMs = outage !== null && isOngoing(s.scenario) ? s.durationMs - outage[1] : undefined;
     showMetrics(r.metrics, capacity, s.scenario, outage !== null, t, lang, trafficLeftMs);
-    announce(r.metrics, s.scenario, t, lang);
+    announce(r.metrics, t, lang);
     this.explain(s.scenario, s.a.strategy, !Number.isFinite(capacity), s.timeoutMs > 0);
     this.speed.value = String(s.speed);
     this.playback.setSpeed(s.speed);

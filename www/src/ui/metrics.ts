@@ -90,14 +90,14 @@ let announceTimer: ReturnType<typeof setTimeout> | undefined;
 /** Says the run's outcome in one sentence in a polite live region (`#sr-summary`, visually
  *  hidden): a screen reader heard nothing back from a slider, the figure being a picture
  *  and the cards numbers that change in place. */
-export function announce(m: Metrics, scenario: Scenario, t: T, lang: Lang): void {
+export function announce(m: Metrics, t: T, lang: Lang): void {
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => {
     const el = document.getElementById("sr-summary");
     if (!el) return;
     setText(
       el,
-      t(scenario === "aws-occ" ? "sr.summaryOcc" : "sr.summary", {
+      t("sr.summary", {
         successes: formatNumber(m.successes, lang),
         requests: formatNumber(m.requests, lang),
         peak: formatNumber(m.peakRps, lang),
