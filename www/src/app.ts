@@ -39,6 +39,7 @@ import type { SweepPanel } from "./panels/sweep-panel.js";
 import { sweepPool } from "./wasm/pool.js";
 import { byId, oncePerFrame, type PanelContext, type View } from "./panels/panel.js";
 import { setAttr, setHidden, setText } from "./ui/dom.js";
+import { showHeld } from "./ui/held.js";
 
 export type { LinkProblems } from "./app/link.js";
 
@@ -67,8 +68,6 @@ export class App {
   /** Issue #12's panels: each sweeps on the pool of workers once on screen. */
   private readonly sweeps: SweepPanel<unknown>[];
   private errA: PackageError | null = null;
-  /** The refused settings that hold the picture (see `renderStatus`). */
-  private held: { id: string; label: string }[] = [];
   private errB: PackageError | null = null;
   /** Policy B's settings when it last ran: the link keeps them while B's fields hold a value
    *  its run refused (A's picture is still drawn, so `good` takes the refused value, and it
@@ -109,6 +108,8 @@ export class App {
       this.presetId = null;
       this.story.show(null);
       this.link.end();
+      // An edit drops the field's note about the link: the note at the top follows.
+      this.link.render();
       this.markPreset();
       this.scheduler.request(false);
     });
@@ -378,43 +379,19 @@ export class App {
     if (this.controls.hasProblems() || this.errA) messages.push(this.t("err.kept"));
     setText(general, messages.join(" "));
     setHidden(general, messages.length === 0);
-    this.held = this.controls.refused(this.errA ? [this.errA] : []);
-    if (this.held.length === 0 && this.errA) this.held = [{ id: "sim-error", label: "" }];
     this.renderStatus();
   }
 
-  /** The status line by the figure's heading says "Simulating…"; the note at the top of the
-   *  herd's figure (docked at the bottom of a narrow screen, so in view while a control is)
-   *  says, while a refused value holds the picture, which settings hold it, each a button to
-   *  the control and its message, which may be a screen or more away. Without it a typed
-   *  value that was refused left the picture as it was, and the next slider moved without
-   *  redrawing, with no word in view. */
+  /** The status line by the figure's heading says "Simulating…"; the note on the figure, which
+   *  refused settings hold the picture (ui/held.ts). */
   private renderStatus(): void {
     const busy = document.documentElement.dataset["sim"] === "busy";
     const status = byId("status");
     const text = busy ? this.t("status.simulating") : "";
     if (status.textContent !== text) status.textContent = text;
-    const note = byId("held-note");
-    const key = this.held.map((h) => `${h.id}:${h.label}`).join("|") + this.lang;
-    if (note.dataset["shows"] === key) return;
-    note.dataset["shows"] = key;
-    note.replaceChildren();
-    setHidden(note, this.held.length === 0);
-    if (this.held.length === 0) return;
-    note.append(this.t("status.held"));
-    for (const [i, h] of this.held.entries()) {
-      note.append(i > 0 ? ", " : " ");
-      const go = document.createElement("button");
-      go.type = "button";
-      go.className = "linkish";
-      go.textContent = h.label || this.t("status.heldWhy");
-      go.addEventListener("click", () => {
-        const target = document.getElementById(h.id);
-        target?.scrollIntoView({ block: "center" });
-        if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) target.focus({ preventScroll: true });
-      });
-      note.append(go);
-    }
+    const ids = this.controls.refusedIds(this.errA ? [this.errA] : []);
+    const placed = this.errA?.control != null && ids.includes(this.errA.control);
+    showHeld(byId("held-note"), ids, this.errA && !placed ? "sim-error" : null, this.t, this.lang);
   }
 
   /** Redraws every panel from the kept runs (resize, theme, language, log scale). */

@@ -46,7 +46,7 @@ async function boot(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const named = params.get("story");
   const unknownStory = named !== null && named !== "" && !PRESETS.some((p) => p.id === named) ? named : undefined;
-  const bare = location.search === "" || (unknownStory !== undefined && [...params.keys()].every((k) => k === "story"));
+  const bare = location.search === "" || (unknownStory !== undefined && [...params.keys()].every((k) => k === "story" || k === "lang"));
   // A link that names a story and nothing else (`?story=storm`, as a teacher writes one by
   // hand; the page's own links carry the story's settings too) opens that story.
   const alone = named === null ? undefined : presetById(named);

@@ -32,7 +32,7 @@ pub struct Args {
     header_timeout: Timeout,
     /// Serve at most this many connections at once; past it, up to 64 more at a
     /// time get a 503 with Retry-After: 1 and are closed, and the rest are closed
-    /// at once, unanswered (a client sees a reset connection).
+    /// at once, unanswered.
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS, value_parser = max_connections, allow_hyphen_values = true)]
     max_connections: usize,
 }

@@ -16,6 +16,7 @@ import { DEFAULT_STATE, cloneState, type Lang, type Scenario, type State } from 
 import type { PackageError } from "../ui/controls.js";
 import type { T } from "../ui/i18n-dom.js";
 import { byId, type View } from "../panels/panel.js";
+import { controlName } from "../ui/held.js";
 
 /** A link's repairs stop after this many (a link whose values the package keeps refusing). */
 const MAX_REPAIRS = 8;
@@ -46,6 +47,8 @@ export interface LinkProblems {
 /** The form's side of a repair: notes beside fields. */
 export interface NoticeBoard {
   setNotice(id: string, note: ((t: T, lang: Lang) => string) | null): void;
+  /** Whether the note set for `id` still stands (an edit of the field drops it). */
+  hasNotice(id: string): boolean;
 }
 
 export class LinkRepair {
@@ -109,7 +112,7 @@ export class LinkRepair {
   /** Words the notes in the current language. */
   render(): void {
     const { t, lang } = this.view();
-    const labels = [...this.beside].map((id) => document.querySelector(`label[for="${id}"]`)?.textContent?.trim() || id);
+    const labels = [...this.beside].filter((id) => this.form.hasNotice(id)).map(controlName);
     const top = labels.length > 0 ? [t("link.beside", { list: labels.join(", ") })] : [];
     const text = [...top, ...this.notes.map((n) => n(t, lang))].join(" ");
     if (this.el.textContent !== text) this.el.textContent = text;
@@ -148,13 +151,12 @@ export class LinkRepair {
       this.given.set(f.id, String(f.get(state)));
       this.beside.add(f.id);
       this.form.setNotice(f.id, (t, lang) => t("link.refused", { value, message: localizeError(err, lang) }));
-      this.render();
     } else {
       // Nothing to single out: the whole picture falls back to the defaults.
       fixed = { ...cloneState(DEFAULT_STATE), rows: state.rows, speed: state.speed };
       this.notes.push((t, lang) => t("link.reset", { message: localizeError(err, lang) }));
-      this.render();
     }
+    this.render();
     return fixed;
   }
 

@@ -18,7 +18,6 @@ export const ru: Record<Key, string> = {
   "status.held": "На картине — последние правильные настройки; не принято:",
   "status.heldWhy": "почему",
   "compare.tableAria": "Политики A и B рядом",
-  "nets.tableAria": "Страховки рядом",
   "status.loadFailed": "Симулятор не загрузился: {message}",
   "status.noSimd": "Симулятору нужен WebAssembly SIMD, а в этом браузере его нет: он есть в Chrome и Edge 91, Firefox 89, Safari 16.4 и новее.",
 
@@ -280,7 +279,7 @@ export const ru: Record<Key, string> = {
   "metric.perRequest": "попыток на запрос",
   "metric.perRequestBlocked": "попыток на запрос; заблокированные не отправили ни одной",
   "metric.ofRequests": "из {n}",
-  "sr.summary": "Итог: успешно {successes} из {requests}; пик в секунду — {peak}; попыток на каждый — {amplification}.",
+  "sr.summary": "Итог: успешно {successes} из {requests}; пик попыток в секунду — {peak}; попыток на запрос — {amplification}.",
   "metric.goodputRps": "Полезная пропускная способность",
   "metric.timeouts": "Тайм-аутов",
   "metric.wasted": "Работы впустую",

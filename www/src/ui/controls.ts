@@ -576,17 +576,15 @@ export class Controls {
   }
 
   /** The controls whose value is refused (by the form, or by the package: `pkg`'s controls),
-   *  in the form's order, each with its label: for the note by the figure that says why the
-   *  picture stays as it was, wherever the control itself is. */
-  refused(pkg: readonly PackageError[]): { id: string; label: string }[] {
+   *  in the form's order (ui/held.ts names them by the figure). */
+  refusedIds(pkg: readonly PackageError[]): string[] {
     const theirs = new Set(pkg.map((e) => e.control));
-    const out: { id: string; label: string }[] = [];
-    for (const id of this.errors.keys()) {
-      if (!this.problems.has(id) && !(theirs.has(id) && this.isVisible(id))) continue;
-      const label = document.querySelector(`label[for="${id}"]`)?.textContent?.trim();
-      out.push({ id, label: label || id });
-    }
-    return out;
+    return [...this.errors.keys()].filter((id) => this.problems.has(id) || (theirs.has(id) && this.isVisible(id)));
+  }
+
+  /** Whether a note stands beside field `id` (a link's value it replaced). */
+  hasNotice(id: string): boolean {
+    return this.notices.has(id) && this.isVisible(id);
   }
 
   // --- Language ----------------------------------------------------------------------------------

@@ -97,6 +97,8 @@ export class LivePanel {
   /** How the status line is worded, kept so that a language switch words it again (it stayed
    *  in the old language). Data it shows (a duration, a status line) is taken when it is set. */
   private statusWords: () => string = () => this.t("live.idle");
+  /** Whether the status is a refusal of the form's input (headers, URL), not a call's. */
+  private inputRefused = false;
   private readonly body = byId<HTMLElement>("live-body");
   private readonly policyText = byId<HTMLElement>("live-policy");
   private readonly budgetText = byId<HTMLElement>("live-budget");
@@ -214,9 +216,10 @@ export class LivePanel {
   }
 
   /** Sets the status line to `words`, worded now and again on a language switch. */
-  private say(words: () => string): void {
+  private say(words: () => string, refusal = false): void {
     this.statusWords = words;
     this.status.textContent = words();
+    this.inputRefused = refusal;
   }
 
   relabel(t: T, lang: Lang): void {
@@ -338,14 +341,14 @@ export class LivePanel {
     if (bad.length > 0) {
       // The noun is plural for a list of lines, whatever number ends it (Russian's rules put 21
       // with 1): one line or more than one.
-      this.say(() => this.t("live.badHeaders", { lines: bad.join(", "), count: Math.min(bad.length, 2) }));
+      this.say(() => this.t("live.badHeaders", { lines: bad.join(", "), count: Math.min(bad.length, 2) }), true);
       return;
     }
     this.checkTimeout();
     if (this.timeoutProblem || this.hedgeProblem) {
       // The field says what is wrong; a status from an earlier refusal ("Line 1 is not
-      // 'Name: value'") would read as this one's.
-      this.say(() => "");
+      // 'Name: value'") would read as this one's (a finished call's status stays).
+      if (this.inputRefused) this.say(() => "");
       (this.timeoutProblem ? this.timeout : this.hedgeDelay).focus();
       return;
     }
@@ -357,7 +360,7 @@ export class LivePanel {
       // fetch would fail at once, and retryFetch would retry that as a refused connection.
       // The last call's attempts go: beside this status they would read as this URL's.
       this.clearCall();
-      this.say(() => (url === "" ? this.t("live.emptyUrl") : this.t("live.badUrl", { url: clipText(url, 60) })));
+      this.say(() => (url === "" ? this.t("live.emptyUrl") : this.t("live.badUrl", { url: clipText(url, 60) })), true);
       this.url.setAttribute("aria-invalid", "true");
       this.url.focus();
       return;
