@@ -43,6 +43,10 @@ test("headers box", () => {
   const h = parseHeaders("Accept: application/json\n\n# a comment\nX-Trace:  abc:def \nbad line\n: nothing");
   assert.deepEqual(h.headers, { Accept: "application/json", "X-Trace": "abc:def" });
   assert.deepEqual(h.bad, [5, 6]);
+  // A value fetch cannot send (a char past ISO-8859-1, a control char) is refused by line.
+  const v = parseHeaders("X-Test: привет\nX-Ok: café\nX-Bell: a\u0007b");
+  assert.deepEqual(v.headers, { "X-Ok": "café" });
+  assert.deepEqual(v.bad, [1, 3]);
 });
 
 test("live defaults and call sites", () => {

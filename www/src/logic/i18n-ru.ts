@@ -357,7 +357,7 @@ export const ru: Record<Key, string> = {
   "live.budget": "Бюджет исчерпан: запрос не отправлен. {reason}",
   "live.cancelled": "Отменено.",
   "live.failed": "Ошибка: {message}",
-  "live.badHeaders": "{count|Строка|Строки|Строки|Строки} {lines} — не «Имя: значение».",
+  "live.badHeaders": "{count|Строка|Строки|Строки|Строки} {lines} — не «Имя: значение» (текст Latin-1).",
   "live.emptyUrl": "Введите адрес для вызова.",
   "live.badUrl": "«{url}» — не адрес http или https, который может вызвать fetch (браузеры закрывают некоторые порты, например 22 или 6000).",
   "live.wait": "ждёт {d}",

@@ -366,7 +366,7 @@ export const en = {
   "live.budget": "Budget exhausted: no request was sent. {reason}",
   "live.cancelled": "Cancelled.",
   "live.failed": "Failed: {message}",
-  "live.badHeaders": "{count|Line|Lines} {lines} {count|is|are} not “Name: value”.",
+  "live.badHeaders": "{count|Line|Lines} {lines} {count|is|are} not “Name: value” (Latin-1 text).",
   "live.emptyUrl": "Enter a URL to call.",
   "live.badUrl": "“{url}” is not an http or https address fetch can call (browsers block some ports, such as 22 or 6000).",
   "live.wait": "waits {d}",

@@ -23,11 +23,14 @@ export function parseHeaders(text: string): ParsedHeaders {
     if (line === "" || line.startsWith("#")) return;
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trim() : "";
-    if (!TOKEN.test(name)) {
+    const value = line.slice(colon + 1).trim();
+    // fetch takes a header's value as bytes, each char one (ISO-8859-1): "привет" threw the
+    // browser's own English error from deep inside the call.
+    if (!TOKEN.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value)) {
       bad.push(i + 1);
       return;
     }
-    headers[name] = line.slice(colon + 1).trim();
+    headers[name] = value;
   });
   return { headers, bad };
 }
