@@ -123,6 +123,16 @@ describe("at 390 px wide", () => {
     await page.close();
   });
 
+  test("the load chart's log-scale box is a 44 px target with its label", T, async () => {
+    const { page, problems } = await open("");
+    const box = await page.locator('label[for="load-log"]').boundingBox();
+    assert.ok(box && box.height >= 44, `the label is ${JSON.stringify(box)}`);
+    await page.locator('label[for="load-log"]').tap({ position: { x: 4, y: box.height - 3 } });
+    assert.equal(await page.isChecked("#load-log"), true, "a tap near the label's edge ticks it");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a link that names a story alone opens that story", T, async () => {
     const { page, problems } = await open("?story=storm");
     assert.equal(await page.getAttribute('[data-preset="storm"]', "aria-pressed"), "true");
