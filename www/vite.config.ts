@@ -31,9 +31,9 @@ function devCsp(): Plugin {
  * elements keeps its space. Indentation inside a <pre> or <textarea> would be content: the
  * page's are empty (filled by script), and the build stops if one is not.
  */
-function stripHtmlComments(): Plugin {
+function leanIndexHtml(): Plugin {
   return {
-    name: "stampede-strip-html-comments",
+    name: "stampede-lean-index-html",
     apply: "build",
     transformIndexHtml: {
       order: "post",
@@ -92,7 +92,7 @@ export default defineConfig({
   root: here("."),
   base: "./",
   publicDir: here("public"),
-  plugins: [devCsp(), serviceWorker(), stripHtmlComments(), precompress()],
+  plugins: [devCsp(), serviceWorker(), leanIndexHtml(), precompress()],
   resolve: {
     alias: {
       stampede: here("../crates/stampede-wasm/pkg/stampede.js"),

@@ -12,7 +12,7 @@ import { translate } from "./logic/translate.js";
 import { hasWasmSimd } from "./logic/simd.js";
 import { DEFAULT_STATE, cloneState, type Lang } from "./logic/state.js";
 import { decodeState } from "./logic/url.js";
-import { PRESETS, linkedStory, presetById } from "./logic/presets.js";
+import { linkedStory, presetById } from "./logic/presets.js";
 import { ready } from "./wasm/bridge.js";
 import { placeNotes } from "./ui/page-notes.js";
 import { watchDock } from "./ui/dock.js";
@@ -43,16 +43,17 @@ async function boot(): Promise<void> {
   // A bare address opens on the first story; a link, on the story it names (if any).
   // A story the page does not have (a typo, a link from a later version): said, not ignored;
   // a link that held nothing else opens as a bare address does, on the first story.
-  const params = new URLSearchParams(location.search);
-  const named = params.get("story");
-  const unknownStory = named !== null && named !== "" && !PRESETS.some((p) => p.id === named) ? named : undefined;
-  const bare = location.search === "" || (unknownStory !== undefined && [...params.keys()].every((k) => k === "story" || k === "lang"));
   // A link that names a story and nothing else (`?story=storm`, as a teacher writes one by
   // hand; the page's own links carry the story's settings too) opens that story.
-  const alone = named === null ? undefined : presetById(named);
-  const onlyStory = alone !== undefined && [...params.keys()].every((k) => k === "story" || k === "lang");
-  const story = bare ? "herd" : onlyStory ? alone.id : linkedStory(location.search, decoded.state);
-  const initial = onlyStory ? { ...cloneState(alone.state), rows: decoded.state.rows, speed: decoded.state.speed } : decoded.state;
+  const params = new URLSearchParams(location.search);
+  const named = params.get("story");
+  const preset = named === null ? undefined : presetById(named);
+  const unknownStory = named !== null && named !== "" && preset === undefined ? named : undefined;
+  const storyAlone = [...params.keys()].every((k) => k === "story" || k === "lang");
+  const bare = location.search === "" || (unknownStory !== undefined && storyAlone);
+  const alone = storyAlone ? preset : undefined;
+  const story = bare ? "herd" : alone ? alone.id : linkedStory(location.search, decoded.state);
+  const initial = alone ? { ...cloneState(alone.state), rows: decoded.state.rows, speed: decoded.state.speed } : decoded.state;
   const app = new App(initial, lang, story, { ...decoded, panels, ...(unknownStory === undefined ? {} : { unknownStory }) });
   performance.mark("stampede:built");
   try {
