@@ -80,7 +80,9 @@ import { gzipSync } from "node:zlib";
 // since latencies are rounded toward zero, out of line, and a flat spike is none. 264.1 KB since
 // a run whose requests cannot retry makes none of the nets that act only on retries
 // (GuardSettings::without_retries in the core's settings check; 264 bytes: 263,791 -> 264,055).
-const MAX_WASM_BYTES = 264_100;
+// 264.55 KB since a spike too steep names its factor, with the largest that fits, where it
+// named the clients (src/sim/work.rs, steady_refusal; 465 bytes: 264,055 -> 264,520).
+const MAX_WASM_BYTES = 264_550;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since

@@ -22,6 +22,9 @@ pub enum WorkBound {
     /// The same when the duration is what was changed (the rate is its default); `max` is
     /// the longest duration that fits.
     SteadyDuration,
+    /// The same when a spike's factor is what was changed (the rate and the duration are
+    /// their defaults); `max` is the largest factor that fits.
+    SteadySpike,
     /// Delays drawn at once: samples × (attempts − 1).
     Delays,
     /// Attempts of a `burst` or `steady` run: requests × max attempts; `max` is the
@@ -113,6 +116,11 @@ impl WorkBound {
                  most 5000000 requests, and at most 20000000 attempts: requests × \
                  max_attempts, less with a timeout, hedging, nets, layers or long waits; a \
                  shorter duration or spike also helps)"
+            }
+            WorkBound::SteadySpike => {
+                "times the rate in the spike with these clients, rate, duration and attempts \
+                 (at most 5000000 requests and 20000000 attempts, as for the duration; a \
+                 shorter spike also helps)"
             }
             WorkBound::Delays => {
                 "samples (at most 10000000 delays in all: samples × (attempts − 1))"
@@ -220,6 +228,7 @@ impl WorkBound {
             | WorkBound::ClosedThink
             | WorkBound::ClosedCutThink => Unit::Ms,
             WorkBound::SteadyRequests => Unit::PerSecond,
+            WorkBound::SteadySpike => Unit::None,
             WorkBound::OccClients
             | WorkBound::SteadyClients
             | WorkBound::Delays

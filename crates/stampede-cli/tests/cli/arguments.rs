@@ -182,22 +182,31 @@ fn aws_occ_rejects_the_flags_it_would_ignore() {
 
 #[test]
 fn a_steady_load_too_big_names_the_flag_given() {
-    // A day at the default rate named --rate, which the user never gave.
-    for (extra, flag) in [
+    // A day at the default rate named --rate, which the user never gave; a steep spike
+    // named --clients.
+    for (scenario, extra, flag) in [
         (
+            "steady",
             &["--duration", "24h"][..],
             "--duration: expected at most 3333333 ms of new requests",
         ),
         (
+            "steady",
             &["--duration", "24h", "--rate", "2"][..],
             "--rate: expected at most 0.038 per client",
         ),
         (
+            "steady",
             &["--clients", "1000000"][..],
             "--clients: expected at most 55555 clients",
         ),
+        (
+            "spike",
+            &["--spike-factor", "1000"][..],
+            "--spike-factor: expected at most 655.666 times the rate in the spike",
+        ),
     ] {
-        let mut args = vec!["simulate", "--scenario", "steady"];
+        let mut args = vec!["simulate", "--scenario", scenario];
         args.extend_from_slice(extra);
         let out = stampede(&args);
         let err = String::from_utf8_lossy(&out.stderr);

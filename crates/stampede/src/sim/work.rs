@@ -499,8 +499,9 @@ pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> 
 /// duration, so any of the three could be named; the one named is the one most likely
 /// changed, read from the defaults: the rate, with the largest rate that fits, unless the
 /// rate is its default: then the duration, with the longest that fits, unless that too is
-/// its default: then the clients (a day of load at the default rate blamed the rate, which
-/// the user never set). When the named setting has no value its field takes that fits (a
+/// its default: then a spike's factor, with the largest that fits, unless that too is its
+/// default: then the clients (a day of load at the default rate blamed the rate, which the
+/// user never set; a spike × 1000 blamed the clients). When the named setting has no value its field takes that fits (a
 /// million clients over a day with a long spike), the most clients that fit at this rate.
 fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
     let defaults = SimSettings::default();
@@ -523,6 +524,20 @@ fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
                 max_duration,
                 WorkBound::SteadyDuration,
                 s.duration_ms,
+            );
+        }
+    }
+    if s.rate_per_client == defaults.rate_per_client && s.spike_factor != defaults.spike_factor {
+        // A spike's factor, the setting left: effective = duration + overlap × (factor − 1).
+        let max_effective = max_requests * 1000.0 / (f64::from(s.clients) * s.rate_per_client);
+        let overlap = (effective_duration(s) - s.duration_ms) / (s.spike_factor - 1.0);
+        let max_factor = 1.0 + (max_effective - s.duration_ms) / overlap;
+        if overlap > 0.0 && max_factor >= least(Field::SpikeFactor) {
+            return work_error(
+                Field::SpikeFactor,
+                max_factor,
+                WorkBound::SteadySpike,
+                s.spike_factor,
             );
         }
     }

@@ -108,3 +108,37 @@ fn a_load_too_big_names_what_was_changed() {
     assert!(spike(max).validate().is_ok(), "{max} fits");
     assert_eq!(refusal(&spike(max + 1.0)).0, Field::MaxAttempts);
 }
+
+/// A spike too steep names its factor when the rate and the duration are their defaults (it
+/// named the clients, never set), with the largest factor that fits: that factor is taken,
+/// a little more passes the attempts' bound; with the duration changed too, the duration
+/// is named, as before.
+#[test]
+fn a_spike_too_steep_names_its_factor() {
+    let steep = |spike_factor| SimSettings {
+        scenario: Scenario::Spike,
+        spike_factor,
+        ..SimSettings::default()
+    };
+    let (field, max, bound) = refusal(&steep(1000.0));
+    assert_eq!((field, bound), (Field::SpikeFactor, WorkBound::SteadySpike));
+    // 20,000,000 attempts / 6 a request from 1,000 clients at 1 a second: 3,333.3 s of
+    // load, 60 s of it plain and 5 s of spike, each spike second counted `factor` times.
+    let d = SimSettings::default();
+    let expected = 1.0 + (20_000_000.0 / 6.0 - 60_000.0) / d.spike_length_ms;
+    assert!((max - expected).abs() < 1e-9, "{max} against {expected}");
+    assert!(steep(max).validate().is_ok(), "{max} fits");
+    assert_eq!(refusal(&steep(max + 0.01)).0, Field::MaxAttempts);
+    let (field, _, _) = refusal(&SimSettings {
+        duration_ms: 86_400_000.0,
+        ..steep(1000.0)
+    });
+    assert_eq!(field, Field::Duration);
+    // A steady run does not read the factor: a day of it names the duration.
+    let (field, _, _) = refusal(&SimSettings {
+        scenario: Scenario::Steady,
+        duration_ms: 86_400_000.0,
+        ..steep(1000.0)
+    });
+    assert_eq!(field, Field::Duration);
+}
