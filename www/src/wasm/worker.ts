@@ -1,13 +1,17 @@
-// The simulation worker: runs big simulations off the main thread and sends back copies of
-// the series and log (their buffers transferred, not cloned).
+// The page's one worker script, in two roles (one file: the wasm glue they share is ~10 KB
+// of the first load's gzip, which two scripts shipped twice). As the simulation worker
+// (wasm/runner.ts) it runs big simulations off the main thread and sends back copies of the
+// series and log (their buffers transferred, not cloned); as one of the pool's sweep workers
+// (wasm/pool.ts) it runs sweep jobs (wasm/sweep-job.ts), told apart by their message.
 
 import { errorData } from "../logic/error-data.js";
 import type { WorkerReply, WorkerRequest } from "../logic/runner.js";
 import { SERIES, ready, simulate, type SimResult } from "./bridge.js";
+import { sweepJob, type SweepRequest } from "./sweep-job.js";
 
 interface WorkerScope {
-  onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
-  postMessage(message: WorkerReply, transfer: Transferable[]): void;
+  onmessage: ((e: MessageEvent<WorkerRequest | SweepRequest>) => void) | null;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
 }
 
 const scope = self as unknown as WorkerScope;
@@ -43,6 +47,7 @@ function copyF32(v: Float32Array): Float32Array {
 
 scope.onmessage = (e) => {
   const msg = e.data;
+  if ("job" in msg) return sweepJob(msg, (reply) => scope.postMessage(reply));
   if (msg.kind === "recycle") {
     for (const b of msg.buffers) if (pool.length < POOL_MAX && b.byteLength > 0) pool.push(b);
     return;
@@ -60,9 +65,11 @@ scope.onmessage = (e) => {
         return copy;
       });
       const transfer = [...SERIES.map((name) => result[name]), result.log].map((a) => a.buffer as ArrayBuffer);
-      scope.postMessage({ id, lane, ok: true, result, simMs }, transfer);
+      const reply: WorkerReply = { id, lane, ok: true, result, simMs };
+      scope.postMessage(reply, transfer);
     })
     .catch((err: unknown) => {
-      scope.postMessage({ id, lane, ok: false, error: errorData(err) }, []);
+      const reply: WorkerReply = { id, lane, ok: false, error: errorData(err) };
+      scope.postMessage(reply, []);
     });
 };
