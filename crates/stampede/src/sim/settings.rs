@@ -363,9 +363,6 @@ impl SimSettings {
         Field::SpikeLength.check(s.spike_length_ms)?;
         Field::SpikeFactor.check(s.spike_factor)?;
         Field::Think.check(s.think_ms)?;
-        if matches!(s.scenario, Scenario::Steady | Scenario::Spike) {
-            work::check_steady_requests(s)?;
-        }
         debug_assert!(s.outage_start_ms + s.outage_ms <= 2.0 * MAX_DURATION_MS);
         let fleet = Fleet::of(s);
         let checked = Checked {
@@ -376,6 +373,9 @@ impl SimSettings {
             fleet,
             hedging,
         };
+        if matches!(s.scenario, Scenario::Steady | Scenario::Spike) {
+            work::check_steady_requests(&checked)?;
+        }
         work::check_closed_requests(&checked)?;
         work::check(&checked)?;
         Ok(checked)

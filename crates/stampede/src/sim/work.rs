@@ -482,16 +482,19 @@ pub(crate) fn check_occ_clients(s: &SimSettings) -> Result<(), ConfigError> {
 
 /// Refuses a `steady` run of more than [`MAX_STEADY_REQUESTS`], naming the setting most
 /// likely changed (see [`steady_refusal`]) with its largest value that fits, so a front end
-/// can say what would work: within the request bound, and within [`MAX_RUN_ATTEMPTS`] at
-/// these attempts.
-pub(crate) fn check_steady_requests(s: &SimSettings) -> Result<(), ConfigError> {
+/// can say what would work: within the request bound, and within the run's attempts
+/// ([`max_run_attempts`]: less with a timeout, hedging, nets or layers) at these attempts
+/// (with [`MAX_RUN_ATTEMPTS`] instead, the rate it named with a timeout was then refused
+/// for its attempts, a value the user never set).
+pub(crate) fn check_steady_requests(c: &Checked) -> Result<(), ConfigError> {
+    let s = &c.s;
     if steady_requests(s) <= MAX_STEADY_REQUESTS {
         return Ok(());
     }
     let attempts = per_request(s);
     Err(steady_refusal(
         s,
-        MAX_STEADY_REQUESTS.min(MAX_RUN_ATTEMPTS / attempts),
+        MAX_STEADY_REQUESTS.min(max_run_attempts(c) / attempts),
     ))
 }
 

@@ -142,3 +142,68 @@ fn a_spike_too_steep_names_its_factor() {
     });
     assert_eq!(field, Field::Duration);
 }
+
+/// The largest rate, clients or duration a steady load's refusal names is taken, with a
+/// timeout, hedging or a net too: they lower the run's attempts, and the value named was
+/// then refused for its attempts (`--attempts`, never set).
+#[test]
+fn a_load_too_big_names_a_value_that_fits_with_a_timeout_hedging_or_nets() {
+    use crate::hedge::HedgingSettings;
+    use crate::nets::{BreakerSettings, GuardSettings};
+    let steady = SimSettings {
+        scenario: Scenario::Steady,
+        ..SimSettings::default()
+    };
+    let timed = SimSettings {
+        timeout_ms: Some(1.0),
+        ..steady.clone()
+    };
+    let hedged = SimSettings {
+        hedging: Some(HedgingSettings::new(10.0, 2)),
+        ..steady.clone()
+    };
+    let breaker = SimSettings {
+        nets: GuardSettings {
+            breaker: Some(BreakerSettings::default()),
+            ..GuardSettings::default()
+        },
+        ..steady
+    };
+    for base in [timed, hedged, breaker] {
+        let (field, max, _) = refusal(&SimSettings {
+            rate_per_client: 1000.0,
+            ..base.clone()
+        });
+        assert_eq!(field, Field::Rate, "{base:?}");
+        let named = |rate_per_client| SimSettings {
+            rate_per_client,
+            ..base.clone()
+        };
+        assert!(named(max).validate().is_ok(), "{max} fits: {base:?}");
+        assert!(named(max * 1.001).validate().is_err(), "{max} is the most");
+        // (A million clients with a breaker each pass the nets' memory first: 335,544.)
+        let (field, max, _) = refusal(&SimSettings {
+            clients: 300_000,
+            ..base.clone()
+        });
+        assert_eq!(field, Field::Clients);
+        let clients = |clients| SimSettings {
+            clients,
+            ..base.clone()
+        };
+        assert!(
+            clients(max as u32).validate().is_ok(),
+            "{max} fits: {base:?}"
+        );
+        let (field, max, _) = refusal(&SimSettings {
+            duration_ms: 86_400_000.0,
+            ..base.clone()
+        });
+        assert_eq!(field, Field::Duration);
+        let day = |duration_ms| SimSettings {
+            duration_ms,
+            ..base.clone()
+        };
+        assert!(day(max).validate().is_ok(), "{max} fits: {base:?}");
+    }
+}
