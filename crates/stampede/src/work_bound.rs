@@ -40,6 +40,9 @@ pub enum WorkBound {
     /// Attempts of a run through a chain of layers, counted at every layer; `max` is the
     /// largest `max_attempts` that fits.
     LayerAttempts,
+    /// The same when the layers are what was changed (the attempts are their default);
+    /// `max` is the most layers that fit at these attempts.
+    LayersAtAttempts,
     /// Attempts of a run whose requests pass the bound even at the fewest attempts a
     /// request may make (1, or 2 hedged); `max` is the most clients that fit.
     RunClients,
@@ -151,6 +154,10 @@ impl WorkBound {
                  call costs about four plain attempts; less with a timeout, nets or long \
                  waits)"
             }
+            WorkBound::LayersAtAttempts => {
+                "layers for this many requests at these attempts per layer (a run makes at \
+                 most 5000000 attempts counted at every layer; fewer attempts also help)"
+            }
             WorkBound::NetsClients => {
                 "clients with these safety nets per client (each client's guard, breaker and \
                  throttle take memory, at most 128 MiB in all; --budget-scope shared, \
@@ -236,6 +243,7 @@ impl WorkBound {
             | WorkBound::RunClients
             | WorkBound::LayerAttempts
             | WorkBound::Layers
+            | WorkBound::LayersAtAttempts
             | WorkBound::NetsClients
             | WorkBound::Runs
             | WorkBound::Pending

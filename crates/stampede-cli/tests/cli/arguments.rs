@@ -181,7 +181,7 @@ fn aws_occ_rejects_the_flags_it_would_ignore() {
 }
 
 #[test]
-fn a_steady_load_too_big_names_the_flag_given() {
+fn a_load_too_big_names_the_flag_given() {
     // A day at the default rate named --rate, which the user never gave; a steep spike
     // named --clients.
     for (scenario, extra, flag) in [
@@ -199,6 +199,11 @@ fn a_steady_load_too_big_names_the_flag_given() {
             "steady",
             &["--clients", "1000000"][..],
             "--clients: expected at most 55555 clients",
+        ),
+        (
+            "burst",
+            &["--layers", "10"][..],
+            "--layers: expected at most 4 layers for this many requests at these attempts",
         ),
         (
             "spike",

@@ -22,6 +22,7 @@
 use super::herd::layers::attempts_per_request;
 use super::{Checked, MAX_OCC_CLIENTS, MAX_STEADY_REQUESTS, Scenario, SimSettings};
 use crate::error::{ConfigError, Expected, Field, Got, WorkBound};
+use crate::policy::PolicySettings;
 
 /// The most attempts a `burst` or `steady` run may make, estimated from its settings as
 /// requests × `max_attempts` (for `steady`, requests = clients × rate × duration).
@@ -395,6 +396,20 @@ fn too_many_requests(c: &Checked, requests: f64, max_requests: f64) -> ConfigErr
 fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError {
     let s = &c.s;
     let fits = |a: u32, l: u32| requests * attempts_per_request(a, l, s.retry_at) <= max;
+    // The layers changed and the attempts their default: the layers are named, with the
+    // most that fit at these attempts (`--layers 10` named `--attempts`, never set). Not in
+    // a closed loop, whose requests depend on the layers (each adds to a request's time).
+    let default_attempts = PolicySettings::default().max_attempts;
+    if s.policy.max_attempts == default_attempts
+        && s.scenario != Scenario::Closed
+        && let Some(layers) = (1..s.layers).rev().find(|&l| fits(default_attempts, l))
+    {
+        let expected = Expected::Work {
+            max: f64::from(layers),
+            bound: WorkBound::LayersAtAttempts,
+        };
+        return ConfigError::new(Field::Layers, expected, Got::Number(f64::from(s.layers)));
+    }
     let attempts = (1..s.policy.max_attempts)
         .rev()
         .find(|&a| fits(a, s.layers));

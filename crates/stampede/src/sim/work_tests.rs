@@ -578,3 +578,37 @@ fn the_first_run_seen_whole_gives_the_same_mean() {
         assert!(seen[0].1 > 0, "with its series");
     }
 }
+
+/// Too many layers at the default attempts name the layers, with the most that fit at
+/// those attempts (`--layers 10` named `--attempts`, never set): that many are taken, one
+/// more is refused the same way; with the attempts set too, the attempts are named.
+#[test]
+fn too_many_layers_name_the_layers_when_the_attempts_are_their_default() {
+    let layered = |scenario, layers| SimSettings {
+        scenario,
+        layers,
+        ..SimSettings::default()
+    };
+    for scenario in [Scenario::Burst, Scenario::Steady] {
+        let (field, max, bound) = refusal(&layered(scenario, 10));
+        assert_eq!(
+            (field, bound),
+            (Field::Layers, WorkBound::LayersAtAttempts),
+            "{scenario:?}"
+        );
+        assert!((1.0..10.0).contains(&max), "{max}");
+        assert!(
+            layered(scenario, max as u32).validate().is_ok(),
+            "{max} fits"
+        );
+        assert_eq!(
+            refusal(&layered(scenario, max as u32 + 1)),
+            (Field::Layers, max, WorkBound::LayersAtAttempts)
+        );
+    }
+    let set = SimSettings {
+        policy: PolicySettings::new(BackoffSettings::default(), 5),
+        ..layered(Scenario::Burst, 10)
+    };
+    assert_eq!(refusal(&set).0, Field::MaxAttempts);
+}
