@@ -626,3 +626,24 @@ fn a_budget_of_three_parts_is_refused_as_a_form() {
         "{err}"
     );
 }
+
+#[test]
+fn sweep_refusing_its_runs_names_the_most_that_fit_every_point() {
+    // The default grid's largest point (190 clients) allows the fewest runs; the first
+    // point refused named its own (86880), and that was refused again.
+    let max_runs = |args: &[&str]| {
+        let out = stampede(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let tail = err
+            .strip_prefix("stampede: --runs: expected at most ")
+            .unwrap_or_else(|| panic!("{err}"));
+        tail.split(' ').next().unwrap().parse::<u32>().unwrap()
+    };
+    let sweep = max_runs(&["sweep", "--runs", "100000"]);
+    let largest = max_runs(&["simulate", "--clients", "190", "--runs", "100000"]);
+    assert_eq!(sweep, largest);
+    // A smaller point refused alone names more: the grid's answer is not the first one's.
+    let smaller = max_runs(&["simulate", "--clients", "30", "--runs", "100000"]);
+    assert!(smaller > sweep, "{smaller} against {sweep}");
+}
