@@ -87,7 +87,8 @@ export interface ClassifyStatus extends ClassifyCommon {
    *  it, `string[][]`, is taken), a Map (read as its pairs), or a plain object, such as
    *  Node's `IncomingHttpHeaders` (a header of several values is an array; Retry-After and
    *  grpc-retry-pushback-ms must be one). Retry-After and grpc-retry-pushback-ms are read,
-   *  names without regard to case, the first of each. */
+   *  names without regard to case, the first of each; a value longer than 4096 characters is
+   *  malformed (ignoredHint; a pushback so long stops), never refused as too long. */
   headers?: Record<string, string | number | readonly string[] | undefined> | Iterable<readonly (string | number)[]> | Headers | null | undefined;
   error?: undefined;
 }
@@ -121,7 +122,8 @@ export interface Verdict {
 }
 
 export function classify(input: ClassifyInput): Verdict;
-/** Retry-After (delta-seconds or any HTTP-date form) as ms from nowMs; undefined if malformed. */
+/** Retry-After (delta-seconds or any HTTP-date form) as ms from nowMs; undefined if malformed
+ *  (a value longer than 4096 characters is: it is a server's, never refused as too long). */
 export function parseRetryAfter(value: string, nowMs?: number): number | undefined;
 
 /** The budget schools (issue #12): today's token bucket, a ratio budget (Finagle, tower,

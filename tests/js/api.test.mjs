@@ -49,11 +49,11 @@ test("every name of the contract is exported", simOnly, () => {
 // since run() goes through the event loop in slices (0.1 KB), 260.3 KB since a budget's fields
 // are read in one loop, a field its kind does not read refused, 260.7 KB since calls in flight
 // share a signal's one listener: scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 264.1 KB", simOnly, (t) => {
+test("stampede_bg.wasm is at most 265.3 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 264_100, `${bytes.length} bytes > 264,100`);
+  assert.ok(bytes.length <= 265_300, `${bytes.length} bytes > 265,300`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is
@@ -83,12 +83,12 @@ test("a big run's memory serves the next run as it is", simOnly, () => {
 // 48.1 KB since a signal carries one listener for all its calls and a budget field its kind does
 // not read is refused, 48.2 KB since a foreign module is named and the file names its source map,
 // 48.4 KB since the budget's fields are read in one loop and its kind named as the core compares).
-test("stampede/fetch: wasm + JS at most 49.9 KB gzipped", (t) => {
+test("stampede/fetch: wasm + JS at most 50.0 KB gzipped", (t) => {
   const dir = new URL("../../crates/stampede-wasm/pkg/fetch/", import.meta.url);
   const files = ["stampede_fetch_bg.wasm", "stampede_fetch.js"];
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(new URL(f, dir)), { level: 9 }).length, 0);
   t.diagnostic(`stampede/fetch: wasm + JS ${gz} bytes gzip -9 (goal 25,000)`);
-  assert.ok(gz <= 49_900, `${gz} bytes > 49,900`);
+  assert.ok(gz <= 50_000, `${gz} bytes > 50,000`);
 });
 
 test("RetryPolicy: a cap the strategy does not read is taken and changes nothing; one it reads takes the default base with it", () => {
@@ -224,7 +224,19 @@ test("classify: statuses, hints, transport errors", () => {
   // before they are copied into wasm memory.
   assert.equal(classify({ status: 503, headers: { "Retry-After": 3 } }).retryAfterMs, 3000);
   assert.equal(classify({ status: 503, headers: { "grpc-retry-pushback-ms": 250 } }).retryAfterMs, 250);
-  assert.throws(() => classify({ status: 503, headers: { "retry-after": "1".repeat(5000) } }), (e) => e instanceof RangeError && /^headers\.retry-after: expected at most 4096/.test(e.message));
+  // A header value longer than 4096 characters is the server's, not the caller's mistake: it is
+  // malformed (never copied whole), not a RangeError (a 5,000-digit Retry-After threw one).
+  const long = classify({ status: 503, headers: { "retry-after": "1".repeat(5000) } });
+  assert.deepEqual([long.retryable, long.retryAfterMs], [true, undefined]);
+  assert.match(long.ignoredHint, /^Retry-After is neither/);
+  // A malformed pushback stops (gRPC), however long: 11 digits did, 5,000 were read as no hint.
+  for (const digits of [11, 4096, 5000]) {
+    const v = classify({ status: 503, headers: new Headers({ "grpc-retry-pushback-ms": "9".repeat(digits) }) });
+    assert.equal(v.action, "do-not-retry", `${digits} digits`);
+  }
+  assert.equal(classify({ status: 503, headers: { "grpc-retry-pushback-ms": " 250" + " ".repeat(4092) } }).retryAfterMs, 250, "4,096 characters, padding included, are read");
+  // Cut before a surrogate pair, the pair is kept whole (no unpaired half is made).
+  assert.match(classify({ status: 503, headers: { "retry-after": "x".repeat(4096) + "😀" } }).ignoredHint, /^Retry-After/);
   assert.throws(() => classify({ status: 503, headers: { "retry-after": {} } }), (e) => e instanceof TypeError && /^headers\.retry-after: expected a string, got object$/.test(e.message));
   // What the caller's headers throw becomes a TypeError naming them, the thrown error as cause.
   const boom = new Error("boom");
@@ -247,7 +259,9 @@ test("parseRetryAfter", () => {
   assert.throws(() => parseRetryAfter(120, now), (e) => e instanceof TypeError && /^value: expected a string, got 120$/.test(e.message));
   assert.throws(() => parseRetryAfter("1", NaN), (e) => e instanceof RangeError && /^nowMs: /.test(e.message));
   assert.throws(() => parseRetryAfter("1", "now"), (e) => e instanceof TypeError && /^nowMs: /.test(e.message));
-  assert.throws(() => parseRetryAfter("9".repeat(10_000), now), (e) => e instanceof RangeError && /^value: expected at most 4096 characters/.test(e.message));
+  // A value longer than 4096 characters is malformed, not a RangeError: it is a header's.
+  assert.equal(parseRetryAfter("9".repeat(10_000), now), undefined);
+  assert.equal(parseRetryAfter("9".repeat(4096), now), 1e4096 > 0 ? Number.MAX_VALUE : 0);
 });
 
 test("Budget.forCallSite: one bucket per call site; settings given reconfigure it, tokens kept", () => {

@@ -71,6 +71,27 @@ const throwing = () => {
 
 // ---- init, options, input ----
 
+// A server's hint longer than 4096 characters is malformed: a pushback so long stops, as a
+// short malformed one does (it was read as no hint, and the call retried); a Retry-After so
+// long is ignored, the backoff used.
+hostile("a server's hint longer than 4096 characters is malformed: a pushback stops, a Retry-After is ignored", (() => {
+  let n = 0;
+  return async () => (n++ % 2 === 0 ? ok(503, { "grpc-retry-pushback-ms": "1".repeat(5000) }) : ok(200));
+})(), async (calls) => {
+  const seen = [];
+  const { value } = await settle(retryFetch(URL_, undefined, { policy: fast, onAttempt: (a) => seen.push(a) }));
+  assert.equal(value.status, 503);
+  assert.equal(calls.n, 1);
+  assert.deepEqual(seen.map((a) => a.decision), ["stop"]);
+  assert.match(seen[0].reason, /grpc-retry-pushback-ms/);
+  globalThis.fetch = async () => (calls.n++ === 1 ? ok(503, { "retry-after": "9".repeat(5000) }) : ok(200));
+  const seen2 = [];
+  const r = await settle(retryFetch(URL_, undefined, { policy: fast, onAttempt: (a) => seen2.push(a) }));
+  assert.equal(r.value.status, 200);
+  assert.deepEqual(seen2.map((a) => [a.decision, a.fromServer ?? false]), [["retry", false], ["success", false]]);
+  assert.ok(seen2[0].delayMs <= fast.capMs, `${seen2[0].delayMs} ms: the backoff's, not the hint's`);
+});
+
 hostile("a Proxy init whose ownKeys throws: TypeError naming init, the thrown error as cause, nothing sent", ok200, async (calls) => {
   const init = new Proxy({}, { ownKeys: throwing });
   const e = await rejects(retryFetch(URL_, init, { policy: fast }), TypeError, /^init: threw an exception: boom$/);

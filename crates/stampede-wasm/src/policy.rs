@@ -14,7 +14,7 @@ use crate::call_settings::policy_settings;
 use crate::errors::{config_error, wrong_type};
 use crate::fetch::threw;
 use crate::fields::action_name;
-use crate::opts::{Opts, finite_arg, number_arg, set, text};
+use crate::opts::{Opts, finite_arg, hint_text, number_arg, set};
 
 #[wasm_bindgen(module = "/js/headers.js")]
 extern "C" {
@@ -170,7 +170,7 @@ pub(crate) fn hint_headers(
             if v.is_null() || v.is_undefined() {
                 Ok(None)
             } else {
-                text(&v, "headers.", name).map(Some)
+                hint_text(&v, "headers.", name).map(Some)
             }
         };
         return Ok((read("retry-after")?, read("grpc-retry-pushback-ms")?));
@@ -198,7 +198,7 @@ pub(crate) fn hint_headers(
         if slot.is_none() {
             *slot = Some(match number_text(&value) {
                 Some(n) => n,
-                None => text(&value, "headers.", &name)?,
+                None => hint_text(&value, "headers.", &name)?,
             });
         }
     }
@@ -268,7 +268,7 @@ pub fn classify(input: JsValue) -> Result<JsValue, JsValue> {
 /// value is neither delta-seconds nor an HTTP-date.
 #[wasm_bindgen(js_name = parseRetryAfter)]
 pub fn parse_retry_after(value: JsValue, now_ms: JsValue) -> Result<Option<f64>, JsValue> {
-    let value = text(&value, "", "value")?;
+    let value = hint_text(&value, "", "value")?;
     let now = finite_arg(&now_ms, "nowMs")?.unwrap_or_else(js_sys::Date::now);
     Ok(stampede::retry_after::parse_retry_after(&value, now).ok())
 }

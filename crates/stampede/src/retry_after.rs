@@ -49,12 +49,25 @@ impl fmt::Display for HintError {
 
 impl std::error::Error for HintError {}
 
+/// A hint longer than [`MAX_TEXT_CHARS`](crate::MAX_TEXT_CHARS) bytes is malformed, whatever
+/// it holds (padding included): no valid one comes near that length, so a front end copies at
+/// most the first `MAX_TEXT_CHARS + 1` characters of a longer one (a response's header is the
+/// server's, not the caller's: it is never refused as a setting too long would be). Before, a
+/// long `grpc-retry-pushback-ms` was read as no hint (retried with the backoff) where a short
+/// malformed one stops, and a long `Retry-After` made `classify` throw.
+fn overlong(value: &str) -> bool {
+    value.len() > crate::MAX_TEXT_CHARS as usize
+}
+
 /// Parses a `Retry-After` value into a delay in ms from `now_ms` (ms since the Unix epoch).
 ///
 /// Delta-seconds are digits only (RFC 9110: `1*DIGIT`), read as a float so that a huge
 /// value is reported as given (1e20 s, not a 64-bit integer's 1.8e19); past `f64::MAX` they
 /// saturate there, which any maximum then rejects. A date in the past gives `0`.
 pub fn parse_retry_after(value: &str, now_ms: f64) -> Result<f64, HintError> {
+    if overlong(value) {
+        return Err(HintError::MalformedRetryAfter);
+    }
     let v = value.trim();
     if v.is_empty() {
         return Err(HintError::MalformedRetryAfter);
@@ -89,6 +102,9 @@ pub enum Pushback {
 /// assert!(parse_pushback("2147483648").is_err());
 /// ```
 pub fn parse_pushback(value: &str) -> Result<Pushback, HintError> {
+    if overlong(value) {
+        return Err(HintError::MalformedPushback);
+    }
     let v = value.trim();
     let digits = v.strip_prefix('-').unwrap_or(v);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -105,6 +121,27 @@ pub fn parse_pushback(value: &str) -> Result<Pushback, HintError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hint longer than `MAX_TEXT_CHARS` bytes is malformed whatever it holds, padding
+    /// included; one of exactly that length is read.
+    #[test]
+    fn an_overlong_hint_is_malformed() {
+        let max = crate::MAX_TEXT_CHARS as usize;
+        let padded = |v: &str, len: usize| format!("{v}{}", " ".repeat(len - v.len()));
+        assert_eq!(parse_retry_after(&padded("1", max), 0.0), Ok(1000.0));
+        assert_eq!(
+            parse_retry_after(&padded("1", max + 1), 0.0),
+            Err(HintError::MalformedRetryAfter)
+        );
+        assert_eq!(
+            parse_pushback(&padded("250", max)),
+            Ok(Pushback::RetryAfter(250.0))
+        );
+        assert_eq!(
+            parse_pushback(&"9".repeat(max + 1)),
+            Err(HintError::MalformedPushback)
+        );
+    }
 
     /// 1994-11-06 08:49:37 UTC, RFC 9110's example date.
     const RFC_DATE_MS: f64 = 784_111_777_000.0;

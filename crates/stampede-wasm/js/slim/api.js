@@ -4,7 +4,7 @@
 import { Backoff, Site, classifyStaged, loaded, parseRetryAfter as parse } from "./wasm.js";
 import { keepNames, packageObjects, typeError } from "../errors.js";
 import { headerEntries } from "../headers.js";
-import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, now, ok, opt, read, table, text, threwError } from "./options.js";
+import { BUDGET, CLASSIFY, HEADER, POLICY, commit, finite, get, hintText, now, ok, opt, read, table, text, threwError } from "./options.js";
 
 /** Values drawn in wasm memory before they are copied out, by `sample`. */
 const SAMPLE_CHUNK = 8192;
@@ -72,7 +72,7 @@ function readHints(h, ops) {
       } catch (err) {
         throw threwError("headers.", "get", err);
       }
-      if (v !== undefined && v !== null) ops.push([e.slot, text(v, "headers.", e.name)]);
+      if (v !== undefined && v !== null) ops.push([e.slot, hintText(v, "headers.", e.name)]);
     }
     return;
   }
@@ -84,7 +84,7 @@ function readHints(h, ops) {
     const e = hints.find((e) => e.name === lower);
     if (!e || seen.has(e)) continue;
     seen.add(e);
-    ops.push([e.slot, typeof value === "number" ? String(value) : text(value, "headers.", name)]);
+    ops.push([e.slot, typeof value === "number" ? String(value) : hintText(value, "headers.", name)]);
   }
 }
 
@@ -113,8 +113,8 @@ export function classify(input) {
  *  value is neither delta-seconds nor an HTTP-date. */
 export function parseRetryAfter(value, nowMs) {
   loaded();
-  text(value, "", "value");
-  return opt(parse(value, finite(nowMs, "nowMs") ?? Date.now()));
+  const v = hintText(value, "", "value");
+  return opt(parse(v, finite(nowMs, "nowMs") ?? Date.now()));
 }
 
 const made = Symbol("Budget");

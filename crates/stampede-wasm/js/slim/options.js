@@ -73,6 +73,22 @@ export function text(v, prefix, field) {
   return v;
 }
 
+/** A server's hint value as the core reads it: one longer than `max` (the core's
+ *  `MAX_TEXT_CHARS`) is cut to `max + 1` units (a surrogate pair kept whole), which the core
+ *  rules malformed (src/retry_after.rs, `overlong`) without the rest being copied. */
+export const cutHint = (h, max) => (h.length <= max ? h : h.slice(0, (h.charCodeAt(max) & 0xfc00) === 0xd800 ? max + 2 : max + 1));
+
+/** A hint value given to `classify` or `parseRetryAfter`: a string of any length, cut as
+ *  `cutHint` cuts it (a setting's string longer than `maxText` is refused; a header's is the
+ *  server's, which the caller only passes on). */
+export function hintText(v, prefix, field) {
+  table();
+  if (typeof v !== "string") throw typeError(prefix, field, "a string", v);
+  const h = cutHint(v, maxText);
+  if (/\p{Cs}/u.test(h)) throw unpairedError(prefix, field, h);
+  return h;
+}
+
 /** A finite number argument (`nowMs`), or undefined when omitted. */
 export function finite(v, field, prefix = "") {
   if (v === undefined || v === null) return undefined;

@@ -8,7 +8,7 @@
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
 import { cloneOf, failureKind, fixedBody, fixedHeaders, follow, join, markDepth, mistake } from "../fetch-env.js";
-import { get, threwError } from "./options.js";
+import { cutHint, get, threwError } from "./options.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
  *  timer, 5 a timeout the network reported (only the first can be the deadline's); NONE
@@ -330,7 +330,7 @@ function readResponse(v, maxText) {
   }
   const hint = (name) => {
     const h = call(getHeader, headers, [name], "response.headers.", "get");
-    return typeof h === "string" && h.length <= maxText ? h : undefined;
+    return typeof h === "string" ? cutHint(h, maxText) : undefined;
   };
   return [status, hint("retry-after"), hint("grpc-retry-pushback-ms")];
 }

@@ -109,7 +109,9 @@ export function readResponse(v, maxText) {
   if (!valid || typeof get !== "function") return null;
   const hint = (name) => {
     const h = get.call(headers, name);
-    return typeof h === "string" && h.length <= maxText ? h : undefined;
+    // One longer than maxText is cut to maxText + 1 units (a surrogate pair kept whole),
+    // which the core rules malformed (src/retry_after.rs, overlong), never copied whole.
+    return typeof h !== "string" || h.length <= maxText ? (typeof h === "string" ? h : undefined) : h.slice(0, (h.charCodeAt(maxText) & 0xfc00) === 0xd800 ? maxText + 2 : maxText + 1);
   };
   try {
     return [status, hint("retry-after"), hint("grpc-retry-pushback-ms")];
