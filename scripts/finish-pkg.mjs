@@ -230,7 +230,12 @@ function foreignImports(js) {
     return new TypeError("init: the WebAssembly module is not stampede's stampede_bg.wasm (its imports do not link)", { cause: e });
 }
 `;
+  // initSync given no bytes, or bytes of no module: a TypeError naming `module` (the engine's
+  // bare "WebAssembly.Module(): Argument 0 must be a buffer source" named nothing).
+  const compile = "        module = new WebAssembly.Module(module);\n";
+  if (js.split(compile).length !== 2) fail("the web glue's initSync does not compile its bytes as expected: its error cannot be worded");
   return js
+    .replace(compile, '        try {\n            module = new WebAssembly.Module(module);\n        } catch (e) {\n            throw new TypeError("initSync: module: expected the bytes of stampede_bg.wasm or its WebAssembly.Module", { cause: e });\n        }\n')
     .replace(sync, "    let instance;\n    try {\n        instance = new WebAssembly.Instance(module, imports);\n    } catch (e) {\n        throw __wbg_foreign(e);\n    }\n")
     .replace(load, "    const source = await module_or_path;\n    let instance, module;\n    try {\n        ({ instance, module } = await __wbg_load(source, imports));\n    } catch (e) {\n        throw __wbg_foreign(e);\n    }\n")
     .replace("function initSync(module) {", `${wording}\nfunction initSync(module) {`);

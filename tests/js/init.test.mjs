@@ -96,6 +96,11 @@ for (const entry of entries) {
     const m = await fresh("init-sync");
     assert.throws(() => m.initSync({ module: EMPTY }), refused);
     assert.throws(() => m.initSync({ module: EMPTY }), refused);
+    // Not bytes, or bytes of no module: a TypeError naming module, the engine's error as cause.
+    const unnamed = (e) => e instanceof TypeError && e.message.startsWith("initSync: module: expected the bytes of ") && e.cause instanceof Error;
+    for (const bad of [5, {}, { module: "stampede_bg.wasm" }, { module: new Uint8Array([1, 2, 3]) }]) {
+      assert.throws(() => m.initSync(bad), unnamed, JSON.stringify(bad));
+    }
     m.initSync({ module: bytes });
     assert.equal(entry.use(m), 4);
   });

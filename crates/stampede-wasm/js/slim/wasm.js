@@ -262,7 +262,14 @@ const unwrap = (a, key) => (a !== undefined && a !== null && Object.getPrototype
 export function initSync(module) {
   if (w !== NOT_LOADED) return w;
   module = unwrap(module, "module");
-  if (!(module instanceof WebAssembly.Module)) module = new WebAssembly.Module(module);
+  if (!(module instanceof WebAssembly.Module)) {
+    try {
+      module = new WebAssembly.Module(module);
+    } catch (e) {
+      // Not bytes, or bytes of no module: named, as init() names a module that is not ours.
+      throw new TypeError("initSync: module: expected the bytes of stampede_fetch_bg.wasm or its WebAssembly.Module", { cause: e });
+    }
+  }
   try {
     return ready(new WebAssembly.Instance(module, imports));
   } catch (e) {
