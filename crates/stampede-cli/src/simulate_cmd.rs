@@ -400,11 +400,16 @@ fn fleet_line(s: &SimSettings) -> String {
     } else {
         "no capacity limit".to_owned()
     };
+    // Unlimited workers keep no queue (`--queue` is not read then: a note says so).
+    let queue = if f.workers == 0 {
+        String::new()
+    } else {
+        format!(", {} waiting at most each", f.queue)
+    };
     format!(
-        "{} {servers} × {workers} of {} ms, {} waiting at most each · {capacity}",
+        "{} {servers} × {workers} of {} ms{queue} · {capacity}",
         f.servers,
         rounded(f.service_ms),
-        f.queue
     )
 }
 

@@ -114,6 +114,21 @@ fn the_text_rounds_derived_figures_and_names_the_missing_ones() {
     );
     let text = stdout_of(&["simulate", "--clients", "10", "--capacity", "7"]);
     assert!(text.contains("1 worker of 142.857 ms"), "{text}");
+    // Unlimited workers keep no queue: none is shown (it said "5 waiting at most each"
+    // beside the note that --queue is not read).
+    let text = stdout_of(&[
+        "simulate",
+        "--clients",
+        "10",
+        "--workers",
+        "0",
+        "--queue",
+        "5",
+    ]);
+    assert_eq!(
+        text.lines().nth(1),
+        Some("1 server × unlimited workers of 10 ms · no capacity limit")
+    );
     // No request succeeds: no latency to give (null in JSON, an empty CSV cell).
     let text = stdout_of(&[
         "simulate",
