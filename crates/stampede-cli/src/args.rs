@@ -8,8 +8,9 @@
 use stampede::backoff::Strategy;
 use stampede::{ConfigError, Field, Got, Unit};
 
-/// A value parser for a duration setting: a non-negative decimal number with an optional
-/// unit, `ms` (the default), `s`, `m` or `h` (`200ms`, `1.5s`, `2m`, `1h`, `250`), in
+/// A value parser for a duration setting: a non-negative decimal number (an exponent too:
+/// `1e3ms`) with an optional unit, `ms` (the default), `s`, `m` or `h` (`200ms`, `1.5s`,
+/// `2m`, `1h`, `250`), in
 /// `field`'s range. Returns milliseconds.
 pub fn duration(field: Field) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
     move |s| {
@@ -76,11 +77,12 @@ pub fn duration_ms(s: &str) -> Option<f64> {
         (t, 1.0)
     };
     let num = num.trim();
-    // f64's parser accepts "inf" and "NaN"; a duration is digits and at most one point.
+    // f64's parser accepts "inf" and "NaN"; a duration is digits, a point and an exponent
+    // (`1e3ms`: refused before with a range it was within, the exponent unnamed).
     let well_formed = !num.is_empty()
         && num
             .bytes()
-            .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+')
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
         && num.bytes().any(|b| b.is_ascii_digit());
     match num.parse::<f64>() {
         Ok(v) if well_formed => Some(v * scale),
@@ -317,12 +319,15 @@ mod tests {
             ("1h", 3_600_000.0),
             ("1.5h", 5_400_000.0),
             ("24h", 86_400_000.0),
+            ("1e3ms", 1000.0),
+            ("1.5E1s", 15_000.0),
+            ("1e-300ms", 1e-300),
         ] {
             assert_eq!(base(s), Ok(ms), "{s}");
         }
         for s in [
             "", "-1s", "NaNms", "nan", "inf", "infs", "1e400s", "abc", "1d", "s", "ms", "h",
-            "1441m", "24.001h", "1hs", "1mh", "1.2.3s", "--1",
+            "1441m", "24.001h", "1hs", "1mh", "1.2.3s", "--1", "e3ms", "1e", "1e3e3", "1e9h",
         ] {
             assert!(base(s).is_err(), "{s:?} should be rejected");
         }

@@ -21,7 +21,7 @@ pub struct Args {
     /// none, constant, exponential, full, equal, decorrelated or decorrelated-v2.
     #[arg(long, default_value = defaults().strategy.name(), value_parser = parse_strategy)]
     strategy: Strategy,
-    #[arg(long, help = format!("The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m [default: {}]", duration_text(defaults().base_ms)),
+    #[arg(long, help = format!("The first delay (for decorrelated-v2, Polly's median first retry delay): 200ms, 1.5s, 2m [default: {}; the cap when shorter]", duration_text(defaults().base_ms)),
           value_parser = duration(Field::Base), value_name = "DURATION", allow_hyphen_values = true)]
     base: Option<f64>,
     #[arg(long, help = format!("No delay is longer than this [default: {}, or the base when longer]", duration_text(defaults().cap_ms)),

@@ -397,12 +397,13 @@ fn too_many_layer_attempts(c: &Checked, requests: f64, max: f64) -> ConfigError 
     let s = &c.s;
     let fits = |a: u32, l: u32| requests * attempts_per_request(a, l, s.retry_at) <= max;
     // The layers changed and the attempts their default: the layers are named, with the
-    // most that fit at these attempts (`--layers 10` named `--attempts`, never set). Not in
+    // most that fit at these attempts (`--layers 10` named `--attempts`, never set), when a
+    // chain fits at all (else the attempts or the layers at one attempt each, below). Not in
     // a closed loop, whose requests depend on the layers (each adds to a request's time).
     let default_attempts = PolicySettings::default().max_attempts;
     if s.policy.max_attempts == default_attempts
         && s.scenario != Scenario::Closed
-        && let Some(layers) = (1..s.layers).rev().find(|&l| fits(default_attempts, l))
+        && let Some(layers) = (2..s.layers).rev().find(|&l| fits(default_attempts, l))
     {
         let expected = Expected::Work {
             max: f64::from(layers),

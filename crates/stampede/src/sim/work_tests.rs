@@ -596,7 +596,7 @@ fn too_many_layers_name_the_layers_when_the_attempts_are_their_default() {
             (Field::Layers, WorkBound::LayersAtAttempts),
             "{scenario:?}"
         );
-        assert!((1.0..10.0).contains(&max), "{max}");
+        assert!((2.0..10.0).contains(&max), "{max}");
         assert!(
             layered(scenario, max as u32).validate().is_ok(),
             "{max} fits"
