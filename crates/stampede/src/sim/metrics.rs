@@ -14,7 +14,9 @@ pub struct Metrics {
     pub gave_up: f64,
     /// Requests stopped by the retry budget (before their first attempt or a retry).
     pub budget_rejected: f64,
-    /// `total_attempts / requests`.
+    /// `total_attempts / requests` of one run; over several runs (`run_many`), the mean of
+    /// the runs' own, over the runs that had requests (so it may differ from the mean
+    /// `total_attempts / requests`, as the README's CSV notes say).
     pub amplification: f64,
     /// The most attempts in any 100 ms, ×10.
     pub peak_rps: f64,
