@@ -181,9 +181,10 @@ fn a_load_too_big_names_a_value_that_fits_with_a_timeout_hedging_or_nets() {
         };
         assert!(named(max).validate().is_ok(), "{max} fits: {base:?}");
         assert!(named(max * 1.001).validate().is_err(), "{max} is the most");
-        // (A million clients with a breaker each pass the nets' memory first: 335,544.)
+        // A million: with a breaker each they pass the nets' memory too (335,544), and the
+        // load's bound, the lower, is named.
         let (field, max, _) = refusal(&SimSettings {
-            clients: 300_000,
+            clients: 1_000_000,
             ..base.clone()
         });
         assert_eq!(field, Field::Clients);
