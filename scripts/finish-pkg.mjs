@@ -85,8 +85,10 @@ import { gzipSync } from "node:zlib";
 // since too many layers at the default attempts name the layers (WorkBound::LayersAtAttempts),
 // a steady load's refusal names a value that fits the run's attempts as a timeout or nets lower
 // them, and a server's hint longer than 4096 characters is malformed rather than refused, cut
-// before it is copied (src/opts.rs, hint_text; 735 bytes: 264,520 -> 265,255).
-const MAX_WASM_BYTES = 265_300;
+// before it is copied (src/opts.rs, hint_text; 735 bytes: 264,520 -> 265,255). 265.4 KB since a
+// steady load past the nets' memory and its own bound names the lower (the nets' check moved
+// after the load's in the core's settings check; 120 bytes: -> 265,375).
+const MAX_WASM_BYTES = 265_400;
 // The issue's goal for stampede/fetch is 25 KB gzipped (wasm + JS), not met: 56.5 KB before
 // issue #12, 68.6 KB after retryFetch gained every budget kind, the breaker, the throttle and
 // hedging; 54.4 KB once its loop was JavaScript over synchronous wasm decisions; 45.6 KB since

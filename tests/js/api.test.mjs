@@ -49,11 +49,11 @@ test("every name of the contract is exported", simOnly, () => {
 // since run() goes through the event loop in slices (0.1 KB), 260.3 KB since a budget's fields
 // are read in one loop, a field its kind does not read refused, 260.7 KB since calls in flight
 // share a signal's one listener: scripts/finish-pkg.mjs's.
-test("stampede_bg.wasm is at most 265.3 KB", simOnly, (t) => {
+test("stampede_bg.wasm is at most 265.4 KB", simOnly, (t) => {
   const bytes = readFileSync(wasmPath);
   const gz = gzipSync(bytes, { level: 9 }).length;
   t.diagnostic(`stampede_bg.wasm: ${bytes.length} bytes raw, ${gz} bytes gzip -9`);
-  assert.ok(bytes.length <= 265_300, `${bytes.length} bytes > 265,300`);
+  assert.ok(bytes.length <= 265_400, `${bytes.length} bytes > 265,400`);
 });
 
 // The allocator grows the memory a quarter at a time (src/alloc.rs): a big run's memory is
