@@ -583,15 +583,15 @@ pub fn sweep(a: SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     // point's runs are bounded as `simulate --runs` bounds them: a grid is as long as its
     // points, but no point may run for hours. Too many runs name the most that fit every
     // point (the first point refused named its own, and the next try was refused again).
+    let max = |e: &stampede::ConfigError| match e.expected {
+        stampede::Expected::Work { max, .. } => max,
+        _ => f64::NEG_INFINITY,
+    };
     let mut runs_refused: Option<stampede::ConfigError> = None;
     for &(strategy, clients) in &points {
         let s = a.common.settings(clients, strategy);
         s.validate().map_err(usage)?;
         if let Err(e) = check_runs(&s, a.common.runs) {
-            let max = |e: &stampede::ConfigError| match e.expected {
-                stampede::Expected::Work { max, .. } => max,
-                _ => f64::NEG_INFINITY,
-            };
             if runs_refused.as_ref().is_none_or(|r| max(&e) < max(r)) {
                 runs_refused = Some(e);
             }

@@ -5,6 +5,13 @@
 
 import { rangeError, threwError, typeError } from "./errors.js";
 
+/** A server's hint value as the core reads it: one longer than `max` (the core's
+ *  `MAX_TEXT_CHARS`) is cut to `max + 1` units (a surrogate pair kept whole), which the core
+ *  rules malformed (src/retry_after.rs, `overlong`) without the rest being copied. Both entries'
+ *  classify, parseRetryAfter and the slim retryFetch cut through here (the full entry's Rust
+ *  through a binding; its retryFetch's inline snippet, src/fetch/js.rs, does the same). */
+export const cutHint = (h, max) => (h.length <= max ? h : h.slice(0, (h.charCodeAt(max) & 0xfc00) === 0xd800 ? max + 2 : max + 1));
+
 /** The most pairs read: more is no response's headers (and a hostile iterable never ends). */
 const MAX_PAIRS = 10_000;
 const PAIRS = "an object, a Headers or [name, value] pairs";

@@ -52,26 +52,6 @@ pub(crate) fn text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsV
     }
 }
 
-/// A hint value given to `classify` or `parseRetryAfter`: a string of any length (a setting's
-/// string longer than [`MAX_TEXT_CHARS`] is refused; a header's is the server's, which the
-/// caller only passes on). One longer is cut to `MAX_TEXT_CHARS + 1` units (a surrogate pair
-/// kept whole) before it is copied, which the core rules malformed
-/// (`stampede::retry_after`).
-pub(crate) fn hint_text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsValue> {
-    let Some(s) = v.dyn_ref::<js_sys::JsString>() else {
-        return Err(wrong_type(prefix, field, "a string", v));
-    };
-    if s.length() <= MAX_TEXT_CHARS {
-        return text(v, prefix, field);
-    }
-    let pair = (s.char_code_at(MAX_TEXT_CHARS) as u32) & 0xfc00 == 0xd800;
-    let cut = s.slice(0, MAX_TEXT_CHARS + 1 + u32::from(pair));
-    if !cut.is_valid_utf16() {
-        return Err(unpaired_error(prefix, field, &cut.into()));
-    }
-    Ok(String::from(cut))
-}
-
 /// A number argument of a method (`n`, `tMs`, `nowMs`): `None` when `undefined` or
 /// `null`, `TypeError` naming `field` for any other non-number. `NaN` and infinities are
 /// returned for the caller to judge.

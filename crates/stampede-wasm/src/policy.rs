@@ -1,20 +1,20 @@
 //! `RetryPolicy`, `classify`, `parseRetryAfter`: the core's rules, reshaped for JavaScript.
 
 use js_sys::{Float64Array, Object};
-use stampede::Field;
 use stampede::backoff::check_samples;
 use stampede::classify::{
     HttpStatus, Method, Outcome, Request, RetryRules, StatusSet, TransportError, Verdict,
 };
 use stampede::policy::Policy;
+use stampede::{Field, MAX_TEXT_CHARS};
 use stampede::{SeededRng, seeded};
 use wasm_bindgen::prelude::*;
 
 use crate::call_settings::policy_settings;
-use crate::errors::{config_error, wrong_type};
+use crate::errors::{config_error, unpaired_error, wrong_type};
 use crate::fetch::threw;
 use crate::fields::action_name;
-use crate::opts::{Opts, finite_arg, hint_text, number_arg, set};
+use crate::opts::{Opts, finite_arg, number_arg, set, text};
 
 #[wasm_bindgen(module = "/js/headers.js")]
 extern "C" {
@@ -25,6 +25,28 @@ extern "C" {
     /// infallible import would unwind through the wasm frames.
     #[wasm_bindgen(catch, js_name = headerEntries)]
     fn header_entries(h: &JsValue) -> Result<js_sys::Array, JsValue>;
+
+    /// A hint value cut to `max + 1` units when longer than `max` (a surrogate pair kept
+    /// whole): the core rules it malformed without the rest being copied.
+    #[wasm_bindgen(js_name = cutHint)]
+    fn cut_hint(h: &js_sys::JsString, max: u32) -> js_sys::JsString;
+}
+
+/// A hint value given to `classify` or `parseRetryAfter`: a string of any length (a setting's
+/// string longer than [`MAX_TEXT_CHARS`] is refused; a header's is the server's, which the
+/// caller only passes on), cut as `cutHint` (js/headers.js) cuts it.
+fn hint_text(v: &JsValue, prefix: &str, field: &str) -> Result<String, JsValue> {
+    let Some(s) = v.dyn_ref::<js_sys::JsString>() else {
+        return Err(wrong_type(prefix, field, "a string", v));
+    };
+    if s.length() <= MAX_TEXT_CHARS {
+        return text(v, prefix, field);
+    }
+    let cut = cut_hint(s, MAX_TEXT_CHARS);
+    if !cut.is_valid_utf16() {
+        return Err(unpaired_error(prefix, field, &cut.into()));
+    }
+    Ok(String::from(cut))
 }
 
 /// A validated policy and its own seeded generator: `delays()` for one client,

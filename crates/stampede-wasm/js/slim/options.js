@@ -8,6 +8,7 @@
 // (`schema`): every name is the core's field's JavaScript name, none is written here.
 import { FetchCall, lastError, lastErrorNumbers, schema, stage, stageText, unstage } from "./wasm.js";
 import { arrayOptions, notRead, settingsError, threwError, typeError, rangeError, unpairedError } from "../errors.js";
+import { cutHint } from "../headers.js";
 
 export { threwError };
 
@@ -72,11 +73,6 @@ export function text(v, prefix, field) {
   if (/\p{Cs}/u.test(v)) throw unpairedError(prefix, field, v);
   return v;
 }
-
-/** A server's hint value as the core reads it: one longer than `max` (the core's
- *  `MAX_TEXT_CHARS`) is cut to `max + 1` units (a surrogate pair kept whole), which the core
- *  rules malformed (src/retry_after.rs, `overlong`) without the rest being copied. */
-export const cutHint = (h, max) => (h.length <= max ? h : h.slice(0, (h.charCodeAt(max) & 0xfc00) === 0xd800 ? max + 2 : max + 1));
 
 /** A hint value given to `classify` or `parseRetryAfter`: a string of any length, cut as
  *  `cutHint` cuts it (a setting's string longer than `maxText` is refused; a header's is the

@@ -8,7 +8,8 @@
 import { FetchCall } from "./wasm.js";
 import { onceBody, timeoutError, typeError, usedBody } from "../errors.js";
 import { cloneOf, failureKind, fixedBody, fixedHeaders, follow, join, markDepth, mistake } from "../fetch-env.js";
-import { cutHint, get, threwError } from "./options.js";
+import { get, threwError } from "./options.js";
+import { cutHint } from "../headers.js";
 
 /** The transport errors, by the codes FetchCall takes (src/call.rs): 1 is the attempt's own
  *  timer, 5 a timeout the network reported (only the first can be the deadline's); NONE

@@ -109,9 +109,10 @@ export function readResponse(v, maxText) {
   if (!valid || typeof get !== "function") return null;
   const hint = (name) => {
     const h = get.call(headers, name);
-    // One longer than maxText is cut to maxText + 1 units (a surrogate pair kept whole),
-    // which the core rules malformed (src/retry_after.rs, overlong), never copied whole.
-    return typeof h !== "string" || h.length <= maxText ? (typeof h === "string" ? h : undefined) : h.slice(0, (h.charCodeAt(maxText) & 0xfc00) === 0xd800 ? maxText + 2 : maxText + 1);
+    if (typeof h !== "string") return undefined;
+    // As js/headers.js's cutHint (an inline snippet imports nothing): one longer than maxText
+    // is cut to maxText + 1 units, a surrogate pair kept whole, which the core rules malformed.
+    return h.length <= maxText ? h : h.slice(0, (h.charCodeAt(maxText) & 0xfc00) === 0xd800 ? maxText + 2 : maxText + 1);
   };
   try {
     return [status, hint("retry-after"), hint("grpc-retry-pushback-ms")];

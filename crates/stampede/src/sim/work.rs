@@ -240,12 +240,17 @@ pub(crate) fn steady_requests(s: &SimSettings) -> f64 {
 
 /// The duration with the spike's overlap counted `spike_factor` times (ms).
 fn effective_duration(s: &SimSettings) -> f64 {
+    s.duration_ms + spike_overlap(s) * (s.spike_factor - 1.0)
+}
+
+/// How much of the duration the spike covers (ms; 0 for a run that is no spike).
+fn spike_overlap(s: &SimSettings) -> f64 {
     if s.scenario != Scenario::Spike {
-        return s.duration_ms;
+        return 0.0;
     }
     let from = s.spike_start_ms.min(s.duration_ms);
     let to = (s.spike_start_ms + s.spike_length_ms).min(s.duration_ms);
-    s.duration_ms + (to - from) * (s.spike_factor - 1.0)
+    to - from
 }
 
 /// A closed-loop client's shortest mean cycle: think, the round trip and a service time
@@ -549,7 +554,7 @@ fn steady_refusal(s: &SimSettings, max_requests: f64) -> ConfigError {
     if s.rate_per_client == defaults.rate_per_client && s.spike_factor != defaults.spike_factor {
         // A spike's factor, the setting left: effective = duration + overlap × (factor − 1).
         let max_effective = max_requests * 1000.0 / (f64::from(s.clients) * s.rate_per_client);
-        let overlap = (effective_duration(s) - s.duration_ms) / (s.spike_factor - 1.0);
+        let overlap = spike_overlap(s);
         let max_factor = 1.0 + (max_effective - s.duration_ms) / overlap;
         if overlap > 0.0 && max_factor >= least(Field::SpikeFactor) {
             return work_error(
